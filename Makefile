@@ -1,0 +1,46 @@
+# Builds every scenario with -O2; `make test` builds and runs tests/; `make CXX=clang++` works.
+CXX ?= g++
+CXXFLAGS ?= -O2 -Wall -Wextra
+REQUIRED := -std=c++20 -pthread
+
+SCENARIOS := $(basename $(wildcard threads.cpp coro_timer.cpp coro_shared.cpp atomic_counter.cpp running_avg.cpp hash_collect.cpp))
+TEST_SOURCES := $(wildcard tests/test_*.cpp)
+# Objects and binaries built for tests, per compiler, so `make test CXX=clang++` does not reuse g++'s.
+TEST_DIR := tests/build/$(notdir $(CXX))
+# Catch2 v3 comes with pkg-config data and a main library; Debian's v2 is one header.
+CATCH_CFLAGS := $(shell pkg-config --cflags catch2-with-main 2>/dev/null)
+CATCH_LIBS := $(shell pkg-config --libs catch2-with-main 2>/dev/null)
+
+all: $(SCENARIOS)
+
+%: %.cpp common.hpp
+	$(CXX) $(REQUIRED) $(CXXFLAGS) -o $@ $<
+
+# Catch2's main takes ~17 s to compile: built once per compiler, linked into the test binary.
+$(TEST_DIR)/catch_main.o: tests/catch_main.cpp tests/catch.hpp | catch2
+	@mkdir -p $(TEST_DIR)
+	$(CXX) $(REQUIRED) $(CXXFLAGS) $(CATCH_CFLAGS) -c -o $@ $<
+
+$(TEST_DIR)/%.o: tests/%.cpp tests/catch.hpp common.hpp $(wildcard *.cpp) | catch2
+	@mkdir -p $(TEST_DIR)
+	$(CXX) $(REQUIRED) $(CXXFLAGS) $(CATCH_CFLAGS) -I. -c -o $@ $<
+
+$(TEST_DIR)/unit: $(TEST_DIR)/catch_main.o $(patsubst tests/%.cpp,$(TEST_DIR)/%.o,$(TEST_SOURCES))
+	$(CXX) $(REQUIRED) $(CXXFLAGS) -o $@ $^ $(CATCH_LIBS)
+
+test: all $(TEST_DIR)/unit
+	@tests/run_all.sh $(TEST_DIR)/unit
+
+# Installs Catch2 when it is missing and we can (root with apt-get); otherwise says how.
+catch2:
+	@CXX="$(CXX)" tests/need_catch2.sh
+
+# For run.sh's results heading.
+print-build:
+	@echo "compiler=$$($(CXX) --version | head -n 1)"
+	@echo "flags=$(REQUIRED) $(CXXFLAGS)"
+
+clean:
+	rm -rf $(SCENARIOS) tests/build
+
+.PHONY: all test catch2 print-build clean

@@ -1,0 +1,1075 @@
+// common.hpp: everything the scenarios share, standard library and POSIX only.
+// Sections, in dependency order: platform block, errors and arguments, metrics, task<T>,
+// frame pool, timer wheel and event loop, spawn and join, sleep_for, event.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cerrno>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <coroutine>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <new>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <thread>
+#include <utility>
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+// ---------------------------------------------------------------------------------------------
+// Platform block: the only place that names the OS. The poller blocks until a timeout or a
+// wake(); everything else (which deadline comes next, how long to wait) is portable code below.
+
+#if defined(__linux__)
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+
+namespace bench::os {
+
+inline std::string rlimit_text(int resource) {
+    rlimit r;
+    if (getrlimit(resource, &r) < 0) return "?";
+    return r.rlim_cur == RLIM_INFINITY ? "unlimited" : std::to_string(r.rlim_cur);
+}
+
+class poller {
+public:
+    poller() {
+        epoll_ = epoll_create1(EPOLL_CLOEXEC);
+        if (epoll_ < 0) throw std::system_error(errno, std::generic_category(), "epoll_create1");
+        wake_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+        if (wake_ < 0) throw std::system_error(errno, std::generic_category(), "eventfd");
+        epoll_event ev{};
+        ev.events = EPOLLIN;
+        if (epoll_ctl(epoll_, EPOLL_CTL_ADD, wake_, &ev) < 0)
+            throw std::system_error(errno, std::generic_category(), "epoll_ctl");
+    }
+    ~poller() {
+        ::close(wake_);
+        ::close(epoll_);
+    }
+    poller(const poller&) = delete;
+    poller& operator=(const poller&) = delete;
+
+    // Blocks until wake() or until timeout_ms passes (-1: no timeout). A signal is a normal return.
+    void wait(int timeout_ms) {
+        epoll_event ev;
+        int n = epoll_wait(epoll_, &ev, 1, timeout_ms);
+        if (n < 0 && errno != EINTR) throw std::system_error(errno, std::generic_category(), "epoll_wait");
+        if (n > 0) {
+            std::uint64_t count;
+            if (::read(wake_, &count, sizeof count) < 0 && errno != EAGAIN)
+                throw std::system_error(errno, std::generic_category(), "read(eventfd)");
+        }
+    }
+    void wake() {
+        std::uint64_t one = 1;
+        if (::write(wake_, &one, sizeof one) < 0 && errno != EAGAIN)
+            throw std::system_error(errno, std::generic_category(), "write(eventfd)");
+    }
+
+private:
+    int epoll_ = -1;
+    int wake_ = -1;
+};
+
+// The kernel's tick-cached clock: a few ns to read, never ahead of CLOCK_MONOTONIC and never
+// behind it by more than its resolution (one jiffy, 4 ms at HZ=250).
+inline constexpr clockid_t coarse_clock = CLOCK_MONOTONIC_COARSE;
+
+inline long read_proc_kib(const char* key) {  // a "Key:   123 kB" line of /proc/self/status
+    char buf[4096];
+    int fd = ::open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw std::system_error(errno, std::generic_category(), "open(/proc/self/status)");
+    ssize_t n = ::read(fd, buf, sizeof buf - 1);
+    int saved = errno;
+    ::close(fd);
+    if (n < 0) throw std::system_error(saved, std::generic_category(), "read(/proc/self/status)");
+    buf[n] = '\0';
+    const char* line = std::strstr(buf, key);
+    if (!line) throw std::runtime_error(std::string("no ") + key + " in /proc/self/status");
+    return std::strtol(line + std::strlen(key), nullptr, 10);
+}
+inline long rss_kib() { return read_proc_kib("VmRSS:"); }
+inline long peak_rss_kib() { return read_proc_kib("VmHWM:"); }
+
+inline std::string first_line(const std::string& path) {
+    std::string text;
+    if (FILE* f = std::fopen(path.c_str(), "re")) {
+        char buf[512];
+        if (std::fgets(buf, sizeof buf, f)) text = buf;
+        std::fclose(f);
+    }
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+    return text.empty() ? "?" : text;
+}
+
+// The limits that can refuse a thread here, with their current values, for the failure message.
+inline std::string thread_limits() {
+    // cgroup v1 names the pids controller ("8:pids:/path"), v2 has one hierarchy ("0::/path").
+    std::string pids_max = "none";
+    if (FILE* f = std::fopen("/proc/self/cgroup", "re")) {
+        char buf[512];
+        while (std::fgets(buf, sizeof buf, f)) {
+            std::string line = buf;
+            line.erase(line.find_last_not_of("\n") + 1);
+            std::string dir = line.find(":pids:") != std::string::npos ? "/sys/fs/cgroup/pids" + line.substr(line.find(":pids:") + 6)
+                              : line.starts_with("0::")                ? "/sys/fs/cgroup" + line.substr(3)
+                                                                       : "";
+            if (!dir.empty() && access((dir + "/pids.max").c_str(), R_OK) == 0) pids_max = first_line(dir + "/pids.max");
+        }
+        std::fclose(f);
+    }
+    return "kernel.pid_max=" + first_line("/proc/sys/kernel/pid_max") +
+           " kernel.threads-max=" + first_line("/proc/sys/kernel/threads-max") +
+           " vm.max_map_count=" + first_line("/proc/sys/vm/max_map_count") +
+           " RLIMIT_NPROC=" + rlimit_text(RLIMIT_NPROC) + " RLIMIT_AS=" + rlimit_text(RLIMIT_AS) +
+           " cgroup pids.max=" + pids_max;
+}
+
+// Memory for the frame pool; nullptr when the OS refuses. Chunks of 2 MiB or more are aligned to
+// 2 MiB and advised to use transparent huge pages: the first touch of each 4 KiB page costs a
+// page fault (measured here: 100 ms for the 88 MB of a million frames), of each 2 MiB page one.
+inline void* map_chunk(std::size_t bytes) {
+    constexpr std::size_t huge = 2 << 20;
+    const bool want_huge = bytes >= huge;
+    const std::size_t len = want_huge ? bytes + huge : bytes;
+    void* p = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return nullptr;
+    if (!want_huge) return p;
+    const auto start = reinterpret_cast<std::uintptr_t>(p);
+    const auto aligned = (start + huge - 1) & ~(huge - 1);
+    if (aligned > start && munmap(p, aligned - start) < 0)
+        throw std::system_error(errno, std::generic_category(), "munmap");
+    if (const std::size_t tail = start + len - (aligned + bytes); tail && munmap(reinterpret_cast<void*>(aligned + bytes), tail) < 0)
+        throw std::system_error(errno, std::generic_category(), "munmap");
+    // Only advice: where THP is disabled this fails and the chunk keeps 4 KiB pages.
+    (void)madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);
+    return reinterpret_cast<void*>(aligned);
+}
+
+}  // namespace bench::os
+
+#elif defined(__APPLE__) || defined(__FreeBSD__)
+#include <sys/event.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/sysctl.h>
+#if defined(__APPLE__)
+#include <mach/mach.h>
+#else
+#include <sys/user.h>
+#endif
+
+namespace bench::os {
+
+inline std::string rlimit_text(int resource) {
+    rlimit r;
+    if (getrlimit(resource, &r) < 0) return "?";
+    return r.rlim_cur == RLIM_INFINITY ? "unlimited" : std::to_string(r.rlim_cur);
+}
+
+class poller {
+public:
+    poller() {
+        kq_ = kqueue();
+        if (kq_ < 0) throw std::system_error(errno, std::generic_category(), "kqueue");
+        struct kevent ev;
+        EV_SET(&ev, 1, EVFILT_USER, EV_ADD | EV_CLEAR, 0, 0, nullptr);
+        if (kevent(kq_, &ev, 1, nullptr, 0, nullptr) < 0)
+            throw std::system_error(errno, std::generic_category(), "kevent(EV_ADD)");
+    }
+    ~poller() { ::close(kq_); }
+    poller(const poller&) = delete;
+    poller& operator=(const poller&) = delete;
+
+    void wait(int timeout_ms) {
+        struct kevent ev;
+        timespec ts{timeout_ms / 1000, (timeout_ms % 1000) * 1000000L};
+        if (kevent(kq_, nullptr, 0, &ev, 1, timeout_ms < 0 ? nullptr : &ts) < 0 && errno != EINTR)
+            throw std::system_error(errno, std::generic_category(), "kevent");
+    }
+    void wake() {
+        struct kevent ev;
+        EV_SET(&ev, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, nullptr);
+        if (kevent(kq_, &ev, 1, nullptr, 0, nullptr) < 0)
+            throw std::system_error(errno, std::generic_category(), "kevent(NOTE_TRIGGER)");
+    }
+
+private:
+    int kq_ = -1;
+};
+
+inline constexpr clockid_t coarse_clock = CLOCK_MONOTONIC;  // precise: no documented coarse bound
+
+inline long rss_kib() {
+#if defined(__APPLE__)
+    mach_task_basic_info info;
+    mach_msg_type_number_t count = MACH_TASK_BASIC_INFO_COUNT;
+    if (task_info(mach_task_self(), MACH_TASK_BASIC_INFO, reinterpret_cast<task_info_t>(&info), &count) != KERN_SUCCESS)
+        throw std::runtime_error("task_info(MACH_TASK_BASIC_INFO) failed");
+    return static_cast<long>(info.resident_size / 1024);
+#else
+    kinfo_proc info;
+    size_t size = sizeof info;
+    int mib[] = {CTL_KERN, KERN_PROC, KERN_PROC_PID, getpid()};
+    if (sysctl(mib, 4, &info, &size, nullptr, 0) < 0)
+        throw std::system_error(errno, std::generic_category(), "sysctl(KERN_PROC_PID)");
+    return static_cast<long>(info.ki_rssize * getpagesize() / 1024);
+#endif
+}
+inline long peak_rss_kib() {
+    rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) < 0) throw std::system_error(errno, std::generic_category(), "getrusage");
+#if defined(__APPLE__)
+    return ru.ru_maxrss / 1024;  // bytes on macOS
+#else
+    return ru.ru_maxrss;  // KiB on the BSDs
+#endif
+}
+
+inline void* map_chunk(std::size_t bytes) {
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANON, -1, 0);
+    return p == MAP_FAILED ? nullptr : p;
+}
+
+inline std::string sysctl_text(const char* name) {
+    long long v = 0;
+    size_t size = sizeof v;
+    if (sysctlbyname(name, &v, &size, nullptr, 0) < 0) return "?";
+    return std::to_string(size == sizeof(int) ? *reinterpret_cast<int*>(&v) : v);
+}
+
+inline std::string thread_limits() {
+    return std::string("kern.maxproc=") + sysctl_text("kern.maxproc") +
+           " kern.maxprocperuid=" + sysctl_text("kern.maxprocperuid") +
+           " kern.num_taskthreads=" + sysctl_text("kern.num_taskthreads") +
+           " RLIMIT_NPROC=" + rlimit_text(RLIMIT_NPROC) + " RLIMIT_AS=" + rlimit_text(RLIMIT_AS);
+}
+
+}  // namespace bench::os
+
+#else
+#error "bench needs epoll (Linux) or kqueue (macOS, FreeBSD)"
+#endif
+
+namespace bench {
+
+// ---------------------------------------------------------------------------------------------
+// Errors and arguments. Bad input: one line on stderr, exit 2, before any work starts. A failure
+// at run time: an exception whose what() names the call; the terminate handler prints it, exit 1.
+
+inline const char* program = "bench";
+
+[[noreturn]] inline void exit_with(int code, const std::string& message) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s: %s\n", program, message.c_str());
+    std::fflush(stderr);
+    std::_Exit(code);
+}
+
+[[noreturn]] inline void usage_error(const std::string& message) { exit_with(2, message + " (see --help)"); }
+
+// A broken invariant (a task lost, a timer early, a wrong digest): the run must not look like a fast one.
+inline void check(bool ok, const std::string& what) {
+    if (!ok) exit_with(1, "self-check failed: " + what);
+}
+
+// Uncaught exceptions (a failed system call, std::bad_alloc, a throw in a detached task) end here.
+inline void on_terminate() {
+    std::string what = "terminated";
+    if (auto e = std::current_exception()) {
+        try {
+            std::rethrow_exception(e);
+        } catch (const std::bad_alloc&) {
+            what = "out of memory (std::bad_alloc)";
+        } catch (const std::exception& x) {
+            what = x.what();
+        } catch (...) {
+            what = "unknown exception";
+        }
+    }
+    exit_with(1, what);
+}
+
+// SIGINT and SIGTERM end the run at once: the process may hold millions of frames, and freeing
+// them would only delay the exit. write() and _exit() are async-signal-safe.
+extern "C" inline void on_signal(int sig) {
+    const char* msg = sig == SIGINT ? ": interrupted (SIGINT)\n" : ": terminated (SIGTERM)\n";
+    ssize_t ignored = ::write(2, program, std::strlen(program));
+    ignored = ::write(2, msg, std::strlen(msg));
+    (void)ignored;
+    ::_exit(128 + sig);
+}
+
+// Parses `NAME N [--option value]...`. Each option is read once by the scenario, which then calls
+// finish() to reject whatever it did not read. --help anywhere prints the usage and exits 0.
+class cli {
+public:
+    cli(int argc, char** argv, const char* usage) : argc_{argc}, argv_{argv}, usage_{usage} {
+        if (argc > 0) {
+            const char* slash = std::strrchr(argv[0], '/');
+            program = slash ? slash + 1 : argv[0];
+        }
+        std::set_terminate(on_terminate);
+        std::signal(SIGINT, on_signal);
+        std::signal(SIGTERM, on_signal);
+        for (int i = 1; i < argc; ++i)
+            if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
+                std::printf("%s", usage_);
+                std::exit(0);
+            }
+        for (int i = 1; i < argc && i < max_args; ++i) used_[i] = false;
+        if (argc >= max_args) usage_error("too many arguments");
+    }
+
+    // The task count: the first argument, digits only, at least 1.
+    std::uint64_t count() {
+        if (argc_ < 2 || std::string_view(argv_[1]).starts_with("--"))
+            usage_error("missing N, the number of tasks (a whole number >= 1)");
+        used_[1] = true;
+        return parse("N", argv_[1], 1, UINT64_MAX);
+    }
+
+    // `--name value`, a whole number in [min, max]; `fallback` when the option is absent.
+    std::uint64_t number(const char* name, std::uint64_t fallback, std::uint64_t min, std::uint64_t max) {
+        const char* value = find(name);
+        return value ? parse(name, value, min, max) : fallback;
+    }
+
+    // `--name value` where value is one of `choices` (a space-separated list); the first is the default.
+    std::string choice(const char* name, std::string_view choices) {
+        const char* value = find(name);
+        std::string_view first = choices.substr(0, choices.find(' '));
+        if (!value) return std::string(first);
+        std::string_view rest = choices;
+        while (!rest.empty()) {
+            std::string_view word = rest.substr(0, rest.find(' '));
+            if (word == value) return std::string(word);
+            rest.remove_prefix(std::min(rest.size(), word.size() + 1));
+        }
+        usage_error(std::string(name) + " must be one of: " + std::string(choices) + " (got '" + value + "')");
+    }
+
+    // Rejects anything not read, then refuses an N whose resident memory would not fit in RAM.
+    void finish(std::uint64_t n, double resident_bytes_per_task) {
+        for (int i = 1; i < argc_; ++i)
+            if (!used_[i]) {
+                std::string_view arg = argv_[i];
+                usage_error(arg.starts_with("-") ? "unknown option " + std::string(arg)
+                                                 : "unexpected argument '" + std::string(arg) + "'");
+            }
+        const double need = static_cast<double>(n) * resident_bytes_per_task;
+        const double have = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
+        if (need > have) {
+            char msg[200];
+            std::snprintf(msg, sizeof msg, "N=%llu needs about %.1f GiB resident, more than this machine's %.1f GiB",
+                          static_cast<unsigned long long>(n), need / (1 << 30), have / (1 << 30));
+            usage_error(msg);
+        }
+    }
+
+private:
+    static constexpr int max_args = 64;
+
+    const char* find(const char* name) {
+        for (int i = 2; i < argc_; ++i)
+            if (std::strcmp(argv_[i], name) == 0) {
+                if (used_[i]) usage_error(std::string(name) + " given twice");
+                if (i + 1 >= argc_) usage_error(std::string(name) + " needs a value");
+                used_[i] = used_[i + 1] = true;
+                return argv_[i + 1];
+            }
+        return nullptr;
+    }
+
+    static std::uint64_t parse(const char* name, const char* text, std::uint64_t min, std::uint64_t max) {
+        std::string_view s = text;
+        std::uint64_t v = 0;
+        auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+        bool digits = !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+        std::string allowed = max == UINT64_MAX ? "a whole number >= " + std::to_string(min)
+                                                : "a whole number from " + std::to_string(min) + " to " + std::to_string(max);
+        if (!digits) usage_error(std::string(name) + " must be " + allowed + " (got '" + text + "')");
+        if (ec == std::errc::result_out_of_range || v > max)
+            usage_error(std::string(name) + " is too large: " + text + " (allowed: " + allowed + ")");
+        if (v < min) usage_error(std::string(name) + " is too small: " + text + " (allowed: " + allowed + ")");
+        (void)end;
+        return v;
+    }
+
+    int argc_;
+    char** argv_;
+    const char* usage_;
+    bool used_[max_args] = {};
+};
+
+// ---------------------------------------------------------------------------------------------
+// Metrics. A report starts a sampler thread (resident set every 100 ms, for rss_avg), records
+// rss_base just before the first task, rss_wait once all tasks are suspended, and prints the one
+// summary line: key=value pairs, starting with scenario=.
+
+using clock_type = std::chrono::steady_clock;
+
+inline double ms_since(clock_type::time_point t) {
+    return std::chrono::duration<double, std::milli>(clock_type::now() - t).count();
+}
+
+class report {
+public:
+    report(const char* scenario, std::uint64_t n) : n_{n} {
+        line_ = "scenario=" + std::string(scenario) + " n=" + std::to_string(n);
+        sampler_ = std::thread([this] { sample_every_100ms(); });
+    }
+    ~report() { stop_sampler(); }
+
+    // Parameters go before the measurements, results after them.
+    template <class T> void param(const char* key, T value) { append(line_, key, value); }
+    template <class T> void result(const char* key, T value) { append(results_, key, value); }
+
+    void start() {
+        rss_base_ = os::rss_kib();
+        start_ = clock_type::now();
+    }
+    void spawned() { spawn_ms_ = ms_since(start_); }
+    void waiting() { rss_wait_ = os::rss_kib(); }
+    void finished() {
+        wall_ms_ = ms_since(start_);
+        stop_sampler();
+    }
+    std::uint64_t n() const { return n_; }
+    double wall_ms() const { return wall_ms_; }
+
+    // frame_bytes < 0: no coroutine frames (the threads scenario).
+    void print(double frame_bytes) {
+        std::string out = line_;
+        append(out, "spawn_ms", std::llround(spawn_ms_));
+        append(out, "wall_ms", std::llround(wall_ms_));
+        append(out, "rss_base_kib", rss_base_);
+        append(out, "rss_wait_kib", rss_wait_);
+        append(out, "rss_avg_kib", samples_ ? std::llround(static_cast<double>(rss_sum_) / samples_) : rss_wait_);
+        append(out, "rss_peak_kib", os::peak_rss_kib());
+        append(out, "bytes_per_task", fixed1(static_cast<double>(rss_wait_ - rss_base_) * 1024 / n_));
+        if (frame_bytes >= 0) append(out, "frame_bytes", fixed1(frame_bytes));
+        std::printf("%s%s\n", out.c_str(), results_.c_str());
+        std::fflush(stdout);
+    }
+
+    // "12.0" prints as 12: whole figures stay whole.
+    static std::string fixed1(double v) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, v == std::round(v) ? "%.0f" : "%.1f", v);
+        return buf;
+    }
+
+private:
+    template <class T> static void append(std::string& s, const char* key, const T& value) {
+        s += ' ';
+        s += key;
+        s += '=';
+        if constexpr (std::is_arithmetic_v<T>) s += std::to_string(value);
+        else s += value;
+    }
+
+    void sample_every_100ms() {
+        std::unique_lock lock(mutex_);
+        while (!stop_) {
+            if (cv_.wait_for(lock, std::chrono::milliseconds(100), [this] { return stop_; })) break;
+            rss_sum_ += os::rss_kib();
+            ++samples_;
+        }
+    }
+    void stop_sampler() {
+        {
+            std::lock_guard lock(mutex_);
+            stop_ = true;
+        }
+        cv_.notify_one();
+        if (sampler_.joinable()) sampler_.join();
+    }
+
+    std::uint64_t n_;
+    std::string line_, results_;
+    clock_type::time_point start_ = clock_type::now();
+    double spawn_ms_ = 0, wall_ms_ = 0;
+    long rss_base_ = 0, rss_wait_ = 0;
+    long long rss_sum_ = 0;
+    long samples_ = 0;
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    bool stop_ = false;
+    std::thread sampler_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Frame pool. Every byte of a frame is multiplied by N, and malloc would add an 8-byte header and
+// round to 16 (a 56-byte frame would occupy 64). Frames come instead from per-thread free lists,
+// one per 8-byte size class, carved from chunks that grow from 64 KiB to 32 MiB (so a small run
+// stays small); a freed frame goes back on the list of the thread that frees it and is reused.
+// Chunks are never returned: the pool's high-water mark stays resident, like malloc's arena.
+
+namespace detail {
+
+struct frame_stats {
+    std::atomic<std::int64_t> live{0};   // frames allocated and not yet freed, by this thread's count
+    std::atomic<std::int64_t> bytes{0};  // bytes of every frame this thread allocated
+    frame_stats* next = nullptr;
+};
+
+inline std::mutex stats_mutex;
+inline frame_stats* all_stats = nullptr;
+
+class frame_pool {
+public:
+    static constexpr std::size_t max_size = 512;  // larger frames go to operator new
+
+    void* allocate(std::size_t size) {
+        frame_stats& s = stats();
+        add(s.bytes, static_cast<std::int64_t>(size));
+        add(s.live, 1);
+        if (size > max_size) return ::operator new(size);
+        std::size_t cls = (size + 7) / 8;
+        if (free_block* b = free_[cls]) {
+            free_[cls] = b->next;
+            return b;
+        }
+        std::size_t bytes = cls * 8;
+        if (static_cast<std::size_t>(end_ - bump_) < bytes) refill();
+        void* p = bump_;
+        bump_ += bytes;
+        return p;
+    }
+
+    void deallocate(void* p, std::size_t size) noexcept {
+        add(stats().live, -1);
+        if (size > max_size) return ::operator delete(p);
+        std::size_t cls = (size + 7) / 8;
+        free_[cls] = new (p) free_block{free_[cls]};
+    }
+
+    // A thread's counters live on the heap, listed for live_frames(), and outlive the thread.
+    frame_stats& stats() noexcept {
+        if (!stats_) [[unlikely]] {
+            std::lock_guard lock(stats_mutex);
+            stats_ = new (std::nothrow) frame_stats;
+            if (!stats_) std::terminate();
+            stats_->next = all_stats;
+            all_stats = stats_;
+        }
+        return *stats_;
+    }
+
+private:
+    struct free_block {
+        free_block* next;
+    };
+
+    // Only this thread writes its counters; others may read them. Relaxed load+store compiles
+    // to a plain add, where fetch_add would be a locked instruction on every frame.
+    static void add(std::atomic<std::int64_t>& c, std::int64_t d) {
+        c.store(c.load(std::memory_order_relaxed) + d, std::memory_order_relaxed);
+    }
+
+    void refill() {
+        // A chunk's tail too small for this frame is dropped: at most 512 bytes per chunk.
+        bump_ = static_cast<char*>(os::map_chunk(next_chunk_));
+        if (!bump_) throw std::bad_alloc();
+        end_ = bump_ + next_chunk_;
+        next_chunk_ = std::min<std::size_t>(next_chunk_ * 2, 32 << 20);
+    }
+
+    free_block* free_[max_size / 8 + 1] = {};
+    char* bump_ = nullptr;
+    char* end_ = nullptr;
+    std::size_t next_chunk_ = 64 << 10;
+    frame_stats* stats_ = nullptr;
+};
+
+// Constant-initialized and trivially destructible: no guard on the hot path. A thread's free
+// lists die with it (its chunks stay allocated), so pools belong to long-lived threads.
+inline constinit thread_local frame_pool pool;
+
+}  // namespace detail
+
+// Totals over every thread: live frames (0 once every task has ended and been freed) and bytes.
+inline std::int64_t live_frames() {
+    detail::pool.stats();
+    std::lock_guard lock(detail::stats_mutex);
+    std::int64_t n = 0;
+    for (auto* s = detail::all_stats; s; s = s->next) n += s->live.load(std::memory_order_relaxed);
+    return n;
+}
+inline std::int64_t frame_bytes_allocated() {
+    detail::pool.stats();
+    std::lock_guard lock(detail::stats_mutex);
+    std::int64_t n = 0;
+    for (auto* s = detail::all_stats; s; s = s->next) n += s->bytes.load(std::memory_order_relaxed);
+    return n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// task<T>: lazy (starts when awaited or spawned), move-only, resumes its awaiter by symmetric
+// transfer. Every task's promise starts with promise_base, three words that every byte of which
+// is paid N times:
+//   next_    the intrusive link of the one queue the task waits in (ready queue, a timer slot,
+//            an event's waiters); a task waits in at most one at a time;
+//   parent_  the task awaiting this one, resumed when it ends; null for a detached task, which
+//            frees its own frame instead;
+//   deadline_ while asleep (ms ticks); after a throw, the exception for the awaiter.
+
+class loop;
+inline thread_local loop* current_loop = nullptr;
+
+struct promise_base {
+    promise_base* next_ = nullptr;
+    promise_base* parent_ = nullptr;
+    union {
+        std::int64_t deadline_ = 0;
+        std::exception_ptr error_;
+    };
+
+    promise_base() noexcept {}
+    ~promise_base() {
+        if (failed()) error_.~exception_ptr();
+    }
+    promise_base(const promise_base&) = delete;
+    promise_base& operator=(const promise_base&) = delete;
+
+    // A task that threw is in no queue, so next_ can carry the "error_ is live" flag.
+    bool failed() const noexcept { return next_ == failed_tag(); }
+    static promise_base* failed_tag() noexcept { return reinterpret_cast<promise_base*>(&failed_marker); }
+    static inline constinit char failed_marker = 0;
+
+    static void* operator new(std::size_t size) { return detail::pool.allocate(size); }
+    static void operator delete(void* p, std::size_t size) noexcept { detail::pool.deallocate(p, size); }
+
+    void unhandled_exception() noexcept {
+        if (!parent_) std::terminate();  // a detached task has no one to tell: on_terminate reports it
+        new (&error_) std::exception_ptr(std::current_exception());
+        next_ = failed_tag();
+    }
+};
+
+// Every promise type here derives from promise_base at offset 0 with the same alignment, so a
+// frame can be resumed or destroyed from its promise_base alone (the queues hold promise_base*).
+inline std::coroutine_handle<> handle_of(promise_base& p) noexcept {
+    return std::coroutine_handle<promise_base>::from_promise(p);
+}
+
+inline void task_finished();  // defined with the loop
+
+struct final_awaiter {
+    bool await_ready() const noexcept { return false; }
+    template <class P> std::coroutine_handle<> await_suspend(std::coroutine_handle<P> h) noexcept {
+        promise_base& p = h.promise();
+        if (p.parent_) return handle_of(*p.parent_);
+        h.destroy();
+        task_finished();
+        return std::noop_coroutine();
+    }
+    void await_resume() const noexcept {}
+};
+
+template <class T> struct task_result {
+    alignas(T) unsigned char storage_[sizeof(T)];
+    bool has_value_ = false;
+    template <class U> void return_value(U&& v) {
+        new (storage_) T(std::forward<U>(v));
+        has_value_ = true;
+    }
+    T take() { return std::move(*std::launder(reinterpret_cast<T*>(storage_))); }
+    ~task_result() {
+        if (has_value_) std::launder(reinterpret_cast<T*>(storage_))->~T();
+    }
+};
+template <> struct task_result<void> {
+    void return_void() noexcept {}
+    void take() noexcept {}
+};
+
+template <class T = void> class [[nodiscard]] task {
+public:
+    struct promise_type : promise_base, task_result<T> {
+        task get_return_object() noexcept { return task{std::coroutine_handle<promise_type>::from_promise(*this)}; }
+        std::suspend_always initial_suspend() noexcept { return {}; }
+        final_awaiter final_suspend() noexcept { return {}; }
+    };
+    static_assert(alignof(promise_type) == alignof(promise_base), "see handle_of");
+
+    task(task&& other) noexcept : h_{std::exchange(other.h_, {})} {}
+    task& operator=(task other) noexcept {
+        std::swap(h_, other.h_);
+        return *this;
+    }
+    ~task() {
+        if (h_) h_.destroy();
+    }
+
+    // Runs the task to its end and returns its value or rethrows its exception.
+    struct awaiter {
+        std::coroutine_handle<promise_type> h;
+        bool await_ready() const noexcept { return false; }
+        template <class P> std::coroutine_handle<> await_suspend(std::coroutine_handle<P> caller) noexcept {
+            static_assert(std::is_base_of_v<promise_base, P>, "only a bench::task can await a task");
+            h.promise().parent_ = &caller.promise();
+            return h;
+        }
+        T await_resume() {
+            if (h.promise().failed()) std::rethrow_exception(h.promise().error_);
+            return h.promise().take();
+        }
+    };
+    awaiter operator co_await() && noexcept { return awaiter{h_}; }
+
+    // Gives up ownership: the frame now frees itself when the task ends (see spawn).
+    promise_base& release() noexcept { return std::exchange(h_, {}).promise(); }
+
+private:
+    explicit task(std::coroutine_handle<promise_type> h) noexcept : h_{h} {}
+    std::coroutine_handle<promise_type> h_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Intrusive FIFO of tasks, linked through promise_base::next_: push and splice are O(1) and
+// allocate nothing.
+
+class task_list {
+public:
+    bool empty() const noexcept { return !head_; }
+    void push(promise_base& p) noexcept {
+        p.next_ = nullptr;
+        if (tail_) tail_->next_ = &p;
+        else head_ = &p;
+        tail_ = &p;
+    }
+    promise_base* pop() noexcept {
+        promise_base* p = head_;
+        head_ = p->next_;
+        if (!head_) tail_ = nullptr;
+        return p;
+    }
+    void splice(task_list& other) noexcept {  // appends all of other, leaving it empty
+        if (other.empty()) return;
+        if (tail_) tail_->next_ = other.head_;
+        else head_ = other.head_;
+        tail_ = other.tail_;
+        other.head_ = other.tail_ = nullptr;
+    }
+    // Destroys every frame in the list (their tasks never resume).
+    std::uint64_t destroy_all() noexcept;
+
+private:
+    promise_base* head_ = nullptr;
+    promise_base* tail_ = nullptr;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Timer wheel: hierarchical, 8 levels of 256 slots, 1 ms ticks (Varghese and Lauck, "Hashed and
+// hierarchical timing wheels", SOSP 1987). Insert is O(1) for any deadline; a timer is moved down
+// at most once per level it starts above (a 5 s sleep is moved once), and finding the next
+// deadline scans a few bitmap words. The node is the sleeping task's own promise: no allocation.
+//
+// Invariants: every deadline before cur_ has fired; a timer with deadline t sits at the level of
+// the highest 8-bit digit in which t and cur_ differ, in the slot named by t's digit there, so
+// each slot covers one aligned range that starts at or after cur_. Slots are FIFO lists and
+// cascading walks them in order, so equal deadlines fire in the order they were set.
+
+class timer_wheel {
+public:
+    static constexpr int levels = 8, bits = 8, slots = 1 << bits;
+
+    explicit timer_wheel(std::int64_t now) : cur_{now} {}
+
+    // Files p (its deadline_ set). A deadline already passed goes straight to `due`.
+    void add(promise_base& p, task_list& due) noexcept {
+        if (p.deadline_ < cur_) {
+            due.push(p);
+            return;
+        }
+        file(p);
+    }
+
+    // Moves every timer with deadline <= now to `due`, in deadline order.
+    void expire(std::int64_t now, task_list& due) noexcept {
+        const std::int64_t target = now + 1;  // afterwards cur_ >= target: all of <= now has fired
+        for (;;) {
+            int level;
+            std::int64_t start;
+            if (!earliest(level, start) || start > target || (level == 0 && start == target)) break;
+            task_list& s = slot_at(level, start);
+            clear_bit(level, start);
+            if (level == 0) {
+                due.splice(s);
+                cur_ = start + 1;
+            } else {
+                // Cascade even when start == target, before any later timer is filed at cur_ = start.
+                cur_ = start;
+                task_list moving;
+                moving.splice(s);
+                while (!moving.empty()) file(*moving.pop());
+            }
+        }
+        cur_ = std::max(cur_, target);
+    }
+
+    // The tick at which expire() next has work, or -1 when no timer is pending.
+    std::int64_t next_tick() const noexcept {
+        int level;
+        std::int64_t start;
+        return earliest(level, start) ? start : -1;
+    }
+
+    // Destroys every pending timer's frame: at shutdown they never fire.
+    std::uint64_t destroy_all() noexcept {
+        std::uint64_t n = 0;
+        for (auto& level : wheel_)
+            for (auto& s : level) n += s.destroy_all();
+        for (auto& level : occupied_)
+            for (auto& w : level) w = 0;
+        return n;
+    }
+
+private:
+    static int level_of(std::int64_t t, std::int64_t cur) noexcept {
+        auto diff = static_cast<std::uint64_t>(t ^ cur);
+        return diff ? (std::bit_width(diff) - 1) / bits : 0;
+    }
+    static int digit(std::int64_t t, int level) noexcept {
+        return static_cast<int>((static_cast<std::uint64_t>(t) >> (level * bits)) & (slots - 1));
+    }
+    task_list& slot_at(int level, std::int64_t t) noexcept { return wheel_[level][digit(t, level)]; }
+    void clear_bit(int level, std::int64_t t) noexcept {
+        int d = digit(t, level);
+        occupied_[level][d / 64] &= ~(std::uint64_t{1} << (d % 64));
+    }
+
+    void file(promise_base& p) noexcept {
+        int level = level_of(p.deadline_, cur_);
+        int d = digit(p.deadline_, level);
+        wheel_[level][d].push(p);
+        occupied_[level][d / 64] |= std::uint64_t{1} << (d % 64);
+    }
+
+    // The lowest occupied slot on the lowest non-empty level is the earliest event: every slot of
+    // level l lies inside cur_'s current range of level l + 1, after every slot of level l - 1.
+    bool earliest(int& level, std::int64_t& start) const noexcept {
+        for (int l = 0; l < levels; ++l) {
+            int from = digit(cur_, l);
+            for (int w = from / 64; w < slots / 64; ++w) {
+                std::uint64_t word = occupied_[l][w];
+                if (w == from / 64) word &= ~std::uint64_t{0} << (from % 64);
+                if (!word) continue;
+                int d = w * 64 + std::countr_zero(word);
+                int shift = (l + 1) * bits;
+                auto high = shift >= 64 ? 0 : static_cast<std::uint64_t>(cur_) >> shift << shift;
+                level = l;
+                start = static_cast<std::int64_t>(high | static_cast<std::uint64_t>(d) << (l * bits));
+                return true;
+            }
+        }
+        return false;
+    }
+
+    task_list wheel_[levels][slots];
+    std::uint64_t occupied_[levels][slots / 64] = {};
+    std::int64_t cur_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Event loop: one thread's ready queue, timer wheel and poller. join() resumes ready tasks, fires
+// due timers, and otherwise blocks in the poller until the next deadline.
+
+inline std::int64_t now_ns(clockid_t clock) {
+    timespec ts;
+    if (clock_gettime(clock, &ts) < 0) throw std::system_error(errno, std::generic_category(), "clock_gettime");
+    return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+class loop {
+public:
+    loop() : coarse_slack_ns_{resolution(os::coarse_clock)}, timers_{now_ns(CLOCK_MONOTONIC) / 1000000} {
+        previous_ = std::exchange(current_loop, this);
+    }
+    ~loop() {
+        shutdown();
+        current_loop = previous_;
+    }
+    loop(const loop&) = delete;
+    loop& operator=(const loop&) = delete;
+
+    // Takes ownership of t: it starts when the loop runs, and frees its own frame when it ends.
+    void spawn(task<> t) noexcept {
+        ++live_;
+        ready_.push(t.release());
+    }
+
+    // Runs until every spawned task has ended.
+    void join() {
+        while (live_ > 0) step(true);
+    }
+    // Runs ready tasks and due timers until nothing is ready; never blocks.
+    void run_until_idle() {
+        while (step(false)) {
+        }
+    }
+
+    // Spawned tasks still alive, tasks that ran to their end, and sleepers resumed before their
+    // deadline (a broken timer: scenarios check that it stays 0).
+    std::uint64_t live() const noexcept { return live_; }
+    std::uint64_t completed() const noexcept { return completed_; }
+    std::uint64_t early_wakeups() const noexcept { return early_; }
+
+    // Ends every task still waiting on a timer or in the ready queue: their frames are freed and
+    // they never resume. The destructor does this too. (Tasks waiting on an event are ended by
+    // the event's destructor.)
+    void shutdown() noexcept { forget(timers_.destroy_all() + ready_.destroy_all()); }
+
+    // --- for the awaitables below ---
+    void ready(promise_base& p) noexcept { ready_.push(p); }
+    void ready(task_list& l) noexcept { ready_.splice(l); }
+    void sleep(promise_base& p, std::chrono::milliseconds d) noexcept {
+        // The coarse clock lags the true time by up to its resolution, so that much is added: a
+        // deadline may round up, never down.
+        std::int64_t ns = now_ns(os::coarse_clock) + coarse_slack_ns_ + d.count() * 1000000;
+        p.deadline_ = (ns + 999999) / 1000000;
+        timers_.add(p, ready_);
+    }
+    void woke(const promise_base& p) noexcept {
+        if (p.deadline_ > now_tick_) ++early_;
+    }
+    void finished_one() noexcept {
+        --live_;
+        ++completed_;
+    }
+    void forget(std::uint64_t destroyed) noexcept { live_ -= destroyed; }
+
+private:
+    static std::int64_t resolution(clockid_t clock) {
+        timespec ts;
+        if (clock_getres(clock, &ts) < 0) throw std::system_error(errno, std::generic_category(), "clock_getres");
+        return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+    }
+
+    // One round: resume what is ready now (not what that makes ready: timers get their turn),
+    // then move due timers to the ready queue. With nothing ready and `block`, waits in the
+    // poller for the next deadline. Returns whether anything ran or became ready.
+    bool step(bool block) {
+        bool ran = !ready_.empty();
+        task_list batch;
+        batch.splice(ready_);
+        while (!batch.empty()) handle_of(*batch.pop()).resume();
+
+        std::int64_t ns = now_ns(CLOCK_MONOTONIC);
+        now_tick_ = ns / 1000000;
+        timers_.expire(now_tick_, ready_);
+        if (!ready_.empty()) return true;
+        if (!block || live_ == 0) return ran;
+
+        std::int64_t next = timers_.next_tick();
+        if (next < 0)
+            throw std::logic_error("deadlock: " + std::to_string(live_) +
+                                   " tasks wait, and no timer or other thread can resume them");
+        // Round up: a timeout truncated to 0 ms would spin until the deadline.
+        std::int64_t wait_ms = (next * 1000000 - ns + 999999) / 1000000;
+        poller_.wait(static_cast<int>(std::clamp<std::int64_t>(wait_ms, 0, 1 << 30)));
+        return true;
+    }
+
+    task_list ready_;
+    std::int64_t coarse_slack_ns_;
+    timer_wheel timers_;
+    std::int64_t now_tick_ = 0;
+    std::uint64_t live_ = 0, completed_ = 0, early_ = 0;
+    os::poller poller_;
+    loop* previous_ = nullptr;
+};
+
+inline void task_finished() { current_loop->finished_one(); }
+
+inline std::uint64_t task_list::destroy_all() noexcept {
+    std::uint64_t n = 0;
+    while (!empty()) {
+        promise_base* p = pop();
+        // A task awaited by another is owned by its parent's frame: destroy the detached root,
+        // whose frame destroys the chain below it.
+        while (p->parent_) p = p->parent_;
+        handle_of(*p).destroy();
+        ++n;
+    }
+    return n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Awaitables. Both run on the current thread's loop.
+
+// co_await sleep_for(d): resumes after at least d (1 ms ticks, so up to a tick plus the coarse
+// clock's resolution late). A zero or negative d does not suspend.
+class sleep_for {
+public:
+    explicit sleep_for(std::chrono::milliseconds d) noexcept : d_{d} {}
+    bool await_ready() noexcept {
+        if (d_.count() > 0) return false;
+        p_ = nullptr;
+        return true;
+    }
+    template <class P> void await_suspend(std::coroutine_handle<P> h) noexcept {
+        promise_base& p = h.promise();
+        current_loop->sleep(p, d_);
+        p_ = &p;  // d_ is spent: its bytes now remember the sleeper, for the check on waking
+    }
+    void await_resume() const noexcept {
+        if (p_) current_loop->woke(*p_);
+    }
+
+private:
+    union {
+        std::chrono::milliseconds d_;
+        promise_base* p_;
+    };
+};
+
+// A one-shot event: co_await suspends until set() (and not at all once it is set); set() makes
+// every waiter ready, in the order they arrived. The event is its own awaiter, so co_await
+// stores nothing in the waiting frame.
+class event {
+public:
+    event() = default;
+    event(const event&) = delete;
+    event& operator=(const event&) = delete;
+    ~event() {
+        std::uint64_t n = waiters_.destroy_all();
+        if (current_loop) current_loop->forget(n);
+    }
+
+    bool is_set() const noexcept { return set_; }
+    void set() noexcept {
+        set_ = true;
+        current_loop->ready(waiters_);
+    }
+
+    bool await_ready() const noexcept { return set_; }
+    template <class P> void await_suspend(std::coroutine_handle<P> h) noexcept { waiters_.push(h.promise()); }
+    void await_resume() const noexcept {}
+
+private:
+    task_list waiters_;
+    bool set_ = false;
+};
+
+}  // namespace bench
