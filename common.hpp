@@ -464,7 +464,9 @@ public:
         append(out, "rss_base_kib", rss_base_);
         append(out, "rss_wait_kib", rss_wait_);
         append(out, "rss_avg_kib", samples_ ? std::llround(static_cast<double>(rss_sum_) / samples_) : rss_wait_);
-        append(out, "rss_peak_kib", os::peak_rss_kib());
+        // The kernel's high-water mark can trail an exact VmRSS reading by a few hundred KiB (it is
+        // kept from per-CPU approximate counters), so the peak is at least every reading we took.
+        append(out, "rss_peak_kib", std::max({os::peak_rss_kib(), rss_base_, rss_wait_, rss_max_}));
         append(out, "bytes_per_task", fixed1(static_cast<double>(rss_wait_ - rss_base_) * 1024 / n_));
         if (frame_bytes >= 0) append(out, "frame_bytes", fixed1(frame_bytes));
         std::printf("%s%s\n", out.c_str(), results_.c_str());
@@ -491,7 +493,9 @@ private:
         std::unique_lock lock(mutex_);
         while (!stop_) {
             if (cv_.wait_for(lock, std::chrono::milliseconds(100), [this] { return stop_; })) break;
-            rss_sum_ += os::rss_kib();
+            const long rss = os::rss_kib();
+            rss_sum_ += rss;
+            rss_max_ = std::max(rss_max_, rss);
             ++samples_;
         }
     }
@@ -510,6 +514,7 @@ private:
     double spawn_ms_ = 0, wall_ms_ = 0;
     long rss_base_ = 0, rss_wait_ = 0;
     long long rss_sum_ = 0;
+    long rss_max_ = 0;
     long samples_ = 0;
     std::mutex mutex_;
     std::condition_variable cv_;

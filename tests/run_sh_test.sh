@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# tests/run_sh_test.sh: run.sh against fake scenarios in a sandbox (no real binaries; ~10 s):
+# the section it appends, failed rows, interruption, both time parsers, bad arguments, THREAD_CAP.
+cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
+
+box=$tmp/sandbox
+res=$tmp/RESULTS.md
+mkdir -p "$box" "$tmp/tmpdir"
+cp run.sh "$box/"
+# shellcheck disable=SC2016 # $(FAIL_MAKE) is make syntax
+printf 'all:\n\t@test -z "$(FAIL_MAKE)" || { echo "boom.cpp:1: error: expected ;" >&2; exit 1; }\n' >"$box/Makefile"
+printf 'print-build:\n\t@echo "compiler=g++ (Fake) 12.2.0"\n\t@echo "flags=-std=c++20 -pthread -O2"\n' >>"$box/Makefile"
+
+# fake NAME EXTRA: a stand-in binary. It logs its arguments, prints a realistic summary line, and
+# fails (fail_NAME) or hangs (slow_NAME: until SIGTERM, then it leaves slow.stopped) when a marker
+# file of that name exists.
+fake() {
+  cat >"$box/$1" <<EOF
+#!/bin/sh
+echo "$1 \$*" >>args.log
+[ -f fail_$1 ] && { echo "spawning \$1" >&2; echo "$1: pthread_create: Resource temporarily unavailable | ulimit -u" >&2; echo >&2; exit 1; }
+[ -f slow_$1 ] && { trap 'echo >slow.stopped; exit 143' TERM; echo \$\$ >slow.pid; sleep 30 & wait; exit 0; }
+echo "spawning \$1 tasks" >&2
+sleep 0.05
+echo "scenario=$1 n=\$1 threads=1 sleep_ms=50 spawn_ms=1 wall_ms=50 rss_base_kib=1500 rss_wait_kib=1600 rss_avg_kib=1550 rss_peak_kib=1650 bytes_per_task=102.4 ${2}completed=\$1"
+echo "done" >&2
+EOF
+  chmod +x "$box/$1"
+  : >"$box/$1.cpp"
+}
+fake threads ""
+fake coro_timer "frame_bytes=64 "
+fake coro_shared "frame_bytes=48 "
+fake running_avg "frame_bytes=56 mean=49.9 variance=833.1 "
+cd "$box" || exit 1
+
+# bench [VAR=VALUE...] COMMAND...: run_cmd with the test's RESULTS and TMPDIR.
+bench() {
+  run_cmd env RESULTS="$res" TMPDIR="$tmp/tmpdir" "$@"
+}
+# last_section [FILE]: the newest section of RESULTS.
+last_section() { awk '/^## / { s = "" } { s = s $0 "\n" } END { printf "%s", s }' "${1:-$res}"; }
+# table_rows: the data rows of the newest section (header and separator left out).
+table_rows() { last_section | grep '^| ' | sed 1d; }
+# cells LINE: the number of cells in a table row; "\|" inside a cell is not a separator.
+cells() { printf '%s\n' "$1" | awk '{ gsub(/\\\|/, ""); print gsub(/\|/, "|") - 1 }'; }
+# all_rows_have_13_cells: every table line of the newest section has 13 cells.
+all_rows_have_13_cells() {
+  last_section | grep '^|' | { ok=0; while IFS= read -r l; do [ "$(cells "$l")" = 13 ] || ok=1; done; exit $ok; }
+}
+# numbers_parse: in every successful row, columns N..frame bytes are numbers or "-", the spread is "a–b".
+numbers_parse() {
+  table_rows | grep -v 'failed' | awk -F' [|] ' '{
+      for (i = 3; i <= 12; i++) if ($i !~ /^([0-9]+([.][0-9]+)?|-)$/) bad = 1
+      if ($13 !~ /^[0-9]+[.][0-9]–[0-9]+[.][0-9] [|]$/) bad = 1
+    } END { exit bad }'
+}
+has() { printf '%s\n' "$1" | grep -q -- "$2"; }
+no_temp_files() { [ -z "$(ls -A "$tmp/tmpdir")" ]; }
+
+# 1. A normal run appends a title, then one complete section.
+bench RUNS=2 ./run.sh 10
+sec=$(last_section)
+check "a normal run exits 0" [ "$rc" -eq 0 ]
+check "a new RESULTS starts with its title" has "$(head -n 1 "$res")" '^# Results$'
+check "the section has a heading with N and RUNS" has "$sec" '^## .* UTC — N=10, RUNS=2$'
+check "the section names commit, OS, kernel, CPU, cores, memory" \
+  has "$(printf '%s\n' "$sec" | grep -c -e '^- commit: [0-9a-z-]*$' -e '^- OS: ' -e '^- kernel: ' -e '^- CPU: ' \
+    -e '^- cores: [0-9]' -e '^- memory: [0-9.]* GiB$')" '^6$'
+check "the compiler line comes from make print-build" has "$sec" '^- compiler: g++ (Fake) 12.2.0$'
+check "the flags line comes from make print-build" has "$sec" '^- flags: -std=c++20 -pthread -O2$'
+check "the header row has 13 columns with units" has "$sec" '^| scenario | variant | N | threads | wall s | user s | sys s | max RSS MiB | RSS at wait MiB | avg RSS MiB | bytes/task | frame bytes | max RSS spread MiB |$'
+check "a separator row follows the header" has "$sec" '^|---|'
+check "one row per scenario and variant, in order" \
+  [ "$(table_rows | awk -F' [|] ' '{ printf "%s/%s ", substr($1, 3), $2 }')" = "threads/- coro_timer/- coro_shared/- running_avg/--sync mutex running_avg/--sync channel " ]
+check "every row has 13 cells" all_rows_have_13_cells
+check "numeric cells are numbers" numbers_parse
+check "the row shows the summary's values" has "$(table_rows | grep coro_timer)" '| 10 | 1 | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* | 1.6 | 1.5 | 102.4 | 64 | '
+check "threads has no frame bytes" has "$(table_rows | grep '^| threads')" '| 102.4 | - | '
+check "each variant ran RUNS times" [ "$(grep -c 'running_avg 10 --sync channel$' args.log)" -eq 2 ]
+check "no temp files are left" no_temp_files
+
+# Settings reach only the scenarios that accept them; a second section is appended, not a title.
+rm -f args.log
+bench RUNS=1 SLEEP_MS=20 THREADS=2 ./run.sh 10 threads running_avg coro_timer
+check "a run with THREADS and SLEEP_MS exits 0" [ "$rc" -eq 0 ]
+check "threads gets --sleep-ms only" [ "$(grep '^threads' args.log)" = "threads 10 --sleep-ms 20" ]
+check "running_avg gets --sync and --threads, no --sleep-ms" \
+  [ "$(grep '^running_avg' args.log | tr '\n' ';')" = "running_avg 10 --sync mutex --threads 2;running_avg 10 --sync channel --threads 2;" ]
+check "coro_timer gets both" [ "$(grep '^coro_timer' args.log)" = "coro_timer 10 --sleep-ms 20 --threads 2" ]
+check "the variant column shows the options passed" has "$(table_rows)" '^| running_avg | --sync channel --threads 2 | 10 |'
+check "the title is written once" [ "$(grep -c '^# Results' "$res")" -eq 1 ]
+check "the second section is appended" [ "$(grep -c '^## ' "$res")" -eq 2 ]
+
+# 2. A failing scenario gets a row saying why; the others still run.
+touch fail_threads
+bench RUNS=1 ./run.sh 10
+rm fail_threads
+check "a failed row makes run.sh exit 1" [ "$rc" -eq 1 ]
+check "the failed row quotes the last stderr line, pipes escaped" \
+  has "$(table_rows | grep '^| threads')" '| failed (exit 1): threads: pthread_create: Resource temporarily unavailable \\| ulimit -u |'
+check "the other rows are present" [ "$(table_rows | grep -c -v failed)" -eq 4 ]
+check "the failed row has 13 cells too" all_rows_have_13_cells
+
+# 3. An interrupted run.sh leaves RESULTS byte-identical, no temp files and no running benchmark.
+interrupt() { # interrupt SIGNAL EXPECTED_STATUS
+  cp "$res" "$tmp/before"
+  rm -f slow.pid slow.stopped
+  touch slow_coro_timer
+  set -m # its own process group, so a background run.sh does not ignore SIGINT
+  env RUNS=1 RESULTS="$res" TMPDIR="$tmp/tmpdir" ./run.sh 10 coro_timer >/dev/null 2>&1 &
+  pid=$!
+  set +m
+  i=0
+  while [ ! -s slow.pid ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+  kill -"$1" "$pid"
+  wait "$pid"
+  rc=$?
+  rm slow_coro_timer
+  check "SIG$1 ends run.sh with $2" [ "$rc" -eq "$2" ]
+  check "SIG$1 leaves RESULTS unchanged" cmp -s "$res" "$tmp/before"
+  check "SIG$1 leaves no temp files" no_temp_files
+  # The binary is not run.sh's child, so it may finish its shutdown just after run.sh has exited.
+  i=0
+  while [ ! -f slow.stopped ] && [ $i -lt 40 ]; do sleep 0.05; i=$((i + 1)); done
+  check "SIG$1 stops the running benchmark" [ -f slow.stopped ]
+}
+interrupt TERM 143
+interrupt INT 130
+
+# 4. The two time parsers read their exact formats; a missing label is named.
+cat >"$tmp/macos" <<'EOF'
+spawning 1000000 tasks
+        5.01 real         0.28 user         0.05 sys
+            67371008  maximum resident set size
+                   0  average shared memory size
+               16470  page reclaims
+                   0  page faults
+                  43  involuntary context switches
+            66830336  peak memory footprint
+EOF
+gnu_sample() { # gnu_sample ELAPSED
+  printf 'spawning 1000000 tasks\nCommand exited with non-zero status 1\n'
+  printf '\tCommand being timed: "./coro_timer 1000000"\n\tUser time (seconds): 0.28\n\tSystem time (seconds): 0.05\n'
+  printf '\tPercent of CPU this job got: 6%%\n\tElapsed (wall clock) time (h:mm:ss or m:ss): %s\n' "$1"
+  printf '\tAverage shared text size (kbytes): 0\n\tMaximum resident set size (kbytes): 65420\n\tExit status: 1\n'
+}
+gnu_sample 0:05.01 >"$tmp/gnu"
+gnu_sample 1:02:03.5 >"$tmp/gnu_long"
+grep -v Maximum "$tmp/gnu" >"$tmp/gnu_no_rss"
+lib() { (. ./run.sh && "$@"); }
+check "macOS time -l: seconds, and bytes become KiB" [ "$(lib parse_macos_time "$tmp/macos")" = "5.01 0.28 0.05 65792" ]
+check "GNU time -v: m:ss.ss" [ "$(lib parse_gnu_time "$tmp/gnu")" = "5.010 0.28 0.05 65420" ]
+check "GNU time -v: h:mm:ss" [ "$(lib parse_gnu_time "$tmp/gnu_long")" = "3723.500 0.28 0.05 65420" ]
+run_cmd lib parse_gnu_time "$tmp/gnu_no_rss"
+check "a missing label fails" [ "$rc" -eq 1 ]
+check "the missing label is named" has "$out" 'Maximum resident set size (kbytes)'
+check "the binary's last stderr line stops before time's report" [ "$(lib last_error "$tmp/gnu")" = "spawning 1000000 tasks" ]
+
+# 5. Bad arguments: exit 2, one line naming the problem, RESULTS untouched.
+cp "$res" "$tmp/before"
+# failed_cleanly STATUS TEXT: run.sh exited STATUS, said TEXT on stderr and left RESULTS alone.
+failed_cleanly() { [ "$rc" -eq "$1" ] && has "$err" "$2" && cmp -s "$res" "$tmp/before"; }
+bad_case() { # bad_case EXPECTED_TEXT COMMAND...
+  text=$1
+  shift
+  bench "$@"
+  check "$* exits 2 saying '$text'" failed_cleanly 2 "$text"
+}
+bad_case "N must be" ./run.sh abc
+bad_case "N must be" ./run.sh 0
+bad_case "missing N" ./run.sh
+bad_case "unknown scenario 'nosuch'" ./run.sh 10 nosuch
+bad_case "no atomic_counter.cpp" ./run.sh 10 atomic_counter
+bad_case "RUNS must be" RUNS=x ./run.sh 10
+bad_case "THREAD_CAP must be" THREAD_CAP=0 ./run.sh 10
+bad_case "THREADS must be" THREADS=-1 ./run.sh 10
+bad_case "SLEEP_MS must be" SLEEP_MS=1.5 ./run.sh 10
+bad_case "unknown option '--fast'" ./run.sh --fast 10
+bench ./run.sh --help
+check "--help exits 0" [ "$rc" -eq 0 ]
+check "--help prints usage on stdout" has "$out" '^usage: ./run.sh N'
+bench FAIL_MAKE=1 ./run.sh 10
+check "a failed make exits 1 and says so, RESULTS untouched" failed_cleanly 1 'make failed'
+
+# 6. THREAD_CAP caps the threads scenario only, and its row says so.
+rm -f args.log
+bench RUNS=1 THREAD_CAP=20 ./run.sh 50 threads coro_timer
+check "a capped run exits 0" [ "$rc" -eq 0 ]
+check "threads runs THREAD_CAP threads" [ "$(grep '^threads' args.log)" = "threads 20" ]
+check "the threads row shows the cap and the N run" has "$(table_rows)" '^| threads | (capped at THREAD_CAP=20) | 20 | '
+check "other scenarios run the full N" has "$(table_rows)" '^| coro_timer | - | 50 | '
+check "the section names THREAD_CAP" has "$(last_section)" '^- N=50, RUNS=1, THREAD_CAP=20$'
+
+# 7. The commit line: short hash, "-dirty" for changed tracked files, but not for RESULTS.md.
+if command -v git >/dev/null 2>&1; then
+  g() { git -c user.name=test -c user.email=test@example.com "$@" >/dev/null 2>&1; }
+  g init && g add Makefile run.sh && g commit -m fake
+  hash=$(git rev-parse --short HEAD)
+  run_cmd env RUNS=1 TMPDIR="$tmp/tmpdir" ./run.sh 10 coro_timer
+  check "inside git the commit is the short hash" has "$(last_section RESULTS.md)" "^- commit: $hash$"
+  g add RESULTS.md && g commit -m results
+  hash=$(git rev-parse --short HEAD)
+  run_cmd env RUNS=1 TMPDIR="$tmp/tmpdir" ./run.sh 10 coro_timer
+  check "an appended RESULTS.md does not make the tree dirty" has "$(last_section RESULTS.md)" "^- commit: $hash$"
+  echo '# changed' >>Makefile
+  run_cmd env RUNS=1 TMPDIR="$tmp/tmpdir" ./run.sh 10 coro_timer
+  check "a changed tracked file makes it dirty" has "$(last_section RESULTS.md)" "^- commit: $hash-dirty$"
+fi
+check "no temp files are left at the end" no_temp_files
+
+finish

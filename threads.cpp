@@ -1,0 +1,117 @@
+// threads.cpp: N OS threads, each sleeps on one shared condition variable until its deadline.
+// Run:    ./threads 10000 [--sleep-ms 5000] [--stack-kib 16]
+// Prints: one line of key=value pairs (see README.md); exits 1 if the OS refuses a thread or one woke early.
+#include "common.hpp"
+
+#include <pthread.h>
+#include <vector>
+
+using std::chrono::milliseconds;
+using std::chrono::steady_clock;
+
+// What every thread shares: one mutex and condition variable, so a single notify_all can end
+// every sleep at once when the OS refuses a thread.
+struct room {
+    milliseconds sleep;
+    std::uint64_t n;
+    std::mutex mutex{};
+    std::condition_variable wake{};    // threads wait here: their deadline or stop
+    std::condition_variable all_in{};  // main waits here: until all n have started waiting
+    std::uint64_t waiting = 0, completed = 0;
+    bool stop = false;
+};
+
+void* sleeper(void* arg) {
+    room& r = *static_cast<room*>(arg);
+    std::unique_lock lock(r.mutex);
+    const auto deadline = steady_clock::now() + r.sleep;
+    if (++r.waiting == r.n) r.all_in.notify_one();
+    if (r.wake.wait_until(lock, deadline, [&] { return r.stop; })) return nullptr;  // cut short
+    if (steady_clock::now() >= deadline) ++r.completed;  // a thread that woke early is not counted
+    return nullptr;
+}
+
+// The errno values pthread_create and pthread_attr_setstacksize return (POSIX), by name.
+const char* errno_name(int e) {
+    switch (e) {
+        case EAGAIN: return "EAGAIN";
+        case EINVAL: return "EINVAL";
+        case ENOMEM: return "ENOMEM";
+        case EPERM: return "EPERM";
+        default: return "?";
+    }
+}
+
+#ifndef BENCH_NO_MAIN
+int main(int argc, char** argv) {
+    bench::cli cli{argc, argv,
+                   "usage: threads N [--sleep-ms MS] [--stack-kib K]\n"
+                   "  N OS threads each sleep MS milliseconds (default 5000), then all are joined.\n"
+                   "  --stack-kib K: each thread's stack size (default: the platform's).\n"
+                   "  Prints one line of key=value pairs on stdout.\n"};
+    const auto n = cli.count();
+    const milliseconds sleep{cli.number("--sleep-ms", 5000, 0, 86400000)};
+    const auto stack_kib = cli.number("--stack-kib", 0, 1, std::uint64_t{1} << 30);  // 0: not given
+    cli.finish(n, 10240);  // resident bytes per thread, about: touched stack pages and descriptor, whatever K
+
+    // std::thread cannot set a stack size; without --stack-kib, pthread_create gets the default.
+    pthread_attr_t attr;
+    pthread_attr_t* attrs = nullptr;
+    if (stack_kib) {
+        if (int e = pthread_attr_init(&attr)) throw std::system_error(e, std::generic_category(), "pthread_attr_init");
+        if (int e = pthread_attr_setstacksize(&attr, stack_kib * 1024))
+            bench::exit_with(1, "pthread_attr_setstacksize(" + std::to_string(stack_kib) + " KiB): " + std::strerror(e) +
+                                    " (" + errno_name(e) + "); the minimum is PTHREAD_STACK_MIN=" +
+                                    std::to_string(static_cast<long>(PTHREAD_STACK_MIN) / 1024) + " KiB");
+        attrs = &attr;
+    }
+
+    bench::report report{"threads", n};
+    report.param("sleep_ms", sleep.count());
+    report.param("stack_kib", stack_kib ? std::to_string(stack_kib) : std::string("default"));
+    room r{sleep, n};
+    std::vector<pthread_t> threads;
+    std::fprintf(stderr, "threads: spawning %llu threads\n", static_cast<unsigned long long>(n));
+    report.start();
+    threads.reserve(n);
+    int error = 0;
+    while (threads.size() < n) {
+        pthread_t t;
+        if ((error = pthread_create(&t, attrs, sleeper, &r))) break;
+        threads.push_back(t);
+    }
+    report.spawned();
+
+    auto join_all = [&] {
+        for (pthread_t t : threads)
+            if (int e = pthread_join(t, nullptr)) throw std::system_error(e, std::generic_category(), "pthread_join");
+    };
+    if (error) {
+        // While these threads live the machine may have no PID left, not even for a shell: end
+        // them now, then build the message (the limits are read from files, which needs memory).
+        {
+            std::lock_guard lock(r.mutex);
+            r.stop = true;
+        }
+        r.wake.notify_all();
+        join_all();
+        bench::exit_with(1, "pthread_create: " + std::string(std::strerror(error)) + " (" + errno_name(error) + ") after " +
+                                std::to_string(threads.size()) + " of " + std::to_string(n) +
+                                " threads; limits: " + bench::os::thread_limits());
+    }
+    {
+        std::unique_lock lock(r.mutex);
+        r.all_in.wait(lock, [&] { return r.waiting == n; });
+    }
+    report.waiting();
+    join_all();
+    report.finished();
+    std::fprintf(stderr, "threads: done\n");
+
+    bench::check(r.completed == n, std::to_string(r.completed) + " of " + std::to_string(n) +
+                                       " threads slept their full " + std::to_string(sleep.count()) + " ms");
+    bench::check(report.wall_ms() >= static_cast<double>(sleep.count()), "the run took less than one sleep");
+    report.result("completed", r.completed);
+    report.print(-1);
+}
+#endif
