@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <memory>
 #include <coroutine>
 #include <csignal>
 #include <cstdint>
@@ -25,6 +26,7 @@
 #include <system_error>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -897,8 +899,10 @@ private:
 };
 
 // ---------------------------------------------------------------------------------------------
-// Event loop: one thread's ready queue, timer wheel and poller. join() resumes ready tasks, fires
-// due timers, and otherwise blocks in the poller until the next deadline.
+// Event loop: one thread's ready queue, timer wheel and poller. It resumes ready tasks, fires due
+// timers, and otherwise blocks in the poller until the next deadline or a wake-up from another
+// thread. A loop alone (the `loop` type, or a runtime of one thread) uses no lock and no atomic
+// read-modify-write; the cross-thread parts below cost something only with several loops.
 
 inline std::int64_t now_ns(clockid_t clock) {
     timespec ts;
@@ -906,46 +910,45 @@ inline std::int64_t now_ns(clockid_t clock) {
     return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
+class runtime;
+
 class loop {
 public:
-    loop() : coarse_slack_ns_{resolution(os::coarse_clock)}, timers_{now_ns(CLOCK_MONOTONIC) / 1000000} {
-        previous_ = std::exchange(current_loop, this);
-    }
+    // A stand-alone loop for the calling thread.
+    loop() : loop(nullptr, 0) { previous_ = std::exchange(current_loop, this); }
     ~loop() {
         shutdown();
-        current_loop = previous_;
+        if (!group_) current_loop = previous_;
     }
     loop(const loop&) = delete;
     loop& operator=(const loop&) = delete;
 
-    // Takes ownership of t: it starts when the loop runs, and frees its own frame when it ends.
-    void spawn(task<> t) noexcept {
-        ++live_;
-        ready_.push(t.release());
-    }
+    // Takes ownership of t: it starts when its loop runs, and frees its own frame when it ends.
+    // In a runtime the tasks a loop spawns go round-robin over every loop.
+    void spawn(task<> t) noexcept;
 
     // Runs until every spawned task has ended.
-    void join() {
-        while (live_ > 0) step(true);
-    }
+    void join();
     // Runs ready tasks and due timers until nothing is ready; never blocks.
     void run_until_idle() {
         while (step(false)) {
         }
     }
 
-    // Spawned tasks still alive, tasks that ran to their end, and sleepers resumed before their
-    // deadline (a broken timer: scenarios check that it stays 0).
+    // Spawned tasks still alive here, tasks that ran to their end here, and sleepers resumed
+    // before their deadline (a broken timer: scenarios check that it stays 0).
     std::uint64_t live() const noexcept { return live_; }
     std::uint64_t completed() const noexcept { return completed_; }
     std::uint64_t early_wakeups() const noexcept { return early_; }
 
-    // Ends every task still waiting on a timer or in the ready queue: their frames are freed and
-    // they never resume. The destructor does this too. (Tasks waiting on an event are ended by
-    // the event's destructor.)
-    void shutdown() noexcept { forget(timers_.destroy_all() + ready_.destroy_all()); }
+    // Ends every task waiting on a timer or ready to run: their frames are freed and they never
+    // resume. The destructor does this too. (Tasks waiting on an event are ended by the event.)
+    void shutdown() noexcept {
+        take_mail();
+        forget(timers_.destroy_all() + ready_.destroy_all());
+    }
 
-    // --- for the awaitables below ---
+    // --- for the runtime and the awaitables below ---
     void ready(promise_base& p) noexcept { ready_.push(p); }
     void ready(task_list& l) noexcept { ready_.splice(l); }
     void sleep(promise_base& p, std::chrono::milliseconds d) noexcept {
@@ -964,38 +967,47 @@ public:
     }
     void forget(std::uint64_t destroyed) noexcept { live_ -= destroyed; }
 
+    // From another thread: hands over tasks (ready to run here) and wakes the loop.
+    void post(task_list& tasks, std::uint64_t count) {
+        {
+            std::lock_guard lock(mail_mutex_);
+            mail_.splice(tasks);
+            mail_count_ += count;
+        }
+        has_mail_.store(true, std::memory_order_release);
+        poller_.wake();
+    }
+    void wake() { poller_.wake(); }
+
 private:
+    friend class runtime;
+
+    loop(runtime* group, unsigned index)
+        : group_{group}, index_{index}, coarse_slack_ns_{resolution(os::coarse_clock)},
+          timers_{now_ns(CLOCK_MONOTONIC) / 1000000} {}
+
     static std::int64_t resolution(clockid_t clock) {
         timespec ts;
         if (clock_getres(clock, &ts) < 0) throw std::system_error(errno, std::generic_category(), "clock_getres");
         return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
     }
 
-    // One round: resume what is ready now (not what that makes ready: timers get their turn),
-    // then move due timers to the ready queue. With nothing ready and `block`, waits in the
-    // poller for the next deadline. Returns whether anything ran or became ready.
-    bool step(bool block) {
-        bool ran = !ready_.empty();
-        task_list batch;
-        batch.splice(ready_);
-        while (!batch.empty()) handle_of(*batch.pop()).resume();
-
-        std::int64_t ns = now_ns(CLOCK_MONOTONIC);
-        now_tick_ = ns / 1000000;
-        timers_.expire(now_tick_, ready_);
-        if (!ready_.empty()) return true;
-        if (!block || live_ == 0) return ran;
-
-        std::int64_t next = timers_.next_tick();
-        if (next < 0)
-            throw std::logic_error("deadlock: " + std::to_string(live_) +
-                                   " tasks wait, and no timer or other thread can resume them");
-        // Round up: a timeout truncated to 0 ms would spin until the deadline.
-        std::int64_t wait_ms = (next * 1000000 - ns + 999999) / 1000000;
-        poller_.wait(static_cast<int>(std::clamp<std::int64_t>(wait_ms, 0, 1 << 30)));
-        return true;
+    void take_mail() {
+        if (!has_mail_.load(std::memory_order_acquire)) return;
+        has_mail_.store(false, std::memory_order_relaxed);
+        std::lock_guard lock(mail_mutex_);
+        ready_.splice(mail_);
+        live_ += std::exchange(mail_count_, 0);
     }
 
+    // One round: take tasks posted from other threads, resume what is ready now (not what that
+    // makes ready: timers get their turn), move due timers to the ready queue, and hand what this
+    // round spawned for other loops to them. With nothing ready and `block`, waits in the poller
+    // for the next deadline or a wake-up. Returns whether anything ran or became ready.
+    bool step(bool block);
+
+    runtime* group_;
+    unsigned index_;
     task_list ready_;
     std::int64_t coarse_slack_ns_;
     timer_wheel timers_;
@@ -1003,7 +1015,202 @@ private:
     std::uint64_t live_ = 0, completed_ = 0, early_ = 0;
     os::poller poller_;
     loop* previous_ = nullptr;
+
+    // Several loops only: tasks posted here by others, and tasks spawned here for others (sent
+    // once per round, so a spawn costs no lock and a burst of spawns one wake-up per loop).
+    std::atomic<bool> has_mail_{false};
+    std::mutex mail_mutex_;
+    task_list mail_;
+    std::uint64_t mail_count_ = 0;
+    struct outbox {
+        task_list tasks;
+        std::uint64_t count = 0;
+    };
+    std::unique_ptr<outbox[]> outboxes_;
+    unsigned next_target_ = 0;
+    std::uint64_t idle_acked_ = 0;
 };
+
+// T loops on T threads: loop 0 is the thread that creates the runtime (main), the others get
+// threads of their own. Tasks are spread round-robin, and each stays on its loop to its end (no
+// stealing). join() returns when every task on every loop has ended; stop() ends the run early,
+// and each loop destroys the tasks it still holds (pending timers never fire).
+class runtime {
+public:
+    explicit runtime(unsigned threads) {
+        if (threads < 1) throw std::invalid_argument("runtime needs at least one thread");
+        loops_.reserve(threads);
+        for (unsigned i = 0; i < threads; ++i) loops_.emplace_back(new loop(this, i));
+        if (threads > 1)
+            for (auto& l : loops_) l->outboxes_.reset(new loop::outbox[threads]);
+        previous_ = std::exchange(current_loop, loops_[0].get());
+        for (unsigned i = 1; i < threads; ++i) threads_.emplace_back([this, i] { run_loop(*loops_[i]); });
+    }
+    ~runtime() {
+        stop();
+        for (auto& t : threads_) t.join();
+        for (auto& l : loops_) l->shutdown();  // what was still in flight when the run stopped
+        current_loop = previous_;
+    }
+    runtime(const runtime&) = delete;
+    runtime& operator=(const runtime&) = delete;
+
+    unsigned size() const noexcept { return static_cast<unsigned>(loops_.size()); }
+
+    // From the main thread or from a task: the next loop in turn gets it.
+    void spawn(task<> t) noexcept { current_loop->spawn(std::move(t)); }
+
+    // The main thread: runs until every task has ended, or until stop().
+    void join() {
+        loop& main = *loops_[0];
+        if (size() == 1) {
+            while (main.live_ > 0 && !stopping()) main.step(true);
+            return;
+        }
+        main.step(false);  // sends what main spawned, and counts it
+        while (outstanding_.load(std::memory_order_acquire) > 0 && !stopping()) main.step(true);
+    }
+
+    // The main thread: runs until every task that exists has started and is waiting (on a timer,
+    // an event...), on every loop. For rss_wait.
+    void run_until_idle() {
+        loop& main = *loops_[0];
+        main.run_until_idle();
+        if (size() == 1) return;
+        idle_acks_.store(0, std::memory_order_relaxed);
+        idle_epoch_.fetch_add(1, std::memory_order_acq_rel);
+        for (unsigned i = 1; i < size(); ++i) loops_[i]->wake();
+        while (idle_acks_.load(std::memory_order_acquire) < size() - 1 && !stopping()) main.step(true);
+        main.run_until_idle();
+    }
+
+    // The main thread: runs (blocking when idle) until done() holds or the run stops, then until
+    // idle. For scenarios whose tasks are spawned by a task over time.
+    template <class F> void run_until(F done) {
+        while (!done() && !stopping()) loops_[0]->step(true);
+        run_until_idle();
+    }
+
+    // Any thread: ends the run. Every loop destroys the tasks it holds; join() returns.
+    void stop() {
+        if (stop_.exchange(true)) return;
+        for (auto& l : loops_) l->wake();
+    }
+    bool stopping() const noexcept { return stop_.load(std::memory_order_acquire); }
+
+    // Totals over every loop; exact once join() has returned.
+    std::uint64_t completed() const noexcept { return sum(&loop::completed_); }
+    std::uint64_t early_wakeups() const noexcept { return sum(&loop::early_); }
+
+private:
+    friend class loop;
+
+    void run_loop(loop& l) {
+        current_loop = &l;
+        while (!stopping()) l.step(true);
+        l.shutdown();
+    }
+
+    // A loop about to block, with nothing ready and nothing posted to it: acknowledges a pending
+    // run_until_idle() request once.
+    void idle(loop& l) {
+        if (l.index_ == 0) return;
+        std::uint64_t epoch = idle_epoch_.load(std::memory_order_acquire);
+        if (epoch == l.idle_acked_) return;
+        l.idle_acked_ = epoch;
+        idle_acks_.fetch_add(1, std::memory_order_acq_rel);
+        loops_[0]->wake();
+    }
+
+    // Each loop adds what it spawned (before the tasks become visible elsewhere) and subtracts
+    // what ended, once per round; the loop that brings the count to zero wakes main.
+    void account(std::int64_t delta) {
+        if (delta != 0 && outstanding_.fetch_add(delta, std::memory_order_acq_rel) + delta == 0) loops_[0]->wake();
+    }
+
+    std::uint64_t sum(std::uint64_t loop::*field) const noexcept {
+        std::uint64_t n = 0;
+        for (auto& l : loops_) n += (*l).*field;
+        return n;
+    }
+
+    std::vector<std::unique_ptr<loop>> loops_;
+    std::vector<std::thread> threads_;
+    std::atomic<std::int64_t> outstanding_{0};
+    std::atomic<bool> stop_{false};
+    std::atomic<std::uint64_t> idle_epoch_{0}, idle_acks_{0};
+    loop* previous_ = nullptr;
+};
+
+inline void loop::spawn(task<> t) noexcept {
+    if (!outboxes_) {
+        ++live_;
+        ready_.push(t.release());
+        return;
+    }
+    const unsigned target = next_target_;
+    next_target_ = next_target_ + 1 == group_->size() ? 0 : next_target_ + 1;
+    if (target == index_) {
+        ++live_;
+        ready_.push(t.release());
+        ++outboxes_[index_].count;  // counted for the runtime at the end of the round
+    } else {
+        outboxes_[target].tasks.push(t.release());
+        ++outboxes_[target].count;
+    }
+}
+
+inline void loop::join() {
+    if (group_) {
+        group_->join();
+        return;
+    }
+    while (live_ > 0) step(true);
+}
+
+inline bool loop::step(bool block) {
+    take_mail();
+    bool ran = !ready_.empty();
+    const std::uint64_t ended_before = completed_;
+    task_list batch;
+    batch.splice(ready_);
+    while (!batch.empty()) handle_of(*batch.pop()).resume();
+
+    std::int64_t ns = now_ns(CLOCK_MONOTONIC);
+    now_tick_ = ns / 1000000;
+    timers_.expire(now_tick_, ready_);
+
+    if (outboxes_) {
+        // Count new tasks before anyone can run them, then hand them over, then count the ended.
+        std::int64_t spawned = 0;
+        for (unsigned i = 0; i < group_->size(); ++i) spawned += static_cast<std::int64_t>(outboxes_[i].count);
+        group_->account(spawned);
+        for (unsigned i = 0; i < group_->size(); ++i) {
+            outbox& o = outboxes_[i];
+            if (i != index_ && o.count) group_->loops_[i]->post(o.tasks, o.count);
+            o.count = 0;
+        }
+        group_->account(-static_cast<std::int64_t>(completed_ - ended_before));
+        if (group_->stopping()) return false;
+    }
+    if (!ready_.empty() || has_mail_.load(std::memory_order_acquire)) return true;
+    const bool alone = !outboxes_;  // no other loop can hand us work
+    if (!block || (alone && live_ == 0)) return ran;
+
+    std::int64_t next = timers_.next_tick();
+    if (next < 0 && alone)
+        throw std::logic_error("deadlock: " + std::to_string(live_) +
+                               " tasks wait, and no timer or other thread can resume them");
+    if (!alone) group_->idle(*this);
+    int timeout = -1;  // with other loops, one of them may wake us
+    if (next >= 0) {
+        // Round up: a timeout truncated to 0 ms would spin until the deadline.
+        std::int64_t wait_ms = (next * 1000000 - ns + 999999) / 1000000;
+        timeout = static_cast<int>(std::clamp<std::int64_t>(wait_ms, 0, 1 << 30));
+    }
+    poller_.wait(timeout);
+    return true;
+}
 
 inline void task_finished() { current_loop->finished_one(); }
 
@@ -1021,7 +1228,7 @@ inline std::uint64_t task_list::destroy_all() noexcept {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Awaitables. Both run on the current thread's loop.
+// Awaitables. sleep_for runs on the current thread's loop; an event's waiters may be on any.
 
 // co_await sleep_for(d): resumes after at least d (1 ms ticks, so up to a tick plus the coarse
 // clock's resolution late). A zero or negative d does not suspend.
@@ -1050,31 +1257,60 @@ private:
 };
 
 // A one-shot event: co_await suspends until set() (and not at all once it is set); set() makes
-// every waiter ready, in the order they arrived. The event is its own awaiter, so co_await
-// stores nothing in the waiting frame.
+// every waiter ready, in the order they arrived on each loop, with one hand-over per loop. The
+// event is its own awaiter, so co_await stores nothing in the waiting frame. Waiters are kept
+// per loop under a lock (uncontended with one loop: a few ns per waiter).
 class event {
 public:
     event() = default;
     event(const event&) = delete;
     event& operator=(const event&) = delete;
     ~event() {
-        std::uint64_t n = waiters_.destroy_all();
-        if (current_loop) current_loop->forget(n);
+        for (auto& g : groups_) {
+            std::uint64_t n = g.waiters.destroy_all();
+            if (g.owner == current_loop) current_loop->forget(n);
+        }
     }
 
-    bool is_set() const noexcept { return set_; }
-    void set() noexcept {
-        set_ = true;
-        current_loop->ready(waiters_);
+    bool is_set() const noexcept { return set_.load(std::memory_order_acquire); }
+    void set() {
+        std::vector<group> groups;
+        {
+            std::lock_guard lock(mutex_);
+            set_.store(true, std::memory_order_release);
+            groups.swap(groups_);
+        }
+        for (auto& g : groups) {
+            if (g.owner == current_loop) g.owner->ready(g.waiters);
+            else g.owner->post(g.waiters, 0);
+        }
     }
 
-    bool await_ready() const noexcept { return set_; }
-    template <class P> void await_suspend(std::coroutine_handle<P> h) noexcept { waiters_.push(h.promise()); }
+    bool await_ready() const noexcept { return is_set(); }
+    template <class P> bool await_suspend(std::coroutine_handle<P> h) {
+        std::lock_guard lock(mutex_);
+        if (set_.load(std::memory_order_relaxed)) return false;  // set meanwhile: do not suspend
+        if (groups_.empty() || groups_.back().owner != current_loop) {
+            auto it = std::find_if(groups_.begin(), groups_.end(), [](const group& g) { return g.owner == current_loop; });
+            if (it == groups_.end()) {
+                groups_.push_back(group{current_loop, {}});
+                it = groups_.end() - 1;
+            }
+            std::iter_swap(it, groups_.end() - 1);  // the caller's group goes last: found first next time
+        }
+        groups_.back().waiters.push(h.promise());
+        return true;
+    }
     void await_resume() const noexcept {}
 
 private:
-    task_list waiters_;
-    bool set_ = false;
+    struct group {
+        loop* owner;
+        task_list waiters;
+    };
+    std::mutex mutex_;
+    std::vector<group> groups_;
+    std::atomic<bool> set_{false};
 };
 
 }  // namespace bench

@@ -1,5 +1,5 @@
 // coro_shared.cpp: N coroutines all wait on one event, which one timer coroutine sets after MS.
-// Run:    ./coro_shared 1000000 [--sleep-ms 5000]
+// Run:    ./coro_shared 1000000 [--sleep-ms 5000] [--threads 1]
 // Prints: one line of key=value pairs (see README.md); exits 1 if a waiter is lost or woke early.
 #include "common.hpp"
 
@@ -18,33 +18,34 @@ task<> setter(event& done, milliseconds d) {
 #ifndef BENCH_NO_MAIN
 int main(int argc, char** argv) {
     bench::cli cli{argc, argv,
-                   "usage: coro_shared N [--sleep-ms MS]\n"
+                   "usage: coro_shared N [--sleep-ms MS] [--threads T]\n"
                    "  N coroutines wait on one shared event; a timer coroutine sets it after MS\n"
                    "  milliseconds (default 5000). Prints one line of key=value pairs on stdout.\n"};
     const auto n = cli.count();
     const milliseconds sleep{cli.number("--sleep-ms", 5000, 0, 86400000)};
+    const auto threads = static_cast<unsigned>(cli.number("--threads", 1, 1, 1024));
     cli.finish(n, 64);  // resident bytes per task, about: one frame
 
     bench::report report{"coro_shared", n};
-    report.param("threads", 1);
+    report.param("threads", threads);
     report.param("sleep_ms", sleep.count());
-    bench::loop loop;
+    bench::runtime rt{threads};
     event done;
     std::fprintf(stderr, "coro_shared: spawning %llu tasks\n", static_cast<unsigned long long>(n));
     report.start();
-    loop.spawn(setter(done, sleep));
-    for (std::uint64_t i = 0; i < n; ++i) loop.spawn(waiter(done));
+    rt.spawn(setter(done, sleep));
+    for (std::uint64_t i = 0; i < n; ++i) rt.spawn(waiter(done));
     report.spawned();
-    loop.run_until_idle();
+    rt.run_until_idle();
     report.waiting();
     bench::check(!done.is_set(), "the event was set before every waiter was suspended");
-    loop.join();
+    rt.join();
     report.finished();
     std::fprintf(stderr, "coro_shared: done\n");
 
-    const auto waiters = loop.completed() - 1;  // the setter is the other one
+    const auto waiters = rt.completed() - 1;  // the setter is the other one
     bench::check(waiters == n, "completed " + std::to_string(waiters) + " of " + std::to_string(n));
-    bench::check(loop.early_wakeups() == 0, "the timer fired early");
+    bench::check(rt.early_wakeups() == 0, "the timer fired early");
     bench::check(report.wall_ms() >= static_cast<double>(sleep.count()), "the run took less than one sleep");
     bench::check(bench::live_frames() == 0, std::to_string(bench::live_frames()) + " frames never freed");
     report.result("completed", waiters);

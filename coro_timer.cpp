@@ -1,5 +1,5 @@
 // coro_timer.cpp: N coroutines, each sleeps on its own timer, on one epoll/kqueue event loop.
-// Run:    ./coro_timer 1000000 [--sleep-ms 5000]
+// Run:    ./coro_timer 1000000 [--sleep-ms 5000] [--threads 1]
 // Prints: one line of key=value pairs (see README.md); exits 1 if a task is lost or woke early.
 #include "common.hpp"
 
@@ -12,32 +12,33 @@ task<> sleeper(milliseconds d) { co_await sleep_for(d); }
 #ifndef BENCH_NO_MAIN
 int main(int argc, char** argv) {
     bench::cli cli{argc, argv,
-                   "usage: coro_timer N [--sleep-ms MS]\n"
+                   "usage: coro_timer N [--sleep-ms MS] [--threads T]\n"
                    "  N coroutines each sleep MS milliseconds (default 5000) on their own timer.\n"
                    "  Prints one line of key=value pairs on stdout.\n"};
     const auto n = cli.count();
     const milliseconds sleep{cli.number("--sleep-ms", 5000, 0, 86400000)};
+    const auto threads = static_cast<unsigned>(cli.number("--threads", 1, 1, 1024));
     cli.finish(n, 64);  // resident bytes per task, about: one frame
 
     bench::report report{"coro_timer", n};
-    report.param("threads", 1);
+    report.param("threads", threads);
     report.param("sleep_ms", sleep.count());
-    bench::loop loop;
+    bench::runtime rt{threads};
     std::fprintf(stderr, "coro_timer: spawning %llu tasks\n", static_cast<unsigned long long>(n));
     report.start();
-    for (std::uint64_t i = 0; i < n; ++i) loop.spawn(sleeper(sleep));
+    for (std::uint64_t i = 0; i < n; ++i) rt.spawn(sleeper(sleep));
     report.spawned();
-    loop.run_until_idle();
+    rt.run_until_idle();
     report.waiting();
-    loop.join();
+    rt.join();
     report.finished();
     std::fprintf(stderr, "coro_timer: done\n");
 
-    bench::check(loop.completed() == n, "completed " + std::to_string(loop.completed()) + " of " + std::to_string(n));
-    bench::check(loop.early_wakeups() == 0, std::to_string(loop.early_wakeups()) + " timers fired early");
+    bench::check(rt.completed() == n, "completed " + std::to_string(rt.completed()) + " of " + std::to_string(n));
+    bench::check(rt.early_wakeups() == 0, std::to_string(rt.early_wakeups()) + " timers fired early");
     bench::check(report.wall_ms() >= static_cast<double>(sleep.count()), "the run took less than one sleep");
     bench::check(bench::live_frames() == 0, std::to_string(bench::live_frames()) + " frames never freed");
-    report.result("completed", loop.completed());
+    report.result("completed", rt.completed());
     report.print(static_cast<double>(bench::frame_bytes_allocated()) / n);
 }
 #endif

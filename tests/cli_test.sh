@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.." || exit 1
 smoke_args() {
   case $1 in
     coro_timer | coro_shared) echo "1000 --sleep-ms 50" ;;
+    atomic_counter) echo "1000 --sleep-ms 50 --threads 2" ;;
   esac
 }
 scenarios=""
@@ -59,5 +60,23 @@ for s in $scenarios; do
   run_cmd "./$s" --help
   check "$s --help: usage on stdout, exit 0" eval '[ "$rc" = 0 ] && printf "%s\n" "$out" | grep -q "^usage: $s N"'
 done
+
+# The threads option and the modes, on every scenario that has them.
+for s in $scenarios; do
+  case $s in coro_timer | coro_shared | atomic_counter) ;; *) continue ;; esac
+  run_cmd "./$s" 300 --sleep-ms 20 --threads 3
+  check "$s --threads 3 completes every task" eval '[ "$rc" = 0 ] && well_formed "$s" 300 && printf "%s\n" "$out" | grep -q " threads=3 "'
+done
+if [ -f atomic_counter.cpp ]; then
+  s=atomic_counter
+  run_cmd ./atomic_counter 2000 --mode once --spawn-from task --threads 2 --sleep-ms 20
+  check "atomic_counter once mode from a task: every task hits once" eval '[ "$rc" = 0 ] && well_formed atomic_counter 2000 && printf "%s\n" "$out" | grep -q " hits=2000 "'
+  run_cmd ./atomic_counter 500 --hits 700 --sleep-ms 30
+  hits=$(printf '%s\n' "$out" | tr ' ' '\n' | sed -n 's/^hits=//p')
+  check "atomic_counter stops once the monitor sees the hit target" eval '[ "$rc" = 0 ] && [ "${hits:-0}" -ge 700 ] && well_formed atomic_counter 500'
+  bad_input "unknown mode" "--mode must be one of: loop once" 10 --mode twice
+  bad_input "burst without a spawning task" "--burst needs --spawn-from task" 10 --burst 5
+  bad_input "zero threads" "--threads is too small" 10 --threads 0
+fi
 
 finish

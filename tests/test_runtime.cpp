@@ -1,0 +1,151 @@
+// Tests of bench::runtime: several event loops on several threads.
+#include "catch.hpp"
+#include "common.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <set>
+#include <thread>
+#include <vector>
+
+using bench::event;
+using bench::runtime;
+using bench::sleep_for;
+using bench::task;
+using std::chrono::milliseconds;
+using std::chrono::steady_clock;
+
+namespace {
+
+task<> run_once(std::atomic<int>* runs, milliseconds d) {
+    co_await sleep_for(d);
+    runs->fetch_add(1, std::memory_order_relaxed);
+}
+
+task<> spawn_children(runtime& rt, std::atomic<int>* runs, int n) {
+    for (int i = 0; i < n; ++i) rt.spawn(run_once(&runs[i], milliseconds(i % 5)));
+    co_return;
+}
+
+task<> sleep_forever(std::atomic<int>& woke) {
+    co_await sleep_for(milliseconds(3600 * 1000));
+    woke.fetch_add(1);
+}
+
+task<> stop_after(runtime& rt, milliseconds d) {
+    co_await sleep_for(d);
+    rt.stop();
+}
+
+// Records which thread each waiter resumed on.
+task<> wait_on(event& e, std::atomic<int>& woken, std::mutex& m, std::set<std::thread::id>& ids) {
+    co_await e;
+    woken.fetch_add(1);
+    std::lock_guard lock(m);
+    ids.insert(std::this_thread::get_id());
+}
+
+task<> set_after(event& e, milliseconds d) {
+    co_await sleep_for(d);
+    e.set();
+}
+
+task<> burst_spawner(runtime& rt, std::atomic<int>* runs, int n, int burst, steady_clock::time_point* done) {
+    for (int i = 1; i <= n; ++i) {
+        rt.spawn(run_once(&runs[i - 1], milliseconds(0)));
+        if (i % burst == 0 && i < n) co_await sleep_for(milliseconds(1000));
+    }
+    *done = steady_clock::now();
+}
+
+}  // namespace
+
+TEST_CASE("with two loops every task runs exactly once and every frame is freed") {
+    const auto frames = bench::live_frames();
+    const int n = 20000;
+    auto runs = std::make_unique<std::atomic<int>[]>(n);
+    {
+        runtime rt{2};
+        for (int i = 0; i < n; ++i) rt.spawn(run_once(&runs[i], milliseconds(i % 20)));
+        rt.run_until_idle();
+        rt.join();
+        CHECK(rt.completed() == static_cast<std::uint64_t>(n));
+        CHECK(rt.early_wakeups() == 0);
+    }
+    CHECK(std::all_of(runs.get(), runs.get() + n, [](const std::atomic<int>& r) { return r.load() == 1; }));
+    CHECK(bench::live_frames() == frames);
+}
+
+TEST_CASE("tasks spawned from a task on another loop are all counted before join returns") {
+    const int n = 10000;
+    auto runs = std::make_unique<std::atomic<int>[]>(n);
+    runtime rt{3};
+    rt.spawn(spawn_children(rt, runs.get(), n));
+    rt.join();
+    CHECK(rt.completed() == static_cast<std::uint64_t>(n) + 1);
+    CHECK(std::all_of(runs.get(), runs.get() + n, [](const std::atomic<int>& r) { return r.load() == 1; }));
+}
+
+TEST_CASE("after a stop no task is left alive, none of their timers fires, and every frame is freed") {
+    const auto frames = bench::live_frames();
+    std::atomic<int> woke{0};
+    {
+        runtime rt{2};
+        for (int i = 0; i < 5000; ++i) rt.spawn(sleep_forever(woke));
+        rt.spawn(stop_after(rt, milliseconds(50)));
+        rt.run_until_idle();
+        CHECK(bench::live_frames() == frames + 5001);
+        rt.join();
+        CHECK(rt.stopping());
+    }
+    CHECK(woke.load() == 0);
+    CHECK(bench::live_frames() == frames);
+}
+
+TEST_CASE("an event set on one loop wakes the waiters of every loop, each exactly once") {
+    std::atomic<int> woken{0};
+    std::mutex m;
+    std::set<std::thread::id> ids;
+    const int n = 3000;
+    runtime rt{3};
+    event e;
+    rt.spawn(set_after(e, milliseconds(20)));  // on loop 0
+    for (int i = 0; i < n; ++i) rt.spawn(wait_on(e, woken, m, ids));
+    rt.run_until_idle();
+    CHECK(woken.load() == 0);
+    rt.join();
+    CHECK(woken.load() == n);
+    CHECK(ids.size() == 3);  // resumed on each loop's own thread
+    CHECK(rt.completed() == static_cast<std::uint64_t>(n) + 1);
+}
+
+TEST_CASE("a spawner's burst pause is honoured") {
+    const int n = 300;
+    auto runs = std::make_unique<std::atomic<int>[]>(n);
+    steady_clock::time_point done{};
+    const auto t0 = steady_clock::now();
+    runtime rt{2};
+    rt.spawn(burst_spawner(rt, runs.get(), n, 100, &done));
+    rt.join();
+    CHECK(done - t0 >= milliseconds(2000));  // two pauses of 1 s between three bursts
+    CHECK(rt.completed() == static_cast<std::uint64_t>(n) + 1);
+}
+
+TEST_CASE("idle loops sleep in their poller instead of spinning") {
+    // Four loops and one task that sleeps 300 ms: three loops have nothing to do all along.
+    std::atomic<int> runs{0};
+    rusage before, after;
+    REQUIRE(getrusage(RUSAGE_SELF, &before) == 0);
+    {
+        runtime rt{4};
+        rt.spawn(run_once(&runs, milliseconds(300)));
+        rt.join();
+    }
+    REQUIRE(getrusage(RUSAGE_SELF, &after) == 0);
+    auto cpu_ms = [](const rusage& r) {
+        return (r.ru_utime.tv_sec + r.ru_stime.tv_sec) * 1000.0 + (r.ru_utime.tv_usec + r.ru_stime.tv_usec) / 1000.0;
+    };
+    CHECK(runs.load() == 1);
+    CHECK(cpu_ms(after) - cpu_ms(before) < 150);  // three spinning loops would burn 900 ms
+}
