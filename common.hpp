@@ -1,6 +1,6 @@
 // common.hpp: everything the scenarios share, standard library and POSIX only.
-// Sections, in dependency order: platform block, errors and arguments, metrics, task<T>,
-// frame pool, timer wheel and event loop, spawn and join, sleep_for, event.
+// Sections, in dependency order: platform block, errors and arguments, metrics, frame pool,
+// task<T>, timer wheel, event loop and runtime (spawn, join, stop), sleep_for, event, channel<T>.
 #pragma once
 
 #include <algorithm>
@@ -979,6 +979,12 @@ public:
     }
     void wake() { poller_.wake(); }
 
+    // From any thread: makes waiting tasks of this loop ready (posted when called from another).
+    void resume(task_list& waiters) {
+        if (this == current_loop) ready(waiters);
+        else post(waiters, 0);
+    }
+
 private:
     friend class runtime;
 
@@ -1280,10 +1286,7 @@ public:
             set_.store(true, std::memory_order_release);
             groups.swap(groups_);
         }
-        for (auto& g : groups) {
-            if (g.owner == current_loop) g.owner->ready(g.waiters);
-            else g.owner->post(g.waiters, 0);
-        }
+        for (auto& g : groups) g.owner->resume(g.waiters);
     }
 
     bool await_ready() const noexcept { return is_set(); }
@@ -1311,6 +1314,70 @@ private:
     std::mutex mutex_;
     std::vector<group> groups_;
     std::atomic<bool> set_{false};
+};
+
+// Many producers on any loop, one consumer task: send() never suspends (the buffer grows), and
+// `co_await ch.receive(batch)` waits until values arrive, then hands over every value sent
+// since, in one batch: one wake-up per batch, not per message. Each producer calls done() once;
+// when all have, receive() returns false once the last values are taken.
+template <class T> class channel {
+public:
+    explicit channel(std::uint64_t producers) : open_{producers} {}
+    channel(const channel&) = delete;
+    channel& operator=(const channel&) = delete;
+
+    void send(T value) {
+        std::unique_lock lock(mutex_);
+        items_.push_back(std::move(value));
+        wake_consumer(lock);
+    }
+    void done() {
+        std::unique_lock lock(mutex_);
+        if (open_ == 0) throw std::logic_error("channel::done() called more often than there are producers");
+        if (--open_ == 0) wake_consumer(lock);
+    }
+
+    class receiver {
+    public:
+        receiver(channel& ch, std::vector<T>& out) noexcept : ch_{ch}, out_{out} {}
+        bool await_ready() const noexcept { return false; }
+        template <class P> bool await_suspend(std::coroutine_handle<P> h) {
+            std::lock_guard lock(ch_.mutex_);
+            if (!ch_.items_.empty() || ch_.open_ == 0) return false;
+            if (ch_.consumer_) throw std::logic_error("channel: a second consumer");
+            ch_.consumer_ = &h.promise();
+            ch_.owner_ = current_loop;
+            return true;
+        }
+        // The batch in `out` (its old contents dropped); false when closed and nothing is left.
+        bool await_resume() {
+            out_.clear();
+            std::lock_guard lock(ch_.mutex_);
+            std::swap(out_, ch_.items_);  // the consumer's emptied buffer is reused for the next batch
+            return !out_.empty();
+        }
+
+    private:
+        channel& ch_;
+        std::vector<T>& out_;
+    };
+    receiver receive(std::vector<T>& out) noexcept { return receiver{*this, out}; }
+
+private:
+    void wake_consumer(std::unique_lock<std::mutex>& lock) {
+        if (!consumer_) return;
+        task_list ready;
+        ready.push(*std::exchange(consumer_, nullptr));
+        loop* owner = owner_;
+        lock.unlock();
+        owner->resume(ready);
+    }
+
+    std::mutex mutex_;
+    std::vector<T> items_;
+    std::uint64_t open_;
+    promise_base* consumer_ = nullptr;
+    loop* owner_ = nullptr;
 };
 
 }  // namespace bench

@@ -149,3 +149,53 @@ TEST_CASE("idle loops sleep in their poller instead of spinning") {
     CHECK(runs.load() == 1);
     CHECK(cpu_ms(after) - cpu_ms(before) < 150);  // three spinning loops would burn 900 ms
 }
+
+namespace {
+
+task<> produce(bench::channel<std::uint64_t>& ch, std::uint64_t id) {
+    ch.send(id);
+    ch.done();
+    co_return;
+}
+
+task<> consume(bench::channel<std::uint64_t>& ch, std::vector<std::uint64_t>& got, int& batches) {
+    std::vector<std::uint64_t> batch;
+    while (co_await ch.receive(batch)) {
+        ++batches;
+        got.insert(got.end(), batch.begin(), batch.end());
+    }
+}
+
+}  // namespace
+
+TEST_CASE("a channel delivers every message exactly once from several loops, in batches") {
+    const std::uint64_t n = 50000;
+    bench::channel<std::uint64_t> ch{n};
+    std::vector<std::uint64_t> got;
+    int batches = 0;
+    runtime rt{3};
+    rt.spawn(consume(ch, got, batches));  // loop 0
+    for (std::uint64_t i = 0; i < n; ++i) rt.spawn(produce(ch, i));
+    rt.join();
+    REQUIRE(got.size() == n);
+    std::sort(got.begin(), got.end());
+    for (std::uint64_t i = 0; i < n; ++i) REQUIRE(got[i] == i);
+    CHECK(batches >= 1);
+    CHECK(static_cast<std::uint64_t>(batches) < n / 10);  // one wake-up per batch, not per message
+    CHECK(rt.completed() == n + 1);
+}
+
+TEST_CASE("a channel whose producers are all done ends the consumer's loop") {
+    bench::channel<std::uint64_t> ch{2};
+    std::vector<std::uint64_t> got;
+    int batches = 0;
+    bench::loop loop;
+    loop.spawn(consume(ch, got, batches));
+    loop.run_until_idle();  // the consumer waits
+    ch.done();
+    ch.send(7);
+    ch.done();
+    loop.join();
+    CHECK(got == std::vector<std::uint64_t>{7});
+    CHECK_THROWS_AS(ch.done(), std::logic_error);
+}
