@@ -28,8 +28,19 @@ $(TEST_DIR)/%.o: tests/%.cpp tests/catch.hpp common.hpp $(wildcard *.cpp) | catc
 $(TEST_DIR)/unit: $(TEST_DIR)/catch_main.o $(patsubst tests/%.cpp,$(TEST_DIR)/%.o,$(TEST_SOURCES))
 	$(CXX) $(REQUIRED) $(CXXFLAGS) -o $@ $^ $(CATCH_LIBS)
 
-test: all $(TEST_DIR)/unit
-	@tests/run_all.sh $(TEST_DIR)/unit
+# The loop tests again, over the kqueue poller on a test-only emulation of kqueue (Linux only).
+KQUEUE_TESTS := tests/test_core.cpp tests/test_runtime.cpp
+$(TEST_DIR)/kqueue_%.o: tests/%.cpp tests/catch.hpp tests/kqueue_shim.hpp common.hpp | catch2
+	@mkdir -p $(TEST_DIR)
+	$(CXX) $(REQUIRED) $(CXXFLAGS) $(CATCH_CFLAGS) -DBENCH_KQUEUE_SHIM -I. -c -o $@ $<
+
+$(TEST_DIR)/unit-kqueue: $(TEST_DIR)/catch_main.o $(patsubst tests/%.cpp,$(TEST_DIR)/kqueue_%.o,$(KQUEUE_TESTS))
+	$(CXX) $(REQUIRED) $(CXXFLAGS) -o $@ $^ $(CATCH_LIBS)
+
+UNITS := $(TEST_DIR)/unit $(if $(filter Linux,$(shell uname -s)),$(TEST_DIR)/unit-kqueue)
+
+test: all $(UNITS)
+	@tests/run_all.sh $(UNITS)
 
 # Installs Catch2 when it is missing and we can (root with apt-get); otherwise says how.
 catch2:

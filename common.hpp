@@ -34,21 +34,24 @@
 #include <unistd.h>
 
 // ---------------------------------------------------------------------------------------------
-// Platform block: the only place that names the OS. The poller blocks until a timeout or a
-// wake(); everything else (which deadline comes next, how long to wait) is portable code below.
-
-#if defined(__linux__)
-#include <sys/epoll.h>
-#include <sys/eventfd.h>
-#include <sys/mman.h>
+// Platform block: the only place that names the OS, in two halves. The poller blocks until a
+// timeout or a wake(); everything else (which deadline comes next, how long to wait) is portable
+// code below. Then the clock, memory and limits. Tests may build the kqueue poller on Linux over
+// a small emulation (tests/kqueue_shim.hpp, -DBENCH_KQUEUE_SHIM); products never do.
 
 namespace bench::os {
-
 inline std::string rlimit_text(int resource) {
     rlimit r;
     if (getrlimit(resource, &r) < 0) return "?";
     return r.rlim_cur == RLIM_INFINITY ? "unlimited" : std::to_string(r.rlim_cur);
 }
+}  // namespace bench::os
+
+#if defined(__linux__) && !defined(BENCH_KQUEUE_SHIM)
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+
+namespace bench::os {
 
 class poller {
 public:
@@ -90,6 +93,59 @@ private:
     int epoll_ = -1;
     int wake_ = -1;
 };
+
+}  // namespace bench::os
+
+#elif defined(__APPLE__) || defined(__FreeBSD__) || defined(BENCH_KQUEUE_SHIM)
+#if defined(BENCH_KQUEUE_SHIM)
+#include "tests/kqueue_shim.hpp"
+#else
+#include <sys/event.h>
+#endif
+
+namespace bench::os {
+
+class poller {
+public:
+    poller() {
+        kq_ = kqueue();
+        if (kq_ < 0) throw std::system_error(errno, std::generic_category(), "kqueue");
+        struct kevent ev;
+        EV_SET(&ev, 1, EVFILT_USER, EV_ADD | EV_CLEAR, 0, 0, nullptr);
+        if (kevent(kq_, &ev, 1, nullptr, 0, nullptr) < 0)
+            throw std::system_error(errno, std::generic_category(), "kevent(EV_ADD)");
+    }
+    ~poller() { ::close(kq_); }
+    poller(const poller&) = delete;
+    poller& operator=(const poller&) = delete;
+
+    void wait(int timeout_ms) {
+        struct kevent ev;
+        timespec ts{timeout_ms / 1000, (timeout_ms % 1000) * 1000000L};
+        if (kevent(kq_, nullptr, 0, &ev, 1, timeout_ms < 0 ? nullptr : &ts) < 0 && errno != EINTR)
+            throw std::system_error(errno, std::generic_category(), "kevent");
+    }
+    void wake() {
+        struct kevent ev;
+        EV_SET(&ev, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, nullptr);
+        if (kevent(kq_, &ev, 1, nullptr, 0, nullptr) < 0)
+            throw std::system_error(errno, std::generic_category(), "kevent(NOTE_TRIGGER)");
+    }
+
+private:
+    int kq_ = -1;
+};
+
+}  // namespace bench::os
+
+#else
+#error "bench needs epoll (Linux) or kqueue (macOS, FreeBSD)"
+#endif
+
+#if defined(__linux__)
+#include <sys/mman.h>
+
+namespace bench::os {
 
 // The kernel's tick-cached clock: a few ns to read, never ahead of CLOCK_MONOTONIC and never
 // behind it by more than its resolution (one jiffy, 4 ms at HZ=250).
@@ -168,10 +224,8 @@ inline void* map_chunk(std::size_t bytes) {
 
 }  // namespace bench::os
 
-#elif defined(__APPLE__) || defined(__FreeBSD__)
-#include <sys/event.h>
+#else
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/sysctl.h>
 #if defined(__APPLE__)
 #include <mach/mach.h>
@@ -180,43 +234,6 @@ inline void* map_chunk(std::size_t bytes) {
 #endif
 
 namespace bench::os {
-
-inline std::string rlimit_text(int resource) {
-    rlimit r;
-    if (getrlimit(resource, &r) < 0) return "?";
-    return r.rlim_cur == RLIM_INFINITY ? "unlimited" : std::to_string(r.rlim_cur);
-}
-
-class poller {
-public:
-    poller() {
-        kq_ = kqueue();
-        if (kq_ < 0) throw std::system_error(errno, std::generic_category(), "kqueue");
-        struct kevent ev;
-        EV_SET(&ev, 1, EVFILT_USER, EV_ADD | EV_CLEAR, 0, 0, nullptr);
-        if (kevent(kq_, &ev, 1, nullptr, 0, nullptr) < 0)
-            throw std::system_error(errno, std::generic_category(), "kevent(EV_ADD)");
-    }
-    ~poller() { ::close(kq_); }
-    poller(const poller&) = delete;
-    poller& operator=(const poller&) = delete;
-
-    void wait(int timeout_ms) {
-        struct kevent ev;
-        timespec ts{timeout_ms / 1000, (timeout_ms % 1000) * 1000000L};
-        if (kevent(kq_, nullptr, 0, &ev, 1, timeout_ms < 0 ? nullptr : &ts) < 0 && errno != EINTR)
-            throw std::system_error(errno, std::generic_category(), "kevent");
-    }
-    void wake() {
-        struct kevent ev;
-        EV_SET(&ev, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, nullptr);
-        if (kevent(kq_, &ev, 1, nullptr, 0, nullptr) < 0)
-            throw std::system_error(errno, std::generic_category(), "kevent(NOTE_TRIGGER)");
-    }
-
-private:
-    int kq_ = -1;
-};
 
 inline constexpr clockid_t coarse_clock = CLOCK_MONOTONIC;  // precise: no documented coarse bound
 
@@ -266,9 +283,6 @@ inline std::string thread_limits() {
 }
 
 }  // namespace bench::os
-
-#else
-#error "bench needs epoll (Linux) or kqueue (macOS, FreeBSD)"
 #endif
 
 namespace bench {

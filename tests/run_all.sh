@@ -1,25 +1,30 @@
 #!/bin/sh
-# Runs the Catch2 binary and every tests/*_test.sh, then prints one line "N passed, M failed"
+# Runs the Catch2 binaries given as arguments and every tests/*_test.sh, then prints one line "N passed, M failed"
 # counting test cases (Catch2's own report plus the shell tests' counts).
 cd "$(dirname "$0")/.." || exit 1
-unit=$1
 passed=0
 failed=0
 log=$(mktemp "${TMPDIR:-/tmp}/bench-unit.XXXXXX") || exit 1
 trap 'rm -f "$log"' EXIT
 
-"$unit" | tee "$log"
-# Catch2: "All tests passed (A assertions in C test cases)" or "test cases: C | P passed | F failed"
-summary=$(grep -E 'All tests passed|test cases:' "$log" | tail -n 1)
-case $summary in
-  *"All tests passed"*)
-    p=$(echo "$summary" | sed 's/.* in \([0-9]*\) test case.*/\1/'); f=0 ;;
-  *"test cases:"*)
-    p=$(echo "$summary" | sed -n 's/.*| *\([0-9]*\) passed.*/\1/p'); f=$(echo "$summary" | sed -n 's/.*| *\([0-9]*\) failed.*/\1/p') ;;
-  *)
-    echo "unit tests: no Catch2 summary (crashed?)"; p=0; f=1 ;;
-esac
-passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
+# Each argument is a Catch2 binary.
+for unit in "$@"; do
+  echo "== $unit"
+  "$unit" > "$log" 2>&1
+  tail -n 3 "$log"
+  grep -q 'All tests passed' "$log" || cat "$log"
+  # Catch2: "All tests passed (A assertions in C test cases)" or "test cases: C | P passed | F failed"
+  summary=$(grep -E 'All tests passed|test cases:' "$log" | tail -n 1)
+  case $summary in
+    *"All tests passed"*)
+      p=$(echo "$summary" | sed 's/.* in \([0-9]*\) test case.*/\1/'); f=0 ;;
+    *"test cases:"*)
+      p=$(echo "$summary" | sed -n 's/.*| *\([0-9]*\) passed.*/\1/p'); f=$(echo "$summary" | sed -n 's/.*| *\([0-9]*\) failed.*/\1/p') ;;
+    *)
+      echo "$unit: no Catch2 summary (crashed?)"; p=0; f=1 ;;
+  esac
+  passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
+done
 
 for t in tests/*_test.sh; do
   [ -e "$t" ] || continue
