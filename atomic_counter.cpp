@@ -67,7 +67,6 @@ int main(int argc, char** argv) {
     std::uint64_t completed = 0, early = 0;
     {
         runtime rt{threads};
-        std::fprintf(stderr, "atomic_counter: spawning %llu tasks\n", static_cast<unsigned long long>(n));
         report.start();
         if (loop_mode) rt.spawn(monitor(rt, hits, hits_target));
         if (from_task) {
@@ -86,7 +85,6 @@ int main(int argc, char** argv) {
         completed = rt.completed();
         early = rt.early_wakeups();
     }  // the runtime's end destroys every task still asleep: their timers never fire
-    std::fprintf(stderr, "atomic_counter: done\n");
 
     const auto total = hits.load();
     if (loop_mode) {

@@ -293,9 +293,9 @@ namespace bench {
 
 inline const char* program = "bench";
 
-[[noreturn]] inline void exit_with(int code, const std::string& message) {
+[[noreturn]] inline void exit_with(int code, std::string_view message) {
     std::fflush(stdout);
-    std::fprintf(stderr, "%s: %s\n", program, message.c_str());
+    std::fprintf(stderr, "%s: %.*s\n", program, static_cast<int>(message.size()), message.data());
     std::fflush(stderr);
     std::_Exit(code);
 }
@@ -308,20 +308,28 @@ inline void check(bool ok, const std::string& what) {
 }
 
 // Uncaught exceptions (a failed system call, std::bad_alloc, a throw in a detached task) end here.
+// For an out-of-memory message: N (set by the report) and how many tasks exist (set by the
+// runtime). The message is built without allocating: memory is what ran out.
+inline std::uint64_t tasks_planned = 0;
+inline std::uint64_t (*tasks_spawned)() = nullptr;
+
 inline void on_terminate() {
-    std::string what = "terminated";
     if (auto e = std::current_exception()) {
         try {
             std::rethrow_exception(e);
         } catch (const std::bad_alloc&) {
-            what = "out of memory (std::bad_alloc)";
+            char msg[160] = "out of memory (std::bad_alloc)";
+            if (tasks_spawned && tasks_planned)
+                std::snprintf(msg, sizeof msg, "out of memory after %llu of %llu tasks (std::bad_alloc)",
+                              static_cast<unsigned long long>(tasks_spawned()), static_cast<unsigned long long>(tasks_planned));
+            exit_with(1, msg);
         } catch (const std::exception& x) {
-            what = x.what();
+            exit_with(1, x.what());
         } catch (...) {
-            what = "unknown exception";
+            exit_with(1, "unknown exception");
         }
     }
-    exit_with(1, what);
+    exit_with(1, "terminated");
 }
 
 // SIGINT and SIGTERM end the run at once: the process may hold millions of frames, and freeing
@@ -449,8 +457,9 @@ inline double ms_since(clock_type::time_point t) {
 
 class report {
 public:
-    report(const char* scenario, std::uint64_t n) : n_{n} {
+    report(const char* scenario, std::uint64_t n, const char* tasks = "tasks") : n_{n}, scenario_{scenario}, tasks_{tasks} {
         line_ = "scenario=" + std::string(scenario) + " n=" + std::to_string(n);
+        tasks_planned = n;
         sampler_ = std::thread([this] { sample_every_100ms(); });
     }
     ~report() { stop_sampler(); }
@@ -459,15 +468,22 @@ public:
     template <class T> void param(const char* key, T value) { append(line_, key, value); }
     template <class T> void result(const char* key, T value) { append(results_, key, value); }
 
+    // The milestones of a run, each with a progress line on stderr.
     void start() {
+        std::fprintf(stderr, "%s: spawning %llu %s\n", scenario_, static_cast<unsigned long long>(n_), tasks_);
         rss_base_ = os::rss_kib();
         start_ = clock_type::now();
     }
     void spawned() { spawn_ms_ = ms_since(start_); }
-    void waiting() { rss_wait_ = os::rss_kib(); }
+    void waiting() {
+        rss_wait_ = os::rss_kib();
+        std::fprintf(stderr, "%s: %llu %s exist, resident set %ld KiB\n", scenario_,
+                     static_cast<unsigned long long>(n_), tasks_, rss_wait_);
+    }
     void finished() {
         wall_ms_ = ms_since(start_);
         stop_sampler();
+        std::fprintf(stderr, "%s: done in %.0f ms\n", scenario_, wall_ms_);
     }
     std::uint64_t n() const { return n_; }
     double wall_ms() const { return wall_ms_; }
@@ -525,6 +541,8 @@ private:
     }
 
     std::uint64_t n_;
+    const char* scenario_;
+    const char* tasks_;
     std::string line_, results_;
     clock_type::time_point start_ = clock_type::now();
     double spawn_ms_ = 0, wall_ms_ = 0;
@@ -1049,6 +1067,7 @@ private:
     std::unique_ptr<outbox[]> outboxes_;
     unsigned next_target_ = 0;
     std::uint64_t idle_acked_ = 0;
+    std::uint64_t spawned_ = 0;  // by this loop, for an out-of-memory message
 };
 
 // T loops on T threads: loop 0 is the thread that creates the runtime (main), the others get
@@ -1064,9 +1083,22 @@ public:
         if (threads > 1)
             for (auto& l : loops_) l->outboxes_.reset(new loop::outbox[threads]);
         previous_ = std::exchange(current_loop, loops_[0].get());
-        for (unsigned i = 1; i < threads; ++i) threads_.emplace_back([this, i] { run_loop(*loops_[i]); });
+        active_ = this;
+        tasks_spawned = [] { return active_ ? active_->sum(&loop::spawned_) : 0; };
+        for (unsigned i = 1; i < threads; ++i) {
+            try {
+                threads_.emplace_back([this, i] { run_loop(*loops_[i]); });
+            } catch (const std::system_error& e) {
+                stop();
+                for (auto& t : threads_) t.join();
+                throw std::system_error(e.code(), "std::thread (event loop " + std::to_string(i + 1) + " of " +
+                                                      std::to_string(threads) + ")");
+            }
+        }
     }
     ~runtime() {
+        tasks_spawned = nullptr;
+        active_ = nullptr;
         stop();
         for (auto& t : threads_) t.join();
         for (auto& l : loops_) l->shutdown();  // what was still in flight when the run stopped
@@ -1160,9 +1192,11 @@ private:
     std::atomic<bool> stop_{false};
     std::atomic<std::uint64_t> idle_epoch_{0}, idle_acks_{0};
     loop* previous_ = nullptr;
+    static inline runtime* active_ = nullptr;
 };
 
 inline void loop::spawn(task<> t) noexcept {
+    ++spawned_;
     if (!outboxes_) {
         ++live_;
         ready_.push(t.release());

@@ -31,7 +31,6 @@ int main(int argc, char** argv) {
     report.param("sleep_ms", sleep.count());
     bench::runtime rt{threads};
     event done;
-    std::fprintf(stderr, "coro_shared: spawning %llu tasks\n", static_cast<unsigned long long>(n));
     report.start();
     rt.spawn(setter(done, sleep));
     for (std::uint64_t i = 0; i < n; ++i) rt.spawn(waiter(done));
@@ -41,7 +40,6 @@ int main(int argc, char** argv) {
     bench::check(!done.is_set(), "the event was set before every waiter was suspended");
     rt.join();
     report.finished();
-    std::fprintf(stderr, "coro_shared: done\n");
 
     const auto waiters = rt.completed() - 1;  // the setter is the other one
     bench::check(waiters == n, "completed " + std::to_string(waiters) + " of " + std::to_string(n));

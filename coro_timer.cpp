@@ -24,7 +24,6 @@ int main(int argc, char** argv) {
     report.param("threads", threads);
     report.param("sleep_ms", sleep.count());
     bench::runtime rt{threads};
-    std::fprintf(stderr, "coro_timer: spawning %llu tasks\n", static_cast<unsigned long long>(n));
     report.start();
     for (std::uint64_t i = 0; i < n; ++i) rt.spawn(sleeper(sleep));
     report.spawned();
@@ -32,7 +31,6 @@ int main(int argc, char** argv) {
     report.waiting();
     rt.join();
     report.finished();
-    std::fprintf(stderr, "coro_timer: done\n");
 
     bench::check(rt.completed() == n, "completed " + std::to_string(rt.completed()) + " of " + std::to_string(n));
     bench::check(rt.early_wakeups() == 0, std::to_string(rt.early_wakeups()) + " timers fired early");

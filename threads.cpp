@@ -78,14 +78,13 @@ int main(int argc, char** argv) {
         attrs = &attr;
     }
 
-    bench::report report{"threads", n};
+    bench::report report{"threads", n, "threads"};
     report.param("sleep_ms", sleep.count());
     report.param("stack_kib", stack_kib ? std::to_string(stack_kib) : std::string("default"));
     int pipe_fds[2];
     if (pipe(pipe_fds) < 0) throw std::system_error(errno, std::generic_category(), "pipe");
     room r{sleep, n, pipe_fds[0]};
     std::vector<pthread_t> threads;
-    std::fprintf(stderr, "threads: spawning %llu threads\n", static_cast<unsigned long long>(n));
     report.start();
     threads.reserve(n);
     int error = 0;
@@ -118,7 +117,6 @@ int main(int argc, char** argv) {
     report.waiting();
     join_all();
     report.finished();
-    std::fprintf(stderr, "threads: done\n");
 
     bench::check(r.completed == n, std::to_string(r.completed) + " of " + std::to_string(n) +
                                        " threads slept their full " + std::to_string(sleep.count()) + " ms");
