@@ -983,16 +983,13 @@ public:
     // --- for the runtime and the awaitables below ---
     void ready(promise_base& p) noexcept { ready_.push(p); }
     void ready(task_list& l) noexcept { ready_.splice(l); }
-    void sleep(promise_base& p, std::chrono::milliseconds d) noexcept {
-        // The coarse clock lags the true time by up to its resolution, so that much is added: a
-        // deadline may round up, never down.
+    // The first tick at which a sleep of d that starts now may end. The coarse clock lags the
+    // true time by up to its resolution, so that much is added: a deadline may round up, never down.
+    std::int64_t deadline_after(std::chrono::milliseconds d) const noexcept {
         std::int64_t ns = now_ns(os::coarse_clock) + coarse_slack_ns_ + d.count() * 1000000;
-        p.deadline_ = (ns + 999999) / 1000000;
-        timers_.add(p, ready_);
+        return (ns + 999999) / 1000000;
     }
-    void woke(const promise_base& p) noexcept {
-        if (p.deadline_ > now_tick_) ++early_;
-    }
+    void sleep(promise_base& p) noexcept { timers_.add(p, ready_); }  // p.deadline_ is set
     void finished_one() noexcept {
         --live_;
         ++completed_;
@@ -1228,7 +1225,13 @@ inline bool loop::step(bool block) {
     const std::uint64_t ended_before = completed_;
     task_list batch;
     batch.splice(ready_);
-    while (!batch.empty()) handle_of(*batch.pop()).resume();
+    while (!batch.empty()) {
+        promise_base& p = *batch.pop();
+        // A task here woke from a timer due at or before now_tick_, or never slept (deadline 0),
+        // or slept long ago. A later deadline means the wheel released it early.
+        if (p.deadline_ > now_tick_) ++early_;
+        handle_of(p).resume();
+    }
 
     std::int64_t ns = now_ns(CLOCK_MONOTONIC);
     now_tick_ = ns / 1000000;
@@ -1282,32 +1285,24 @@ inline std::uint64_t task_list::destroy_all() noexcept {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Awaitables. sleep_for runs on the current thread's loop; an event's waiters may be on any.
+// Awaitables. A sleep runs on the current thread's loop; an event's waiters may be on any.
 
 // co_await sleep_for(d): resumes after at least d (1 ms ticks, so up to a tick plus the coarse
-// clock's resolution late). A zero or negative d does not suspend.
+// clock's resolution late). A zero or negative d does not suspend. The timer node is the
+// sleeping task's promise; the loop checks on every resume that no deadline is still ahead.
 class sleep_for {
 public:
     explicit sleep_for(std::chrono::milliseconds d) noexcept : d_{d} {}
-    bool await_ready() noexcept {
-        if (d_.count() > 0) return false;
-        p_ = nullptr;
-        return true;
-    }
+    bool await_ready() const noexcept { return d_.count() <= 0; }
     template <class P> void await_suspend(std::coroutine_handle<P> h) noexcept {
         promise_base& p = h.promise();
-        current_loop->sleep(p, d_);
-        p_ = &p;  // d_ is spent: its bytes now remember the sleeper, for the check on waking
+        p.deadline_ = current_loop->deadline_after(d_);
+        current_loop->sleep(p);
     }
-    void await_resume() const noexcept {
-        if (p_) current_loop->woke(*p_);
-    }
+    void await_resume() const noexcept {}
 
 private:
-    union {
-        std::chrono::milliseconds d_;
-        promise_base* p_;
-    };
+    std::chrono::milliseconds d_;
 };
 
 // A one-shot event: co_await suspends until set() (and not at all once it is set); set() makes
