@@ -445,6 +445,18 @@ private:
 };
 
 // ---------------------------------------------------------------------------------------------
+// Randomness: splitmix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators",
+// OOPSLA 2014; constants from Vigna's public-domain splitmix64.c). One state seeded once; per-task
+// streams start from splitmix64 of (seed + index), so no task needs a system call.
+
+inline std::uint64_t splitmix64(std::uint64_t& state) noexcept {
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
+    return z ^ (z >> 31);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Metrics. A report starts a sampler thread (resident set every 100 ms, for rss_avg), records
 // rss_base just before the first task, rss_wait once all tasks are suspended, and prints the one
 // summary line: key=value pairs, starting with scenario=.

@@ -1,5 +1,5 @@
 // coro_timer.cpp: N coroutines, each sleeps on its own timer, on one epoll/kqueue event loop.
-// Run:    ./coro_timer 1000000 [--sleep-ms 5000] [--threads 1]
+// Run:    ./coro_timer 1000000 [--sleep-ms 5000] [--jitter-ms 0] [--threads 1]
 // Prints: one line of key=value pairs (see README.md); exits 1 if a task is lost or woke early.
 #include "common.hpp"
 
@@ -12,20 +12,25 @@ task<> sleeper(milliseconds d) { co_await sleep_for(d); }
 #ifndef BENCH_NO_MAIN
 int main(int argc, char** argv) {
     bench::cli cli{argc, argv,
-                   "usage: coro_timer N [--sleep-ms MS] [--threads T]\n"
-                   "  N coroutines each sleep MS milliseconds (default 5000) on their own timer.\n"
+                   "usage: coro_timer N [--sleep-ms MS] [--jitter-ms J] [--threads T]\n"
+                   "  N coroutines each sleep MS milliseconds (default 5000) on their own timer;\n"
+                   "  with --jitter-ms J, each sleep is drawn uniformly from [MS, MS + J].\n"
                    "  Prints one line of key=value pairs on stdout.\n"};
     const auto n = cli.count();
     const milliseconds sleep{cli.number("--sleep-ms", 5000, 0, 86400000)};
+    const auto jitter = cli.number("--jitter-ms", 0, 0, 86400000);
     const auto threads = static_cast<unsigned>(cli.number("--threads", 1, 1, 1024));
     cli.finish(n, 64);  // resident bytes per task, about: one frame
 
     bench::report report{"coro_timer", n};
     report.param("threads", threads);
     report.param("sleep_ms", sleep.count());
+    report.param("jitter_ms", jitter);
     bench::runtime rt{threads};
     report.start();
-    for (std::uint64_t i = 0; i < n; ++i) rt.spawn(sleeper(sleep));
+    std::uint64_t seed = 20261130;  // fixed: every run draws the same sleeps
+    for (std::uint64_t i = 0; i < n; ++i)
+        rt.spawn(sleeper(sleep + milliseconds(jitter ? bench::splitmix64(seed) % (jitter + 1) : 0)));
     report.spawned();
     rt.run_until_idle();
     report.waiting();

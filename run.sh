@@ -2,23 +2,30 @@
 # run.sh: builds the scenarios, runs each one RUNS times under /usr/bin/time and appends the best
 # run of each to RESULTS.md as one self-describing section (machine, compiler, one table).
 # Run: ./run.sh N [scenario ...]   (./run.sh --help lists the environment variables)
+#      ./run.sh --sweep [scenario ...]   every N in SWEEP, a table and an SVG chart (charts/svg.sh)
 # Sourcing it (`. ./run.sh`) only defines the functions, so tests can feed the parsers samples.
 # Written for macOS's bash 3.2 and BSD tools too: no arrays, no GNU-only flags.
 
 all_scenarios="threads coro_timer coro_shared atomic_counter running_avg hash_collect"
+default_sweep="1 10000 100000 1000000"
 
 usage() {
   cat <<EOF
 usage: ./run.sh N [scenario ...]
+       ./run.sh --sweep [scenario ...]
   N         tasks (threads) per scenario: digits only, >= 1
+  --sweep   runs every scenario at each N in SWEEP; the section gets a table of memory against N
+            and links an SVG chart, written to charts/ beside RESULTS
   scenario  any of: $all_scenarios
             (default: every one whose .cpp exists here)
 environment:
-  RUNS=5              runs per scenario and variant; a row shows the run with the lowest wall time
+  RUNS=5              runs per scenario, variant (and N); a row shows the run with the lowest wall time
   THREADS=T           passed as --threads T to every scenario that accepts it
   SLEEP_MS=MS         passed as --sleep-ms MS to every scenario that accepts it
-  THREAD_CAP=10000    the threads scenario runs min(N, THREAD_CAP) threads
+  THREAD_CAP=10000    the threads scenario runs min(N, THREAD_CAP) threads; --sweep skips the larger N
   RESULTS=RESULTS.md  the file one section is appended to
+  SWEEP="$default_sweep"
+                      the task counts of --sweep; N=1 is always run, it is the baseline of bytes/task
 EOF
 }
 
@@ -88,16 +95,35 @@ bad() { echo "run.sh: $*" >&2; exit 2; }
 set -u
 export LC_ALL=C # numbers with a decimal point, whatever the user's locale
 unset CDPATH
+sweep=
+if [ "${1:-}" = --sweep ]; then sweep=yes; shift; fi
 for arg in "$@"; do
   case $arg in
     -h | --help) usage; exit 0 ;;
-    -*) bad "unknown option '$arg' (allowed: --help; settings go in the environment, see --help)" ;;
+    --sweep) bad "--sweep comes first (usage: ./run.sh --sweep [scenario ...])" ;;
+    -*) bad "unknown option '$arg' (allowed: --sweep, --help; settings go in the environment, see --help)" ;;
   esac
 done
-[ $# -ge 1 ] || bad "missing N (usage: ./run.sh N [scenario ...])"
-is_count "$1" || bad "N must be a whole number >= 1 (digits only), got '$1'"
-N=$((10#$1))
-shift
+if [ -n "$sweep" ]; then
+  SWEEP=${SWEEP:-$default_sweep}
+  sweep_ns=
+  for n in $SWEEP; do
+    is_count "$n" || bad "SWEEP must be whole numbers >= 1 separated by spaces, got '$n'"
+    sweep_ns="$sweep_ns $((10#$n))"
+  done
+  [ -n "$sweep_ns" ] || bad "SWEEP is empty (default: \"$default_sweep\")"
+  case " $sweep_ns " in *" 1 "*) ;; *) echo "run.sh: SWEEP has no 1; running N=1 too, the baseline bytes/task subtracts" >&2 ;; esac
+  # In increasing order without repeats: a chart's points, and the baseline first.
+  # shellcheck disable=SC2086 # a list of numbers
+  sweep_ns=$(printf '%s\n' 1 $sweep_ns | sort -n -u | tr '\n' ' ')
+  sweep_ns=${sweep_ns% }
+  [ $# -eq 0 ] || ! is_count "$1" || bad "--sweep takes no N: the task counts come from SWEEP (now \"$sweep_ns\")"
+else
+  [ $# -ge 1 ] || bad "missing N (usage: ./run.sh N [scenario ...])"
+  is_count "$1" || bad "N must be a whole number >= 1 (digits only), got '$1'"
+  N=$((10#$1))
+  shift
+fi
 RUNS=${RUNS:-5} THREAD_CAP=${THREAD_CAP:-10000} THREADS=${THREADS:-} SLEEP_MS=${SLEEP_MS:-}
 is_count "$RUNS" || bad "RUNS must be a whole number >= 1, got '$RUNS'"
 is_count "$THREAD_CAP" || bad "THREAD_CAP must be a whole number >= 1, got '$THREAD_CAP'"
@@ -163,18 +189,22 @@ if ! make >"$work/make.log" 2>&1; then
   exit 1
 fi
 
-# run_row SCENARIO N OPTS VARIANT: RUNS timed runs, then one table row (or a failed row) in rows.
-run_row() {
-  local i status t summary why='' wall user sys rss
+# measure PROGRAM N OPTS: RUNS timed runs of PROGRAM N OPTS. On success why is empty, best holds
+# "wall_s user_s sys_s max_rss_kib summary" of the run with the lowest wall time and spread the
+# min–max of max RSS over the runs in MiB; otherwise why says what failed. PROGRAM is a path, so
+# a program that is not one of the scenarios here is measured the same way.
+measure() {
+  local i status t summary
+  why='' best='' spread=''
   : >"$work/runs"
   i=0
   while [ "$i" -lt "$RUNS" ]; do
     i=$((i + 1))
-    echo "run.sh: $1 $2${3:+ $3} (run $i/$RUNS)" >&2
+    echo "run.sh: ${1#./} $2${3:+ $3} (run $i/$RUNS)" >&2
     # set -m gives the job its own process group, so on_signal can stop the binary too.
     set -m
     # shellcheck disable=SC2086 # OPTS is a list of plain words
-    /usr/bin/time "$time_flag" "./$1" "$2" $3 </dev/null >"$work/out" 2>"$work/err" &
+    /usr/bin/time "$time_flag" "$1" "$2" $3 </dev/null >"$work/out" 2>"$work/err" &
     job=$!
     set +m
     wait "$job"
@@ -184,13 +214,21 @@ run_row() {
       why="failed (exit $status)"
       t=$(last_error "$work/err")
       [ -z "$t" ] || why="$why: $t"
-      break
+      return
     fi
-    if ! t=$($parse "$work/err"); then why="failed: $t"; break; fi
+    if ! t=$($parse "$work/err"); then why="failed: $t"; return; fi
     summary=$(grep '^scenario=' "$work/out" | tail -n 1)
-    [ -n "$summary" ] || { why="failed: no scenario= line on stdout"; break; }
+    [ -n "$summary" ] || { why="failed: no scenario= line on stdout"; return; }
     echo "$t $summary" >>"$work/runs"
   done
+  best=$(sort -n -k1,1 "$work/runs" | head -n 1)
+  spread=$(awk 'NR == 1 || $4 < lo { lo = $4 } $4 > hi { hi = $4 } END { printf "%.1f–%.1f", lo / 1024, hi / 1024 }' "$work/runs")
+}
+
+# run_row SCENARIO N OPTS VARIANT: the best of RUNS runs as one table row (or a failed row) in rows.
+run_row() {
+  local wall user sys rss summary
+  measure "./$1" "$2" "$3"
   if [ -n "$why" ]; then
     echo "run.sh: $1${3:+ $3}: $why" >&2
     echo "| $1 | $4 | $2 | - | $why | - | - | - | - | - | - | - | - |" >>"$work/rows"
@@ -198,26 +236,64 @@ run_row() {
     return
   fi
   read -r wall user sys rss summary <<EOF
-$(sort -n -k1,1 "$work/runs" | head -n 1)
+$best
 EOF
   printf '| %s | %s | %s | %s | %.2f | %.2f | %.2f | %s | %s | %s | %s | %s | %s |\n' \
     "$1" "$4" "$2" "$(field threads "$summary")" "$wall" "$user" "$sys" "$(mib "$rss")" \
     "$(mib "$(field rss_wait_kib "$summary")")" "$(mib "$(field rss_avg_kib "$summary")")" \
-    "$(field bytes_per_task "$summary")" "$(field frame_bytes "$summary")" \
-    "$(awk 'NR == 1 || $4 < lo { lo = $4 } $4 > hi { hi = $4 } END { printf "%.1f–%.1f", lo / 1024, hi / 1024 }' "$work/runs")" \
-    >>"$work/rows"
+    "$(field bytes_per_task "$summary")" "$(field frame_bytes "$summary")" "$spread" >>"$work/rows"
+}
+
+# sweep_series NAME VARIANT PROGRAM OPTS [CAP]: one line of the sweep chart. PROGRAM N OPTS at every
+# N of the sweep up to CAP: a table row per N in rows, a chart point (series, N, max RSS MiB) per
+# successful N in points. Any program that prints a summary line can be a series: another
+# runtime's is one more call with its own NAME and PROGRAM.
+sweep_series() {
+  local n wall user sys rss summary ext base='' skipped='' label=$1
+  [ "$2" = - ] || label="$1 ($2)"
+  for n in $sweep_ns; do
+    # No silent cap here: a capped run would put a second point at the cap's N.
+    if [ -n "${5:-}" ] && [ "$n" -gt "$5" ]; then skipped="${skipped:+$skipped, }$n"; continue; fi
+    measure "$3" "$n" "$4"
+    if [ -n "$why" ]; then
+      echo "run.sh: $label N=$n: $why" >&2
+      echo "| $1 | $2 | $n | - | $why | - | - | - | - | - | - |" >>"$work/rows"
+      echo "$label at N=$n: $why" >>"$work/chart_notes"
+      failures=$((failures + 1))
+      continue
+    fi
+    read -r wall user sys rss summary <<EOF
+$best
+EOF
+    if [ "$n" -eq 1 ]; then
+      base=$rss ext=baseline
+    elif [ -n "$base" ]; then
+      ext=$(awk -v r="$rss" -v b="$base" -v n="$n" 'BEGIN { printf "%.1f", (r - b) * 1024 / n }')
+    else
+      ext=- # the N=1 run failed: no baseline
+    fi
+    printf '| %s | %s | %s | %s | %.2f | %s | %s | %s | %s | %s | %s |\n' \
+      "$1" "$2" "$n" "$(field threads "$summary")" "$wall" "$(mib "$rss")" \
+      "$(mib "$(field rss_wait_kib "$summary")")" "$ext" "$(field bytes_per_task "$summary")" \
+      "$(field frame_bytes "$summary")" "$spread" >>"$work/rows"
+    printf '%s\t%s\t%s\n' "$label" "$n" "$(mib "$rss")" >>"$work/points"
+  done
+  if [ -n "$skipped" ]; then
+    echo "$label: N=$skipped not run, above THREAD_CAP=$5 (raise THREAD_CAP to run them)" >>"$work/notes"
+  fi
 }
 
 failures=0
 capped=
 : >"$work/rows"
+: >"$work/points"
+: >"$work/notes"
+: >"$work/chart_notes"
 for s in $scenarios; do
   # Each scenario gets only the options it accepts (threads: no --threads; no sleep in the last two).
-  n=$N note='' variants=- sleep=$SLEEP_MS threads=$THREADS
+  variants=- sleep=$SLEEP_MS threads=$THREADS cap=
   case $s in
-    threads)
-      threads='' capped=yes
-      [ "$N" -le "$THREAD_CAP" ] || n=$THREAD_CAP note="(capped at THREAD_CAP=$THREAD_CAP)" ;;
+    threads) threads='' cap=$THREAD_CAP capped=yes ;;
     running_avg | hash_collect) sleep='' variants="mutex channel" ;;
   esac
   for v in $variants; do
@@ -225,9 +301,13 @@ for s in $scenarios; do
     [ "$v" = - ] || o="--sync $v"
     [ -z "$sleep" ] || o="${o:+$o }--sleep-ms $sleep"
     [ -z "$threads" ] || o="${o:+$o }--threads $threads"
-    label=$o
-    [ -z "$note" ] || label="${o:+$o }$note"
-    run_row "$s" "$n" "$o" "${label:--}"
+    if [ -n "$sweep" ]; then
+      sweep_series "$s" "$v" "./$s" "$o" "$cap"
+    elif [ -n "$cap" ] && [ "$N" -gt "$cap" ]; then
+      run_row "$s" "$cap" "$o" "${o:+$o }(capped at THREAD_CAP=$cap)"
+    else
+      run_row "$s" "$N" "$o" "${o:--}"
+    fi
   done
 done
 
@@ -249,31 +329,90 @@ fi
 make -s print-build >"$work/build" 2>/dev/null || : >"$work/build"
 compiler=$(sed -n 's/^compiler=//p' "$work/build")
 flags=$(sed -n 's/^flags=//p' "$work/build")
-
+cores=$(getconf _NPROCESSORS_ONLN)
+# One reading of the clock for the heading and the chart's name.
+when=$(date -u '+%Y-%m-%d %H:%M UTC|%Y%m%d-%H%M')
+stamp=${when#*|} when=${when%|*}
 {
-  echo "## $(date -u '+%Y-%m-%d %H:%M UTC') — N=$N, RUNS=$RUNS"
-  echo
   echo "- commit: $commit"
   echo "- OS: ${os:-unknown}"
   echo "- kernel: $(uname -sr)"
   echo "- CPU: ${cpu:-$(uname -m)}"
-  echo "- cores: $(getconf _NPROCESSORS_ONLN)"
+  echo "- cores: $cores"
   echo "- memory: ${mem:-unknown} GiB"
   echo "- compiler: ${compiler:-unknown}"
   echo "- flags: ${flags:-unknown}"
-  echo "- N=$N, RUNS=$RUNS${capped:+, THREAD_CAP=$THREAD_CAP}${THREADS:+, THREADS=$THREADS}${SLEEP_MS:+, SLEEP_MS=$SLEEP_MS}"
-  echo
-  echo "| scenario | variant | N | threads | wall s | user s | sys s | max RSS MiB | RSS at wait MiB | avg RSS MiB | bytes/task | frame bytes | max RSS spread MiB |"
-  echo "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
-  cat "$work/rows"
-  echo
-} >"$work/section"
+} >"$work/machine"
+settings="RUNS=$RUNS${capped:+, THREAD_CAP=$THREAD_CAP}${THREADS:+, THREADS=$THREADS}${SLEEP_MS:+, SLEEP_MS=$SLEEP_MS}"
 
-# One append, shielded from signals, so RESULTS never holds half a section.
+chart=
+if [ -z "$sweep" ]; then
+  {
+    echo "## $when — N=$N, RUNS=$RUNS"
+    echo
+    cat "$work/machine"
+    echo "- N=$N, $settings"
+    echo
+    echo "| scenario | variant | N | threads | wall s | user s | sys s | max RSS MiB | RSS at wait MiB | avg RSS MiB | bytes/task | frame bytes | max RSS spread MiB |"
+    echo "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
+    cat "$work/rows"
+    echo
+  } >"$work/section"
+else
+  # The chart is drawn here, in the work directory; it joins RESULTS only in the last step.
+  chart_dir=$(dirname "$RESULTS")/charts
+  sed 's/^/- /' "$work/notes" >"$work/note_lines"
+  if [ ! -s "$work/points" ]; then
+    chart_line="Chart: not drawn, no run succeeded."
+  elif ! sh charts/svg.sh -t "Max RSS against concurrent tasks" \
+    -s "${cpu:-$(uname -m)}, $cores cores, ${mem:-?} GiB · ${os:-$(uname -s)}, $(uname -sr) · ${compiler:-unknown} · $when · commit $commit" \
+    -y "max RSS (MiB)" \
+    -n "Each point: the process's max RSS as /usr/bin/time reports it, in the run with the lowest wall time of RUNS=$RUNS${SLEEP_MS:+, SLEEP_MS=$SLEEP_MS}${THREADS:+, THREADS=$THREADS}." \
+    -n "$(cat "$work/notes" "$work/chart_notes")" \
+    "$work/points" >"$work/chart.svg" 2>"$work/svg.err"; then
+    chart_line="Chart: not drawn, charts/svg.sh failed: $(head -n 1 "$work/svg.err")"
+    echo "run.sh: $chart_line" >&2
+  else
+    # Never overwrite an older sweep's chart: RESULTS links every one of them.
+    chart=sweep-$stamp.svg i=1
+    while [ -e "$chart_dir/$chart" ]; do i=$((i + 1)); chart=sweep-$stamp-$i.svg; done
+    chart_line="![Max RSS (MiB) against task count, one line per scenario](charts/$chart)"
+  fi
+  {
+    echo "## $when — sweep N=$(echo "$sweep_ns" | tr ' ' ','), RUNS=$RUNS"
+    echo
+    cat "$work/machine"
+    echo "- SWEEP=$sweep_ns, $settings"
+    echo
+    echo "$chart_line"
+    echo
+    echo "| scenario | variant | N | threads | wall s | max RSS MiB | RSS at wait MiB | bytes/task from max RSS | bytes/task from binary | frame bytes | max RSS spread MiB |"
+    echo "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
+    cat "$work/rows"
+    echo
+    echo "- bytes/task from max RSS: (max RSS at N − max RSS at N=1) × 1024 / N, measured outside the binary, the same way for every program; the N=1 row is the baseline."
+    echo "- bytes/task from binary: the binary's own bytes_per_task, (RSS at wait − RSS before the first task) × 1024 / N."
+    cat "$work/note_lines"
+    echo
+  } >"$work/section"
+fi
+
+# One append, shielded from signals, so RESULTS never holds half a section, and the chart is
+# written only with the section that links it.
 trap '' HUP INT TERM
+if [ -n "$chart" ] && ! { mkdir -p "$chart_dir" && cp "$work/chart.svg" "$chart_dir/$chart"; }; then
+  rm -f "$chart_dir/$chart"
+  echo "run.sh: cannot write $chart_dir/$chart; $RESULTS left unchanged, the section follows" >&2
+  cat "$work/section"
+  exit 1
+fi
 : >"$work/title"
 [ -s "$RESULTS" ] || printf '# Results\n\nGenerated by run.sh, append-only: each run adds one section below.\n\n' >"$work/title"
-cat "$work/title" "$work/section" >>"$RESULTS" || { echo "run.sh: cannot append to $RESULTS" >&2; exit 1; }
+if ! cat "$work/title" "$work/section" >>"$RESULTS"; then
+  [ -z "$chart" ] || rm -f "$chart_dir/$chart"
+  echo "run.sh: cannot append to $RESULTS" >&2
+  exit 1
+fi
 cat "$work/section"
-echo "run.sh: appended to $RESULTS" >&2
+echo "run.sh: appended to $RESULTS${chart:+; chart in $chart_dir/$chart}" >&2
 [ "$failures" -eq 0 ]

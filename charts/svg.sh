@@ -1,0 +1,218 @@
+#!/bin/sh
+# charts/svg.sh: draws a line chart as one standalone SVG file: task count on a log x axis, MiB on
+# y (log scale when the values span more than two decades), one line with markers per series.
+# Run:   charts/svg.sh [-t TITLE] [-s SUBTITLE] [-y Y_LABEL] [-n NOTE]... [FILE] >chart.svg
+# Input: one point a line, three tab-separated fields: series, N (whole number >= 1), MiB (> 0).
+#        Series keep the order they first appear in; each is drawn in increasing N.
+# POSIX sh, awk and nothing else, so run.sh can draw on any machine it runs on. Every marker carries
+# data-series, data-n and data-mib (the MiB text exactly as given), so a test can read the points back.
+
+usage() {
+  echo "usage: charts/svg.sh [-t TITLE] [-s SUBTITLE] [-y Y_LABEL] [-n NOTE]... [FILE] >chart.svg" >&2
+  exit 2
+}
+
+SVG_TITLE='' SVG_SUBTITLE='' SVG_YLABEL='MiB' SVG_NOTES=''
+while getopts t:s:y:n: opt; do
+  case $opt in
+    t) SVG_TITLE=$OPTARG ;;
+    s) SVG_SUBTITLE=$OPTARG ;;
+    y) SVG_YLABEL=$OPTARG ;;
+    n) SVG_NOTES="$SVG_NOTES$OPTARG
+" ;;
+    *) usage ;;
+  esac
+done
+shift $((OPTIND - 1))
+[ $# -le 1 ] || usage
+# Text goes through the environment: awk -v would turn backslashes in a CPU name into escapes.
+export SVG_TITLE SVG_SUBTITLE SVG_YLABEL SVG_NOTES
+
+exec awk -F '\t' '
+function die(msg) { print "svg.sh: " msg | "cat 1>&2"; failed = 1; exit 2 }
+function esc(s) {
+  gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); gsub(/"/, "\\&quot;", s)
+  return s
+}
+function log10(v) { return log(v) / log(10) }
+function floor_(v) { return v == int(v) || v > 0 ? int(v) : int(v) - 1 }
+function ceil_(v) { return -floor_(-v) }
+# The decade at or below v, and the one at or above (1000 is its own decade despite rounding).
+function dec_lo(v) { return floor_(log10(v) + 1e-9) }
+function dec_hi(v) { return ceil_(log10(v) - 1e-9) }
+function pow10(e,   r) { r = 1; while (e > 0) { r *= 10; e-- } while (e < 0) { r /= 10; e++ } return r }
+# A number as a tick label: no trailing zeros, no exponent.
+function num(v,   s) { s = sprintf("%.6f", v); sub(/0+$/, "", s); sub(/[.]$/, "", s); return s }
+function count_label(e) {
+  if (e >= 9) return pow10(e - 9) "G"
+  if (e >= 6) return pow10(e - 6) "M"
+  if (e >= 3) return pow10(e - 3) "K"
+  return pow10(e)
+}
+function xpos(n) { return L + PAD + (log10(n) - xlo) / (xhi - xlo) * (R - L - 2 * PAD) }
+function ypos(v) {
+  if (ylog) return B - PAD - (log10(v) - ylo) / (yhi - ylo) * (B - T - 2 * PAD)
+  return B - v / ymax * (B - T - PAD)
+}
+# wrap(text, chars, sep): splits text at sep into lines[1..k] of at most chars characters (a
+# longer piece keeps its own line), keeping sep at the end of a broken line.
+function wrap(text, chars, sep,   w, nw, i, line, k) {
+  nw = split(text, w, sep); k = 0; line = ""
+  for (i = 1; i <= nw; i++) {
+    if (line != "" && length(line) + length(sep) + length(w[i]) > chars) { lines[++k] = line (sep == " " ? "" : sep); line = w[i] }
+    else line = line == "" ? w[i] : line sep w[i]
+  }
+  if (line != "") lines[++k] = line
+  return k
+}
+# marker(shape, x, y): one of five shapes centred on x,y, of sizes that let each show round another.
+function marker(shape, x, y) {
+  if (shape == 0) return sprintf("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\"/>", x, y)
+  if (shape == 1) return sprintf("<rect x=\"%.1f\" y=\"%.1f\" width=\"7\" height=\"7\"/>", x - 3.5, y - 3.5)
+  if (shape == 2) return sprintf("<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f\"/>", x, y - 6.5, x + 6.5, y, x, y + 6.5, x - 6.5, y)
+  if (shape == 3) return sprintf("<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\"/>", x, y - 6.5, x + 5.5, y + 4, x - 5.5, y + 4)
+  return sprintf("<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\"/>", x, y + 6.5, x + 5.5, y - 4, x - 5.5, y - 4)
+}
+
+/^[ \t]*$/ { next }
+{
+  if (NF != 3) die("line " NR ": expected 3 tab-separated fields (series, N, MiB), got " NF)
+  s = $1; n = $2; m = $3
+  if (s == "") die("line " NR ": empty series name")
+  if (n !~ /^[0-9]+$/ || n + 0 < 1) die("line " NR ": N must be a whole number >= 1, got \"" n "\"")
+  if (m !~ /^[0-9]*[.]?[0-9]+$/ || m + 0 <= 0) die("line " NR ": MiB must be a number > 0, got \"" m "\"")
+  if (!(s in sid)) { ns++; sid[s] = ns; name[ns] = s; cnt[ns] = 0 }
+  k = sid[s]
+  if ((k, n + 0) in seen) die("line " NR ": a second point for " s " at N=" n)
+  seen[k, n + 0] = 1
+  c = ++cnt[k]; pn[k, c] = n + 0; pm[k, c] = m
+  if (np++ == 0) { nmin = nmax = n + 0; mmin = mmax = m + 0 }
+  if (n + 0 < nmin) nmin = n + 0; if (n + 0 > nmax) nmax = n + 0
+  if (m + 0 < mmin) mmin = m + 0; if (m + 0 > mmax) mmax = m + 0
+}
+
+END {
+  if (failed) exit 2
+  if (np == 0) die("no points to draw")
+  palette = "#1f77b4 #d62728 #2ca02c #ff7f0e #9467bd #8c564b #e377c2 #17becf #7f7f7f #bcbd22"
+  ncol = split(palette, color, " ")
+  font = "-apple-system, BlinkMacSystemFont, &quot;Segoe UI&quot;, Helvetica, Arial, sans-serif"
+  CW = 0.55   # a generous average glyph width, in em (sans-serif text measures about 0.48): awk cannot measure text
+
+  # Each series in increasing N (insertion sort: a handful of points).
+  for (k = 1; k <= ns; k++)
+    for (i = 2; i <= cnt[k]; i++)
+      for (j = i; j > 1 && pn[k, j - 1] > pn[k, j]; j--) {
+        t = pn[k, j]; pn[k, j] = pn[k, j - 1]; pn[k, j - 1] = t
+        t = pm[k, j]; pm[k, j] = pm[k, j - 1]; pm[k, j - 1] = t
+      }
+
+  # Horizontal layout: plot, then the legend to its right, outside the data.
+  longest = 0
+  for (k = 1; k <= ns; k++) if (length(name[k]) > longest) longest = length(name[k])
+  L = 78; PW = 580; PAD = 14
+  R = L + PW
+  LX = R + 28
+  W = LX + 36 + int(longest * 12 * CW + 0.5) + 20
+  if (W < 760) W = 760
+  chars = int((W - 2 * 16) / (12 * CW))
+
+  # Vertical layout: title, wrapped subtitle, plot, axis label, wrapped notes.
+  title = ENVIRON["SVG_TITLE"]
+  nsub = ENVIRON["SVG_SUBTITLE"] == "" ? 0 : wrap(ENVIRON["SVG_SUBTITLE"], chars, " · ")
+  for (i = 1; i <= nsub; i++) sub_[i] = lines[i]
+  T = 30 + 18 * nsub + 30
+  B = T + 380
+  nn = 0
+  nnotes = split(ENVIRON["SVG_NOTES"], note, "\n")
+  for (i = 1; i <= nnotes; i++) {
+    if (note[i] == "") continue
+    k = wrap(note[i], int((W - 2 * 16) / (11 * CW)), " ")
+    for (j = 1; j <= k; j++) noteline[++nn] = lines[j]
+  }
+  H = B + 58 + (nn ? 10 + 16 * nn : 0) + 8
+
+  # x: whole decades around the data (one each side when all points share one decade).
+  xlo = dec_lo(nmin); xhi = dec_hi(nmax)
+  if (xhi == xlo) { xlo--; xhi++ }
+  # y: linear from 0 unless the values span more than two decades.
+  ylog = mmax / mmin > 100
+  if (ylog) {
+    ylo = dec_lo(mmin); yhi = dec_hi(mmax)
+  } else {
+    raw = mmax / 5; mag = pow10(floor_(log10(raw) + 1e-9)); f = raw / mag
+    step = (f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10) * mag
+    ymax = ceil_(mmax / step - 1e-9) * step
+  }
+
+  printf "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+  printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\"", W, H, W, H
+  printf " font-family=\"%s\" font-size=\"12\" data-y-scale=\"%s\">\n", font, ylog ? "log" : "linear"
+  printf "<title>%s</title>\n", esc(title (nsub ? " — " ENVIRON["SVG_SUBTITLE"] : ""))
+  # An opaque background: GitHub shows SVG images on a dark page in dark mode.
+  printf "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n"
+  printf "<text x=\"16\" y=\"30\" font-size=\"18\" font-weight=\"bold\" fill=\"#111\">%s</text>\n", esc(title)
+  for (i = 1; i <= nsub; i++)
+    printf "<text x=\"16\" y=\"%d\" fill=\"#444\">%s</text>\n", 30 + 18 * i, esc(sub_[i])
+
+  # Grid, ticks and tick labels.
+  printf "<g class=\"grid\" stroke=\"#e4e4e4\" stroke-width=\"1\">\n"
+  for (e = xlo; e <= xhi; e++) printf "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n", xpos(pow10(e)), T, xpos(pow10(e)), B
+  if (ylog) {
+    for (e = ylo; e <= yhi; e++) printf "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n", L, ypos(pow10(e)), R, ypos(pow10(e))
+  } else {
+    for (v = step; v <= ymax + step / 1e6; v += step) printf "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n", L, ypos(v), R, ypos(v)
+  }
+  printf "</g>\n"
+  printf "<g class=\"axes\" stroke=\"#333\" stroke-width=\"1\" fill=\"none\">\n"
+  printf "<polyline points=\"%d,%d %d,%d %d,%d\"/>\n", L, T, L, B, R, B
+  for (e = xlo; e <= xhi; e++) {
+    printf "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n", xpos(pow10(e)), B, xpos(pow10(e)), B + 6
+    if (e < xhi) for (i = 2; i <= 9; i++) printf "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n", xpos(i * pow10(e)), B, xpos(i * pow10(e)), B + 3
+  }
+  if (ylog) {
+    for (e = ylo; e <= yhi; e++) {
+      printf "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n", L - 6, ypos(pow10(e)), L, ypos(pow10(e))
+      if (e < yhi) for (i = 2; i <= 9; i++) printf "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n", L - 3, ypos(i * pow10(e)), L, ypos(i * pow10(e))
+    }
+  } else {
+    for (v = 0; v <= ymax + step / 1e6; v += step) printf "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n", L - 6, ypos(v), L, ypos(v)
+  }
+  printf "</g>\n"
+  printf "<g class=\"tick-labels\" fill=\"#333\">\n"
+  for (e = xlo; e <= xhi; e++) printf "<text class=\"xtick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", xpos(pow10(e)), B + 20, count_label(e)
+  if (ylog) {
+    for (e = ylo; e <= yhi; e++) printf "<text class=\"ytick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", L - 9, ypos(pow10(e)) + 4, num(pow10(e))
+  } else {
+    for (v = 0; v <= ymax + step / 1e6; v += step) printf "<text class=\"ytick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", L - 9, ypos(v) + 4, num(v)
+  }
+  printf "</g>\n"
+  printf "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#111\">tasks N (log scale)</text>\n", (L + R) / 2, B + 42
+  printf "<text transform=\"translate(20,%.1f) rotate(-90)\" text-anchor=\"middle\" fill=\"#111\">%s</text>\n", (T + B) / 2, esc(ENVIRON["SVG_YLABEL"] (ylog ? ", log scale" : ""))
+
+  # One group per series: its line, then its markers in increasing N. Markers are hollow and of
+  # five shapes, so series that share a point (at N = 1 they all do) still show through each other.
+  for (k = 1; k <= ns; k++) {
+    col = color[(k - 1) % ncol + 1]; shape = (k - 1) % 5; s = esc(name[k])
+    printf "<g id=\"series-%d\" fill=\"%s\" stroke=\"%s\">\n", k, col, col
+    printf "<polyline class=\"series\" data-series=\"%s\" fill=\"none\" stroke-width=\"2\" stroke-linejoin=\"round\" points=\"", s
+    for (i = 1; i <= cnt[k]; i++) printf "%s%.1f,%.1f", (i > 1 ? " " : ""), xpos(pn[k, i]), ypos(pm[k, i])
+    printf "\"/>\n"
+    for (i = 1; i <= cnt[k]; i++)
+      printf "<g class=\"point\" data-series=\"%s\" data-n=\"%d\" data-mib=\"%s\" data-x=\"%.1f\" data-y=\"%.1f\" fill=\"#ffffff\" stroke-width=\"1.5\">%s<title>%s: N=%d, %s MiB</title></g>\n", s, pn[k, i], pm[k, i], xpos(pn[k, i]), ypos(pm[k, i]), marker(shape, xpos(pn[k, i]), ypos(pm[k, i])), s, pn[k, i], pm[k, i]
+    printf "</g>\n"
+  }
+
+  # The legend, right of the plot, one entry per series in input order.
+  printf "<g class=\"legend\">\n"
+  for (k = 1; k <= ns; k++) {
+    col = color[(k - 1) % ncol + 1]; ly = T + 8 + 22 * (k - 1)
+    printf "<g fill=\"%s\" stroke=\"%s\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"2\"/>", col, col, LX, ly, LX + 28, ly
+    printf "<g fill=\"#ffffff\" stroke-width=\"1.5\">%s</g></g>", marker((k - 1) % 5, LX + 14, ly)
+    printf "<text x=\"%d\" y=\"%d\" fill=\"#111\">%s</text>\n", LX + 36, ly + 4, esc(name[k])
+  }
+  printf "</g>\n"
+  for (i = 1; i <= nn; i++)
+    printf "<text class=\"note\" x=\"16\" y=\"%d\" font-size=\"11\" fill=\"#555\">%s</text>\n", B + 68 + 16 * (i - 1), esc(noteline[i])
+  printf "</svg>\n"
+}' "$@"

@@ -1,0 +1,276 @@
+#!/usr/bin/env bash
+# tests/sweep_test.sh: ./run.sh --sweep against fake scenarios in a sandbox (~10 s): the section's
+# table, the SVG chart it links (well-formed, one line per series, points in N order and equal to
+# the table), THREAD_CAP, failed points, interruption, bad SWEEP; then charts/svg.sh on its own.
+cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
+
+box=$tmp/sandbox
+rdir=$tmp/results # RESULTS lives here, so the charts go to $rdir/charts
+res=$rdir/RESULTS.md
+mkdir -p "$box/charts" "$rdir" "$tmp/tmpdir"
+cp run.sh "$box/"
+cp charts/svg.sh "$box/charts/"
+printf 'all:\n\t@:\nprint-build:\n\t@echo "compiler=g++ (Fake) 12.2.0"\n\t@echo "flags=-std=c++20 -pthread -O2"\n' >"$box/Makefile"
+
+# fake NAME EXTRA: a stand-in binary whose max RSS grows with N (dd holds a buffer of N × 40 KB),
+# so every N gives its own point. It logs its arguments, fails at N when fail_NAME_N exists and
+# hangs until SIGTERM when slow_NAME exists.
+fake() {
+  cat >"$box/$1" <<EOF
+#!/bin/sh
+echo "$1 \$*" >>args.log
+[ -f fail_$1_\$1 ] && { echo "$1: mmap: Cannot allocate memory" >&2; exit 1; }
+[ -f slow_$1 ] && { trap 'exit 143' TERM; echo \$\$ >slow.pid; sleep 30 & wait; exit 0; }
+dd if=/dev/zero of=/dev/null bs=\$((\$1 * 40000)) count=1 2>/dev/null
+echo "scenario=$1 n=\$1 threads=1 sleep_ms=50 spawn_ms=1 wall_ms=50 rss_base_kib=1500 rss_wait_kib=\$((1500 + \$1 * 40)) rss_avg_kib=1550 rss_peak_kib=1650 bytes_per_task=40960.0 ${2}completed=\$1"
+EOF
+  chmod +x "$box/$1"
+  : >"$box/$1.cpp"
+}
+fake threads ""
+fake coro_timer "frame_bytes=64 "
+fake running_avg "frame_bytes=56 mean=49.9 variance=833.1 "
+cd "$box" || exit 1
+
+bench() { run_cmd env RESULTS="$res" TMPDIR="$tmp/tmpdir" "$@"; }
+has() { printf '%s\n' "$1" | grep -Eq -- "$2"; }
+last_section() { awk '/^## / { s = "" } { s = s $0 "\n" } END { printf "%s", s }' "$res"; }
+table_rows() { last_section | grep '^| ' | sed 1d; }
+# chart_of_last_section: the chart file the newest section links, "" when none.
+chart_of_last_section() {
+  local link
+  link=$(last_section | sed -n 's/^!\[[^]]*\](\(charts\/[^)]*\))$/\1/p')
+  [ -z "$link" ] || echo "$rdir/$link"
+}
+# table_points: "series|N|MiB" of every row with a max RSS, series written as the chart names it.
+table_points() {
+  table_rows | awk -F' [|] ' '$6 ~ /^[0-9.]+$/ { s = substr($1, 3); if ($2 != "-") s = s " (" $2 ")"; print s "|" $3 "|" $6 }' | sort
+}
+# attrs FILE TAG NAME...: for each element TAG on its own line, the values of NAME... joined by "|".
+attrs() {
+  local file=$1 tag=$2
+  shift 2
+  awk -v tag="$tag" -v names="$*" '
+    index($0, tag) {
+      n = split(names, name, " "); line = ""
+      for (i = 1; i <= n; i++) {
+        v = "?"
+        if (match($0, " " name[i] "=\"[^\"]*\"")) v = substr($0, RSTART + length(name[i]) + 3, RLENGTH - length(name[i]) - 4)
+        line = line (i > 1 ? "|" : "") v
+      }
+      print line
+    }' "$file"
+}
+markers() { attrs "$1" '<g class="point"' data-series data-n data-mib data-x data-y; }
+lines_of() { attrs "$1" '<polyline class="series"' data-series points; }
+chart_points() { markers "$1" | cut -d'|' -f1-3 | sort; }
+# in_n_order FILE: within each series, markers go right as N grows, in document order.
+in_n_order() {
+  markers "$1" | awk -F'|' '$1 in n && !($2 + 0 > n[$1] && $4 + 0 > x[$1]) { bad = 1 } { n[$1] = $2 + 0; x[$1] = $4 + 0 } END { exit bad }'
+}
+# lines_through_markers FILE: each polyline's points are exactly its markers' centres, in order.
+lines_through_markers() {
+  local s pts want
+  while IFS='|' read -r s pts; do
+    want=$(markers "$1" | awk -F'|' -v s="$s" '$1 == s { printf "%s%s,%s", sep, $4, $5; sep = " " }')
+    [ -n "$pts" ] && [ "$pts" = "$want" ] || return 1
+  done <<EOF
+$(lines_of "$1")
+EOF
+}
+# higher_is_more FILE: a marker with more MiB is never drawn lower (SVG's y grows downwards).
+higher_is_more() {
+  markers "$1" | sort -t'|' -k3,3n | awk -F'|' 'NR > 1 && $3 + 0 > m && $5 + 0 >= y { bad = 1 } { m = $3 + 0; y = $5 + 0 } END { exit bad }'
+}
+well_formed() { python3 -c 'import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])' "$1"; }
+check_xml() { # check_xml NAME FILE: the well-formedness check, skipped by name without python3
+  if command -v python3 >/dev/null 2>&1; then
+    check "$1" well_formed "$2"
+  else
+    echo "skip - $1 (python3 not found)"
+  fi
+}
+no_temp_files() { [ -z "$(ls -A "$tmp/tmpdir")" ]; }
+# exited STATUS TEXT: the last command exited STATUS and said TEXT on stderr.
+exited() { [ "$rc" -eq "$1" ] && has "$err" "$2"; }
+# external_bytes_ok: in every row past N=1, bytes/task from max RSS is (max RSS − max RSS at N=1)
+# × 1024 / N, within the rounding of the table's one-decimal MiB.
+external_bytes_ok() {
+  table_rows | awk -F' [|] ' '
+    $3 == 1 { base[$1 $2] = $6; next }
+    { d = ($6 - base[$1 $2]) * 1048576 / $3 - $8; tol = 0.1 * 1048576 / $3 + 0.1
+      if (d > tol || d < -tol || $8 !~ /^-?[0-9]+[.][0-9]$/) bad = 1; n++ }
+    END { exit bad || n != 7 }'
+}
+# title_names_machine_and_date: the SVG title (the subtitle whole: drawn, it may wrap) names the
+# section's CPU and the date of its heading.
+title_names_machine_and_date() {
+  local title
+  title=$(grep '^<title>' "$chart") &&
+    has "$title" '^<title>Max RSS against concurrent tasks — ' &&
+    has "$title" "$(printf '%s\n' "$sec" | sed -n 's/^- CPU: //p')" &&
+    has "$title" "$(printf '%s\n' "$sec" | sed -n 's/^## \(.* UTC\) — .*/\1/p')"
+}
+# charts_unchanged: the charts directory lists what it listed before the last command.
+charts_unchanged() { ls "$rdir/charts" | cmp -s - "$tmp/charts_before"; }
+
+# 1. A sweep: one row per scenario, variant and N; threads skips the N above THREAD_CAP.
+bench RUNS=1 SLEEP_MS=50 THREAD_CAP=10 SWEEP="100 10 1" ./run.sh --sweep
+sec=$(last_section)
+chart=$(chart_of_last_section)
+check "a sweep exits 0" [ "$rc" -eq 0 ]
+check "the heading names the sweep's N in increasing order" has "$sec" '^## .* UTC — sweep N=1,10,100, RUNS=1$'
+check "the settings line names SWEEP, RUNS, THREAD_CAP, SLEEP_MS" has "$sec" '^- SWEEP=1 10 100, RUNS=1, THREAD_CAP=10, SLEEP_MS=50$'
+check "the machine is described as in a plain run" has "$sec" '^- compiler: g\+\+ \(Fake\) 12.2.0$'
+check "the header names both bytes/task columns" has "$sec" '^\| scenario \| variant \| N \| threads \| wall s \| max RSS MiB \| RSS at wait MiB \| bytes/task from max RSS \| bytes/task from binary \| frame bytes \| max RSS spread MiB \|$'
+check "bytes/task from max RSS is explained under the table" has "$sec" '^- bytes/task from max RSS: \(max RSS at N − max RSS at N=1\) × 1024 / N'
+check "bytes/task from binary is explained under the table" has "$sec" '^- bytes/task from binary: '
+check "rows: each series at each N, in order; threads stops at THREAD_CAP" \
+  [ "$(table_rows | awk -F' [|] ' '{ printf "%s/%s/%s ", substr($1, 3), $2, $3 }')" = "threads/-/1 threads/-/10 coro_timer/-/1 coro_timer/-/10 coro_timer/-/100 running_avg/mutex/1 running_avg/mutex/10 running_avg/mutex/100 running_avg/channel/1 running_avg/channel/10 running_avg/channel/100 " ]
+check "every row has 11 cells" [ "$(table_rows | awk -F'|' 'NF != 13' | wc -l)" -eq 0 ]
+check "threads is not run above THREAD_CAP" [ "$(grep -c '^threads 100' args.log)" -eq 0 ]
+check "a note says which threads N were skipped and why" has "$sec" '^- threads: N=100 not run, above THREAD_CAP=10 '
+check "coro_timer gets --sleep-ms" [ "$(grep '^coro_timer 10 ' args.log)" = "coro_timer 10 --sleep-ms 50" ]
+check "running_avg gets --sync, no --sleep-ms" \
+  [ "$(grep '^running_avg 10 ' args.log | tr '\n' ';')" = "running_avg 10 --sync mutex;running_avg 10 --sync channel;" ]
+check "the N=1 rows are the baseline" [ "$(table_rows | awk -F' [|] ' '$3 == 1 && $8 == "baseline"' | wc -l)" -eq 4 ]
+check "bytes/task from max RSS is (max RSS − max RSS at N=1) × 1024 / N" external_bytes_ok
+check "bytes/task from binary is the summary's bytes_per_task" [ "$(table_rows | awk -F' [|] ' '$9 == "40960.0"' | wc -l)" -eq 11 ]
+check "RSS at wait comes from the summary" has "$(table_rows | grep '^| coro_timer | - | 100 |')" '\| 5.4 \| [0-9.]+ \| 40960.0 \| 64 \| '
+check "the max RSS of the fakes grows with N" \
+  [ "$(table_rows | awk -F' [|] ' '$1 == "| coro_timer" { print $6 }' | sort -n | tr '\n' ' ')" = "$(table_rows | awk -F' [|] ' '$1 == "| coro_timer" { print $6 }' | tr '\n' ' ')" ]
+check "the section links its chart under charts/" has "$sec" '^!\[[^]]+\]\(charts/sweep-[0-9]{8}-[0-9]{4}\.svg\)$'
+check "the chart file exists beside RESULTS" [ -s "${chart:-/no/chart}" ]
+check_xml "the chart is well-formed XML" "$chart"
+check "the chart is an SVG" has "$(head -n 2 "$chart")" '<svg xmlns="http://www.w3.org/2000/svg" '
+check "one line per scenario and variant, in table order" \
+  [ "$(lines_of "$chart" | cut -d'|' -f1 | tr '\n' ';')" = "threads;coro_timer;running_avg (mutex);running_avg (channel);" ]
+check "one marker per successful row" [ "$(markers "$chart" | wc -l)" -eq 11 ]
+check "the markers' series, N and MiB are the table's" [ "$(chart_points "$chart")" = "$(table_points)" ]
+check "each series' points go in increasing N and x" in_n_order "$chart"
+check "each line passes through its markers" lines_through_markers "$chart"
+check "more MiB is drawn higher" higher_is_more "$chart"
+check "the title names the section's CPU and date" title_names_machine_and_date
+check "the legend has one entry per series" [ "$(sed -n '/<g class="legend">/,/<\/g>$/p' "$chart" | grep -c '<text ')" -eq 4 ]
+check "the chart notes the skipped threads N" grep -q 'threads: N=100 not run' "$chart"
+check "no temp files are left" no_temp_files
+
+# 2. A second sweep, in the same minute or not, gets its own chart; the first one stays.
+cp "$chart" "$tmp/first.svg"
+first=$chart
+bench RUNS=1 SLEEP_MS=50 SWEEP="1 10" ./run.sh --sweep coro_timer
+chart=$(chart_of_last_section)
+check "a second sweep exits 0" [ "$rc" -eq 0 ]
+check "the second sweep links a chart of its own" [ "${chart:-$first}" != "$first" ]
+check "the second chart exists" [ -s "${chart:-/no/chart}" ]
+check "the first chart is left as it was" cmp -s "$first" "$tmp/first.svg"
+check "the title is written once" [ "$(grep -c '^# Results' "$res")" -eq 1 ]
+check "a SWEEP without a threads row names no THREAD_CAP" has "$(last_section)" '^- SWEEP=1 10, RUNS=1, SLEEP_MS=50$'
+
+# 3. A failed point: its row says why, the chart leaves it out and says so, the rest is drawn.
+rm -f args.log
+touch fail_coro_timer_10
+bench RUNS=1 SWEEP="1 10 100" ./run.sh --sweep coro_timer running_avg
+rm fail_coro_timer_10
+chart=$(chart_of_last_section)
+check "a failed point makes the sweep exit 1" [ "$rc" -eq 1 ]
+check "the failed row quotes the error" has "$(table_rows)" '^\| coro_timer \| - \| 10 \| - \| failed \(exit 1\): coro_timer: mmap: Cannot allocate memory \| - \| - \| - \| - \| - \| - \|$'
+check "the larger N still ran and kept its baseline" has "$(table_rows)" '^\| coro_timer \| - \| 100 \| 1 \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9]+[.][0-9] \|'
+check "the chart still exists" [ -s "${chart:-/no/chart}" ]
+check_xml "the chart with a failed point is well-formed XML" "$chart"
+check "the failed point is not drawn" [ "$(markers "$chart" | grep -c '^coro_timer|10|')" -eq 0 ]
+check "the chart's points are still the table's" [ "$(chart_points "$chart")" = "$(table_points)" ]
+check "the chart notes the failed point" grep -q 'coro_timer at N=10: failed' "$chart"
+
+# 4. An interrupted sweep leaves RESULTS byte-identical and writes no chart.
+interrupt() { # interrupt SIGNAL EXPECTED_STATUS
+  cp "$res" "$tmp/before"
+  ls "$rdir/charts" >"$tmp/charts_before"
+  rm -f slow.pid
+  touch slow_running_avg
+  set -m
+  env RUNS=1 SWEEP="1 10" RESULTS="$res" TMPDIR="$tmp/tmpdir" ./run.sh --sweep coro_timer running_avg >/dev/null 2>&1 &
+  pid=$!
+  set +m
+  i=0
+  while [ ! -s slow.pid ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+  kill -"$1" "$pid"
+  wait "$pid"
+  rc=$?
+  rm slow_running_avg
+  check "SIG$1 ends the sweep with $2" [ "$rc" -eq "$2" ]
+  check "SIG$1 leaves RESULTS unchanged" cmp -s "$res" "$tmp/before"
+  check "SIG$1 writes no chart" charts_unchanged
+  check "SIG$1 leaves no temp files" no_temp_files
+}
+interrupt TERM 143
+interrupt INT 130
+
+# 5. Bad arguments: exit 2 with one line naming the problem; no RESULTS change, no chart.
+cp "$res" "$tmp/before"
+ls "$rdir/charts" >"$tmp/charts_before"
+# failed_cleanly TEXT: exit 2, TEXT on stderr, RESULTS and the charts as they were.
+failed_cleanly() { exited 2 "$1" && cmp -s "$res" "$tmp/before" && charts_unchanged; }
+bad_case() { # bad_case EXPECTED_TEXT COMMAND...
+  local text=$1
+  shift
+  bench "$@"
+  check "$* exits 2 saying '$text', RESULTS and charts untouched" failed_cleanly "$text"
+}
+bad_case "SWEEP must be whole numbers" SWEEP="1 1e6" ./run.sh --sweep
+bad_case "SWEEP must be whole numbers" SWEEP="1 0" ./run.sh --sweep
+bad_case "SWEEP is empty" SWEEP=" " ./run.sh --sweep
+bad_case "--sweep takes no N" ./run.sh --sweep 10
+bad_case "--sweep comes first" ./run.sh 10 --sweep
+bad_case "unknown scenario 'nosuch'" ./run.sh --sweep nosuch
+bad_case "THREAD_CAP must be" THREAD_CAP=0 ./run.sh --sweep
+bench ./run.sh --help
+check "--help shows the --sweep usage" has "$out" '^       ./run.sh --sweep \[scenario ...\]$'
+check "--help describes SWEEP" has "$out" '^  SWEEP="1 10000 100000 1000000"$'
+
+# 6. A SWEEP without 1 still runs the baseline, and says so.
+rm -f args.log
+bench RUNS=1 SWEEP="10" ./run.sh --sweep coro_timer
+check "a SWEEP without 1 says it adds the baseline" exited 0 "SWEEP has no 1; running N=1 too"
+check "N=1 is run" grep -q '^coro_timer 1$' args.log
+check "its rows are N=1 and N=10" [ "$(table_rows | awk -F' [|] ' '{ printf "%s ", $3 }')" = "1 10 " ]
+
+# 7. charts/svg.sh on its own: y scale, escaping, bad input.
+svg() { run_cmd sh charts/svg.sh "$@"; }
+printf 'a\t1\t1.5\na\t1000\t150\nb\t1\t2\nb\t10\t900.5\n' >"$tmp/log.tsv"
+svg -t 'T & <title>' -s 'CPU "x" & y' -n 'a note <b>' "$tmp/log.tsv"
+printf '%s\n' "$out" >"$tmp/log.svg"
+check "svg.sh exits 0" [ "$rc" -eq 0 ]
+check_xml "text with & < > \" is escaped" "$tmp/log.svg"
+check "values spanning more than two decades get a log y axis" has "$out" 'data-y-scale="log"'
+check "a log y axis is labelled in decades" \
+  [ "$(grep 'class="ytick"' "$tmp/log.svg" | sed 's/.*>\(.*\)<\/text>/\1/' | tr '\n' ' ')" = "1 10 100 1000 " ]
+check "the y label says log scale" has "$out" 'MiB, log scale</text>'
+check "the x axis spans whole decades" \
+  [ "$(grep 'class="xtick"' "$tmp/log.svg" | sed 's/.*>\(.*\)<\/text>/\1/' | tr '\n' ' ')" = "1 10 100 1K " ]
+printf 'a\t1\t1.5\na\t1000000\t60\n' >"$tmp/lin.tsv"
+svg "$tmp/lin.tsv"
+check "values within two decades get a linear y axis" has "$out" 'data-y-scale="linear"'
+check "a linear y axis starts at 0" has "$out" 'class="ytick"[^>]*>0</text>'
+check "large N are labelled 1M, not 1e+06" has "$out" 'class="xtick"[^>]*>1M</text>'
+printf 'a\t1000\t9\na\t1\t1.5\na\t10\t2\n' >"$tmp/shuffled.tsv"
+svg "$tmp/shuffled.tsv"
+printf '%s\n' "$out" >"$tmp/shuffled.svg"
+check "points given in any order are drawn in increasing N" [ "$(markers "$tmp/shuffled.svg" | cut -d'|' -f2 | tr '\n' ' ')" = "1 10 1000 " ]
+check "the line follows them" lines_through_markers "$tmp/shuffled.svg"
+printf 'a\t1\t1.5\na\t1\t1.6\n' >"$tmp/dup.tsv"
+svg "$tmp/dup.tsv"
+check "two points at one N are refused" exited 2 "line 2: a second point for a at N=1"
+printf 'a\t0\t1.5\n' >"$tmp/bad.tsv"
+svg "$tmp/bad.tsv"
+check "N=0 is refused with its line" exited 2 "line 1: N must be"
+printf 'a\t1\t-\n' >"$tmp/bad.tsv"
+svg "$tmp/bad.tsv"
+check "a MiB that is not a number is refused" exited 2 "line 1: MiB must be"
+svg /dev/null
+check "no points is an error, not an empty chart" exited 2 "no points"
+check "no temp files are left at the end" no_temp_files
+
+finish
