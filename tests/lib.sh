@@ -3,6 +3,7 @@
 # and exits non-zero when anything failed.
 passed=0
 failed=0
+bin=${BIN_DIR:-.}  # where the scenario binaries are: make asan and make tsan build their own
 
 # check NAME CONDITION-COMMAND...: runs the command; success passes the check.
 check() {
@@ -22,6 +23,15 @@ run_cmd() {
   out=$("$@" 2>"$tmp/stderr")
   rc=$?
   err=$(cat "$tmp/stderr")
+}
+
+# skipped SANITIZERS NAME: true, saying so, when this run is built with one of SANITIZERS
+# (make asan / make tsan set SANITIZER); the tests it guards cannot run there.
+skipped() {
+  case " $1 " in
+    *" ${SANITIZER:-none} "*) echo "skip - $2 (not under $SANITIZER)"; return 0 ;;
+  esac
+  return 1
 }
 
 finish() {

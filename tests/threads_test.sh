@@ -3,7 +3,7 @@
 # 16 KiB stack, refused threads (impossible stack, address-space limit) released at once, bad input.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
-[ -x ./threads ] || make threads >/dev/null || exit 1
+[ -x "$bin/threads" ] || make threads >/dev/null || exit 1
 
 has() { printf '%s\n' "$1" | grep -Eq -- "$2"; }
 # field KEY LINE: the value of KEY=value in a summary line.
@@ -22,7 +22,7 @@ timed() {
   secs=$(($(date +%s) - t0))
 }
 
-run_cmd ./threads 200 --sleep-ms 50
+run_cmd "$bin/threads" 200 --sleep-ms 50
 check "200 threads sleeping 50 ms exit 0" [ "$rc" = 0 ]
 check "stdout is one line starting scenario=threads" \
   eval '[ "$(printf "%s\n" "$out" | wc -l)" = 1 ] && has "$out" "^scenario=threads "'
@@ -34,37 +34,40 @@ check "no frame_bytes and no threads key for OS threads" eval '! has "$out" " (f
 check "wall_ms is at least the sleep" [ "$(field wall_ms "$out")" -ge 50 ]
 check "progress lines go to stderr" has "$err" "spawning 200 threads"
 
-run_cmd ./threads 50 --sleep-ms 20 --stack-kib 16
+run_cmd "$bin/threads" 50 --sleep-ms 20 --stack-kib 16
 check "--stack-kib 16 (PTHREAD_STACK_MIN) works" eval '[ "$rc" = 0 ] && has "$out" " stack_kib=16 .* completed=50$"'
 
-run_cmd ./threads 10 --stack-kib 1
+run_cmd "$bin/threads" 10 --stack-kib 1
 check "a stack below the OS minimum exits 1 naming pthread_attr_setstacksize" \
   eval '[ "$rc" = 1 ] && has "$err" "pthread_attr_setstacksize.*EINVAL" && [ -z "$out" ]'
 
-timed ./threads 1000 --sleep-ms 10000 --stack-kib 1073741824
-check "a 1 TiB stack exits 1 at once" eval '[ "$rc" = 1 ] && [ "$secs" -le 2 ]'
+timed "$bin/threads" 1000 --sleep-ms 10000 --stack-kib 1073741824
+check "a 1 TiB stack exits 1 at once, not after the 10 s sleep" eval '[ "$rc" = 1 ] && [ "$secs" -lt 9 ]'
 check "the refusal names pthread_create, errno, the count and the limits" \
   eval 'has "$err" "pthread_create: .*\(E[A-Z]+\) after [0-9]+ of 1000 threads \(all woken and joined in [0-9]+ ms\); limits: kernel.pid_max=[0-9]+ " && [ -z "$out" ]'
 
 # RLIMIT_NPROC does not bind root: an address-space limit refuses threads for everyone.
-timed sh -c 'ulimit -v 200000 && exec ./threads 5000 --sleep-ms 10000'
-check "under ulimit -v 200000, 5000 threads exit 1 within seconds, not after the 10 s sleep" \
-  eval '[ "$rc" = 1 ] && [ "$secs" -le 3 ]'
-check "and say how many were created" has "$err" "after [0-9]+ of 5000 threads .*; limits: .*RLIMIT_AS=[0-9]+"
-timed sh -c 'ulimit -v 80000 && exec ./threads 5000 --sleep-ms 10000 --stack-kib 16'
-check "thousands of sleeping threads (16 KiB stacks) are woken and joined within seconds" \
-  eval '[ "$rc" = 1 ] && [ "$secs" -le 3 ] && has "$err" "after [0-9]+ of 5000 threads"'
+# (Not under ASan or TSan: they cannot reserve their shadow memory under ulimit -v.)
+if ! skipped "asan tsan" "address-space limit tests"; then
+  timed sh -c 'ulimit -v 200000 && exec "$0" 5000 --sleep-ms 10000' "$bin/threads"
+  check "under ulimit -v 200000, 5000 threads exit 1 at once, not after the 10 s sleep" \
+    eval '[ "$rc" = 1 ] && [ "$secs" -lt 9 ]'
+  check "and say how many were created" has "$err" "after [0-9]+ of 5000 threads .*; limits: .*RLIMIT_AS=[0-9]+"
+  timed sh -c 'ulimit -v 80000 && exec "$0" 5000 --sleep-ms 10000 --stack-kib 16' "$bin/threads"
+  check "thousands of sleeping threads (16 KiB stacks) are woken and joined at once" \
+    eval '[ "$rc" = 1 ] && [ "$secs" -lt 9 ] && has "$err" "after [0-9]+ of 5000 threads"'
+fi
 
 t0=$(date +%s)
-./threads 100 --sleep-ms 10000 >/dev/null 2>"$tmp/sig" &
+"$bin/threads" 100 --sleep-ms 10000 >/dev/null 2>"$tmp/sig" &
 pid=$!
 sleep 0.5
 kill -TERM "$pid"
 wait "$pid"
 rc=$?
-check "SIGTERM ends a 10 s run at once with exit 143" eval '[ "$rc" = 143 ] && [ $(($(date +%s) - t0)) -le 3 ]'
+check "SIGTERM ends a 10 s run at once with exit 143" eval '[ "$rc" = 143 ] && [ $(($(date +%s) - t0)) -lt 9 ]'
 
-run_cmd ./threads --help
+run_cmd "$bin/threads" --help
 check "--help prints the usage on stdout and exits 0" eval '[ "$rc" = 0 ] && has "$out" "usage: threads N"'
 
 # bad ARGS -- PATTERN: exit 2, nothing on stdout, one stderr line matching PATTERN.
@@ -72,7 +75,7 @@ bad() {
   args=()
   while [ "$1" != -- ]; do args+=("$1"); shift; done
   pattern=$2
-  run_cmd ./threads "${args[@]}"
+  run_cmd "$bin/threads" "${args[@]}"
   check "bad input '${args[*]:-(no arguments)}' exits 2: $pattern" \
     eval '[ "$rc" = 2 ] && [ -z "$out" ] && [ "$(printf "%s\n" "$err" | wc -l)" = 1 ] && has "$err" "$pattern"'
 }
