@@ -1052,6 +1052,7 @@ private:
     // round spawned for other loops to them. With nothing ready and `block`, waits in the poller
     // for the next deadline or a wake-up. Returns whether anything ran or became ready.
     bool step(bool block);
+    void send_spawned();
 
     runtime* group_;
     unsigned index_;
@@ -1231,8 +1232,21 @@ inline void loop::join() {
     while (live_ > 0) step(true);
 }
 
+inline void loop::send_spawned() {
+    // Count new tasks before anyone can run them, then hand them over.
+    std::int64_t spawned = 0;
+    for (unsigned i = 0; i < group_->size(); ++i) spawned += static_cast<std::int64_t>(outboxes_[i].count);
+    group_->account(spawned);
+    for (unsigned i = 0; i < group_->size(); ++i) {
+        outbox& o = outboxes_[i];
+        if (i != index_ && o.count) group_->loops_[i]->post(o.tasks, o.count);
+        o.count = 0;
+    }
+}
+
 inline bool loop::step(bool block) {
     take_mail();
+    if (outboxes_) send_spawned();  // what main spawned before running: the other loops start now
     bool ran = !ready_.empty();
     const std::uint64_t ended_before = completed_;
     task_list batch;
@@ -1250,15 +1264,7 @@ inline bool loop::step(bool block) {
     timers_.expire(now_tick_, ready_);
 
     if (outboxes_) {
-        // Count new tasks before anyone can run them, then hand them over, then count the ended.
-        std::int64_t spawned = 0;
-        for (unsigned i = 0; i < group_->size(); ++i) spawned += static_cast<std::int64_t>(outboxes_[i].count);
-        group_->account(spawned);
-        for (unsigned i = 0; i < group_->size(); ++i) {
-            outbox& o = outboxes_[i];
-            if (i != index_ && o.count) group_->loops_[i]->post(o.tasks, o.count);
-            o.count = 0;
-        }
+        send_spawned();  // what this round's tasks spawned, counted before the ended are
         group_->account(-static_cast<std::int64_t>(completed_ - ended_before));
         if (group_->stopping()) return false;
     }
@@ -1381,7 +1387,13 @@ public:
     channel(const channel&) = delete;
     channel& operator=(const channel&) = delete;
 
-    void send(T value) {
+    // By reference: a value passed by value would be kept in the sender's frame by clang.
+    void send(const T& value) {
+        std::unique_lock lock(mutex_);
+        items_.push_back(value);
+        wake_consumer(lock);
+    }
+    void send(T&& value) {
         std::unique_lock lock(mutex_);
         items_.push_back(std::move(value));
         wake_consumer(lock);

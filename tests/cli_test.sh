@@ -9,6 +9,15 @@ smoke_args() {
   case $1 in
     coro_timer | coro_shared) echo "1000 --sleep-ms 50" ;;
     atomic_counter) echo "1000 --sleep-ms 50 --threads 2" ;;
+    running_avg | hash_collect) echo "1000 --sync channel --threads 2" ;;  # mutex: below
+  esac
+}
+# A numeric option each scenario reads, for the missing-value and non-numeric checks (running_avg
+# and hash_collect never sleep, so --sleep-ms is an unknown option there; threads has no --threads).
+numeric_option() {
+  case $1 in
+    threads) echo --sleep-ms ;;
+    *) echo --threads ;;
   esac
 }
 scenarios=""
@@ -53,8 +62,9 @@ for s in $scenarios; do
   bad_input "N past 64 bits" "N is too large" 99999999999999999999999
   bad_input "missing N" "missing N"
   bad_input "unknown option" "unknown option --bogus" 10 --bogus 1
-  bad_input "option without its value" "--sleep-ms needs a value" 10 --sleep-ms
-  bad_input "non-numeric option value" "--sleep-ms must be a whole number" 10 --sleep-ms soon
+  opt=$(numeric_option "$s")
+  bad_input "option without its value" "$opt needs a value" 10 "$opt"
+  bad_input "non-numeric option value" "$opt must be a whole number" 10 "$opt" soon
   bad_input "extra argument" "unexpected argument 'extra'" 10 extra
   bad_input "N beyond physical memory" "needs about .* GiB resident, more than this machine" 1000000000000000
   run_cmd "./$s" --help
@@ -77,6 +87,45 @@ if [ -f atomic_counter.cpp ]; then
   bad_input "unknown mode" "--mode must be one of: loop once" 10 --mode twice
   bad_input "burst without a spawning task" "--burst needs --spawn-from task" 10 --burst 5
   bad_input "zero threads" "--threads is too small" 10 --threads 0
+fi
+
+# running_avg and hash_collect: the mutex mode (smoke_args ran the channel), their own keys and options.
+field() { printf '%s\n' "$out" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+for s in $scenarios; do
+  case $s in running_avg | hash_collect) ;; *) continue ;; esac
+  run_cmd "./$s" 1000 --sync mutex
+  check "$s --sync mutex completes every task" eval '[ "$rc" = 0 ] && well_formed "$s" 1000 && printf "%s\n" "$out" | grep -q " threads=1 sync=mutex "'
+  run_cmd "./$s" 300 --sync mutex --threads 3
+  check "$s --sync mutex --threads 3 completes every task" eval '[ "$rc" = 0 ] && well_formed "$s" 300 && printf "%s\n" "$out" | grep -q " threads=3 sync=mutex "'
+  run_cmd "./$s" 500 --seed 18446744073709551615
+  check "$s takes any 64-bit --seed and prints it" eval '[ "$rc" = 0 ] && well_formed "$s" 500 && printf "%s\n" "$out" | grep -q " seed=18446744073709551615 "'
+  bad_input "unknown sync mode" "--sync must be one of: mutex channel" 10 --sync lockfree
+  bad_input "--sleep-ms, which it does not take" "unknown option --sleep-ms" 10 --sleep-ms 5
+  bad_input "zero threads" "--threads is too small" 10 --threads 0
+  bad_input "more than 1024 threads" "--threads is too large" 10 --threads 1025
+  bad_input "seed past 64 bits" "--seed is too large" 10 --seed 18446744073709551616
+done
+if [ -f running_avg.cpp ]; then
+  s=running_avg
+  run_cmd ./running_avg 2000 --seed 7 --sync mutex
+  mean=$(field mean) variance=$(field variance)
+  check "running_avg prints mean= in [0, 100) and a positive variance=" \
+    eval 'awk -v m="$mean" -v v="$variance" "BEGIN { exit !(m != \"\" && m >= 0 && m < 100 && v > 0) }"'
+  run_cmd ./running_avg 2000 --seed 7 --sync channel
+  check "running_avg: one seed gives the same mean and variance with either sync" \
+    eval '[ "$rc" = 0 ] && [ -n "$mean" ] && [ "$(field mean) $(field variance)" = "$mean $variance" ]'
+  run_cmd ./running_avg 2000 --seed 8
+  check "running_avg: another seed gives another mean" eval '[ "$rc" = 0 ] && [ "$(field mean)" != "$mean" ]'
+  run_cmd ./running_avg 2000
+  check "running_avg without --seed uses a fixed seed" eval '[ "$rc" = 0 ] && [ "$(field seed)" = 1 ]'
+fi
+if [ -f hash_collect.cpp ]; then
+  s=hash_collect
+  run_cmd ./hash_collect 100
+  seed1=$(field seed)
+  run_cmd ./hash_collect 100
+  check "hash_collect without --seed takes a new seed from the OS each run" \
+    eval '[ "$rc" = 0 ] && [ -n "$seed1" ] && [ -n "$(field seed)" ] && [ "$(field seed)" != "$seed1" ]'
 fi
 
 finish
