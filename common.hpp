@@ -497,7 +497,6 @@ public:
         stop_sampler();
         std::fprintf(stderr, "%s: done in %.0f ms\n", scenario_, wall_ms_);
     }
-    std::uint64_t n() const { return n_; }
     double wall_ms() const { return wall_ms_; }
 
     // frame_bytes < 0: no coroutine frames (the threads scenario).
