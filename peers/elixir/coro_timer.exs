@@ -1,0 +1,36 @@
+# coro_timer, Elixir: N processes started with Task.async, each Process.sleep(SLEEP_MS);
+# Task.await_many waits for all of them.
+# Run:    elixir --erl "+P 2000000" coro_timer.exs N [SLEEP_MS=5000]   (+P: room for N processes)
+# Prints: scenario=coro_timer runtime=elixir ... completed=C; exits 1 if C != N.
+defmodule CoroTimer do
+  def main(argv) do
+    {n, ms} = args(argv, 5000)
+    start = System.monotonic_time(:millisecond)
+    tasks = for _ <- 1..n, do: Task.async(fn -> Process.sleep(ms) end)
+    completed = length(Task.await_many(tasks, :infinity))
+    wall = System.monotonic_time(:millisecond) - start
+    check(completed == n, "completed #{completed} of #{n}")
+    check(wall >= ms, "the run took less than one sleep")
+    IO.puts("scenario=coro_timer runtime=elixir n=#{n} sleep_ms=#{ms} wall_ms=#{wall} completed=#{completed}")
+  end
+
+  # N (>= 1) and SLEEP_MS from the command line; anything else is a usage error, exit 2.
+  defp args(argv, default_ms) do
+    case Enum.map(argv, &Integer.parse/1) do
+      [{n, ""}] when n >= 1 -> {n, default_ms}
+      [{n, ""}, {ms, ""}] when n >= 1 and ms >= 0 -> {n, ms}
+      _ ->
+        IO.puts(:stderr, "usage: elixir coro_timer.exs N [SLEEP_MS=#{default_ms}]  (N >= 1)")
+        System.halt(2)
+    end
+  end
+
+  defp check(true, _what), do: :ok
+
+  defp check(false, what) do
+    IO.puts(:stderr, "coro_timer: check failed: #{what}")
+    System.halt(1)
+  end
+end
+
+CoroTimer.main(System.argv())

@@ -1,0 +1,62 @@
+// coro_timer, Go: N goroutines each time.Sleep(SLEEP_MS); a sync.WaitGroup waits for all of them.
+// Run:    coro_timer N [SLEEP_MS=5000]
+// Prints: scenario=coro_timer runtime=go n=N sleep_ms=MS wall_ms=W completed=C; exits 1 if C != N.
+package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+func main() {
+	n, sleep := args(5000)
+	var wg sync.WaitGroup
+	var completed int64
+	start := time.Now()
+	wg.Add(n)
+	for i := 0; i < n; i++ {
+		go func() {
+			defer wg.Done()
+			time.Sleep(sleep)
+			atomic.AddInt64(&completed, 1)
+		}()
+	}
+	wg.Wait()
+	wall := time.Since(start)
+	check(completed == int64(n), fmt.Sprintf("completed %d of %d", completed, n))
+	check(wall >= sleep, "the run took less than one sleep")
+	fmt.Printf("scenario=coro_timer runtime=go n=%d sleep_ms=%d wall_ms=%d completed=%d\n",
+		n, sleep.Milliseconds(), wall.Milliseconds(), completed)
+}
+
+// args reads N (>= 1) and SLEEP_MS (>= 0); anything else is a usage error, exit 2.
+func args(defaultMs int) (int, time.Duration) {
+	ms := defaultMs
+	n, err := strconv.Atoi(arg(1))
+	if err == nil && len(os.Args) > 2 {
+		ms, err = strconv.Atoi(os.Args[2])
+	}
+	if err != nil || n < 1 || ms < 0 || len(os.Args) > 3 {
+		fmt.Fprintf(os.Stderr, "usage: coro_timer N [SLEEP_MS=%d]  (N >= 1)\n", defaultMs)
+		os.Exit(2)
+	}
+	return n, time.Duration(ms) * time.Millisecond
+}
+
+func arg(i int) string {
+	if i < len(os.Args) {
+		return os.Args[i]
+	}
+	return ""
+}
+
+func check(ok bool, what string) {
+	if !ok {
+		fmt.Fprintln(os.Stderr, "coro_timer: check failed:", what)
+		os.Exit(1)
+	}
+}

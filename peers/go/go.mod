@@ -1,0 +1,3 @@
+module bench/peers
+
+go 1.18

@@ -1,0 +1,53 @@
+// coro_timer, Java: per task a CompletableFuture that one ScheduledExecutorService thread completes
+// after SLEEP_MS; CompletableFuture.allOf waits for all of them. (No virtual threads before JDK 21.)
+// Run:    java CoroTimer N [SLEEP_MS=5000]
+// Prints: scenario=coro_timer runtime=java ... completed=C; exits 1 if C != N.
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+public class CoroTimer {
+    public static void main(String[] argv) {
+        long[] a = args(argv);
+        int n = (int) a[0];
+        long ms = a[1];
+        long start = System.nanoTime();
+        ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor();
+        CompletableFuture<?>[] tasks = new CompletableFuture<?>[n];
+        for (int i = 0; i < n; i++) {
+            CompletableFuture<Void> task = new CompletableFuture<>();
+            timers.schedule(() -> task.complete(null), ms, TimeUnit.MILLISECONDS);
+            tasks[i] = task;
+        }
+        CompletableFuture.allOf(tasks).join();
+        long wallMs = (System.nanoTime() - start) / 1_000_000;
+        timers.shutdown();
+        long completed = 0;
+        for (CompletableFuture<?> t : tasks) if (t.isDone() && !t.isCompletedExceptionally()) completed++;
+        check(completed == n, "completed " + completed + " of " + n);
+        check(wallMs >= ms, "the run took less than one sleep");
+        System.out.println("scenario=coro_timer runtime=java variant=CompletableFuture n=" + n + " sleep_ms=" + ms
+                + " wall_ms=" + wallMs + " completed=" + completed);
+    }
+
+    // N (>= 1) and SLEEP_MS from the command line; anything else is a usage error, exit 2.
+    static long[] args(String[] args) {
+        try {
+            long n = Integer.parseInt(args[0]);
+            long ms = args.length > 1 ? Long.parseLong(args[1]) : 5000;
+            if (n >= 1 && ms >= 0 && args.length <= 2) return new long[] {n, ms};
+        } catch (RuntimeException e) { // missing or not a number
+        }
+        System.err.println("usage: java CoroTimer N [SLEEP_MS=5000]  (N >= 1)");
+        System.exit(2);
+        return null;
+    }
+
+    static void check(boolean ok, String what) {
+        if (!ok) {
+            System.err.println("CoroTimer: check failed: " + what);
+            System.exit(1);
+        }
+    }
+}

@@ -1,0 +1,39 @@
+// coro_timer, Node: N promisified setTimeout sleeps, awaited together with Promise.all.
+// Run:    node coro_timer.js N [SLEEP_MS=5000]
+// Prints: scenario=coro_timer runtime=node ... completed=C; exits 1 if C != N.
+'use strict';
+const { promisify } = require('util');
+const sleep = promisify(setTimeout);
+
+async function main() {
+  const [n, ms] = args(5000);
+  const start = performance.now();
+  const tasks = [];
+  for (let i = 0; i < n; i++) tasks.push(sleep(ms));
+  const completed = (await Promise.all(tasks)).length;
+  const wall = performance.now() - start;
+  check(completed === n, `completed ${completed} of ${n}`);
+  check(wall >= ms - 1, 'the run took less than one sleep'); // Node may round a timer down by < 1 ms
+  console.log(`scenario=coro_timer runtime=node n=${n} sleep_ms=${ms} wall_ms=${Math.round(wall)} completed=${completed}`);
+}
+
+// N (>= 1) and SLEEP_MS from the command line; anything else is a usage error, exit 2.
+function args(defaultMs) {
+  const a = process.argv.slice(2);
+  const n = /^\d+$/.test(a[0] ?? '') ? Number(a[0]) : 0;
+  const ms = a.length > 1 ? (/^\d+$/.test(a[1]) ? Number(a[1]) : -1) : defaultMs;
+  if (n < 1 || ms < 0 || a.length > 2) {
+    console.error(`usage: node coro_timer.js N [SLEEP_MS=${defaultMs}]  (N >= 1)`);
+    process.exit(2);
+  }
+  return [n, ms];
+}
+
+function check(ok, what) {
+  if (!ok) {
+    console.error(`coro_timer: check failed: ${what}`);
+    process.exit(1);
+  }
+}
+
+main();

@@ -1,0 +1,44 @@
+"""coro_shared, Python asyncio: N tasks all wait on ONE asyncio.Event, which a single
+loop.call_later timer (set before them) sets; asyncio.gather waits for the N.
+
+Run:    python3 coro_shared.py N [SLEEP_MS=5000]
+Prints: scenario=coro_shared runtime=python ... completed=C; exits 1 if C != N.
+"""
+import asyncio
+import sys
+import time
+
+
+async def waiter(done: asyncio.Event) -> bool:
+    return await done.wait()
+
+
+async def main(n: int, ms: int) -> None:
+    start = time.monotonic()
+    done = asyncio.Event()
+    asyncio.get_running_loop().call_later(ms / 1000, done.set)
+    results = await asyncio.gather(*(waiter(done) for _ in range(n)))
+    wall = time.monotonic() - start
+    completed = sum(results)
+    check(completed == n, f"completed {completed} of {n}")
+    check(wall >= ms / 1000, "the run took less than one sleep")
+    print(f"scenario=coro_shared runtime=python n={n} sleep_ms={ms} wall_ms={wall * 1000:.0f} completed={completed}")
+
+
+def args(default_ms: int) -> tuple[int, int]:
+    """N (>= 1) and SLEEP_MS from the command line; anything else is a usage error, exit 2."""
+    a = sys.argv[1:]
+    if 1 <= len(a) <= 2 and all(s.isdigit() for s in a) and int(a[0]) >= 1:
+        return int(a[0]), int(a[1]) if len(a) > 1 else default_ms
+    print(f"usage: python3 coro_shared.py N [SLEEP_MS={default_ms}]  (N >= 1)", file=sys.stderr)
+    sys.exit(2)
+
+
+def check(ok: bool, what: str) -> None:
+    if not ok:
+        print(f"coro_shared: check failed: {what}", file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    asyncio.run(main(*args(5000)))

@@ -1,0 +1,52 @@
+//! coro_shared, Rust tokio: one `tokio::spawn`ed task per waiter; every task waits for the one
+//! value a `tokio::sync::watch` channel carries, sent when a single sleep (made first) ends.
+//! Run:    coro_shared N [SLEEP_MS=5000]
+//! Prints: scenario=coro_shared runtime=tokio variant=spawn ... completed=C; exits 1 if C != N.
+use std::time::{Duration, Instant};
+use tokio::sync::watch;
+use tokio::time::sleep;
+
+#[tokio::main]
+async fn main() {
+    let (n, ms) = args(5000);
+    let start = Instant::now();
+    let timer = sleep(Duration::from_millis(ms)); // its deadline is fixed here, before any spawn
+    let (tx, rx) = watch::channel(false);
+    let handles: Vec<_> = (0..n)
+        .map(|_| {
+            let mut rx = rx.clone();
+            tokio::spawn(async move { rx.changed().await.is_ok() })
+        })
+        .collect();
+    timer.await;
+    tx.send(true).expect("every receiver is alive");
+    let mut completed = 0;
+    for h in handles {
+        completed += h.await.unwrap_or(false) as usize;
+    }
+    let wall = start.elapsed();
+    check(completed == n, &format!("completed {completed} of {n}"));
+    check(wall >= Duration::from_millis(ms), "the run took less than one sleep");
+    println!("scenario=coro_shared runtime=tokio variant=spawn n={n} sleep_ms={ms} wall_ms={} completed={completed}", wall.as_millis());
+}
+
+/// N (>= 1) and SLEEP_MS from the command line; anything else is a usage error, exit 2.
+fn args(default_ms: u64) -> (usize, u64) {
+    let a: Vec<String> = std::env::args().skip(1).collect();
+    let n = a.first().and_then(|s| s.parse::<usize>().ok()).filter(|&n| n >= 1);
+    let ms = a.get(1).map_or(Some(default_ms), |s| s.parse().ok());
+    match (n, ms) {
+        (Some(n), Some(ms)) if a.len() <= 2 => (n, ms),
+        _ => {
+            eprintln!("usage: coro_shared N [SLEEP_MS={default_ms}]  (N >= 1)");
+            std::process::exit(2)
+        }
+    }
+}
+
+fn check(ok: bool, what: &str) {
+    if !ok {
+        eprintln!("coro_shared: check failed: {what}");
+        std::process::exit(1);
+    }
+}

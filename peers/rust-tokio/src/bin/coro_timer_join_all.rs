@@ -1,0 +1,39 @@
+//! coro_timer, Rust tokio + futures::future::join_all: N sleep futures polled by ONE task, no
+//! spawn per sleep (the "Rust (futures)" entry of the 2024 re-run).
+//! Run:    coro_timer_join_all N [SLEEP_MS=5000]
+//! Prints: scenario=coro_timer runtime=tokio variant=join_all ... completed=C; exits 1 if C != N.
+use futures::future::join_all;
+use std::time::{Duration, Instant};
+use tokio::time::sleep;
+
+#[tokio::main]
+async fn main() {
+    let (n, ms) = args(5000);
+    let start = Instant::now();
+    let completed = join_all((0..n).map(|_| sleep(Duration::from_millis(ms)))).await.len();
+    let wall = start.elapsed();
+    check(completed == n, &format!("completed {completed} of {n}"));
+    check(wall >= Duration::from_millis(ms), "the run took less than one sleep");
+    println!("scenario=coro_timer runtime=tokio variant=join_all n={n} sleep_ms={ms} wall_ms={} completed={completed}", wall.as_millis());
+}
+
+/// N (>= 1) and SLEEP_MS from the command line; anything else is a usage error, exit 2.
+fn args(default_ms: u64) -> (usize, u64) {
+    let a: Vec<String> = std::env::args().skip(1).collect();
+    let n = a.first().and_then(|s| s.parse::<usize>().ok()).filter(|&n| n >= 1);
+    let ms = a.get(1).map_or(Some(default_ms), |s| s.parse().ok());
+    match (n, ms) {
+        (Some(n), Some(ms)) if a.len() <= 2 => (n, ms),
+        _ => {
+            eprintln!("usage: coro_timer_join_all N [SLEEP_MS={default_ms}]  (N >= 1)");
+            std::process::exit(2)
+        }
+    }
+}
+
+fn check(ok: bool, what: &str) {
+    if !ok {
+        eprintln!("coro_timer_join_all: check failed: {what}");
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,384 @@
+#!/usr/bin/env bash
+# tests/peers_test.sh: ./run.sh --peers in a sandbox with fake toolchains (go, cargo, node, python3,
+# elixir, java, javac, a C++ compiler) whose "builds" write fake programs (no real toolchain needed):
+# the section and its runtime column, the 1-task baseline and bytes/task from the two max RSS,
+# sleeps passed, builds outside the tree, Rust offline from Debian's crate sources, missing
+# toolchains listed once, failed builds and runs, interruption, bad arguments, bash 3.2 rules.
+# Most runs choose a few runtimes with PEERS, to keep it short (~30 s).
+cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=tests/lib.sh
+. tests/lib.sh || exit 1
+
+box=$tmp/sandbox     # the checkout: run.sh, a fake Makefile, fake scenarios, the real peers/
+tools=$tmp/tools     # the fake toolchains
+pb=$tmp/peers-build  # PEERS_BUILD
+reg=$tmp/registry    # PEERS_CARGO_REGISTRY: Debian's crate sources, by name only
+res=$tmp/RESULTS.md
+mkdir -p "$box" "$tools" "$tmp/tmpdir" "$reg/tokio-1.24.2" "$reg/futures-0.3.21" "$reg/async-std-1.12.0"
+cp run.sh "$box/"
+cp -R peers "$box/"
+printf 'all:\n\t@:\nprint-build:\n\t@echo "compiler=g++ (Fake) 12.2.0"\n\t@echo "flags=-std=c++20 -pthread -O2"\n' >"$box/Makefile"
+
+# fakepeer NAME SCENARIO N [SLEEP|OPTIONS...]: every fake program, ours and the peers'. It logs
+# NAME and its arguments, holds N × 40 KB (so max RSS grows with N), and prints a summary line
+# whose own bytes_per_task the table must not use. Marker files in the sandbox: fail_NAME exits 1,
+# short_NAME reports one task fewer, slow_NAME hangs until SIGTERM.
+cat >"$tools/fakepeer" <<EOF
+#!/bin/sh
+name=\$1 scenario=\$2
+shift 2
+echo "\$name \$*" >>"$box/args.log"
+[ -f "$box/fail_\$name" ] && { echo "\$scenario: check failed: completed 0 of \$1" >&2; exit 1; }
+[ -f "$box/slow_\$name" ] && { trap 'echo >"$box/slow.stopped"; exit 143' TERM; echo \$\$ >"$box/slow.pid"; sleep 30 & wait; exit 0; }
+dd if=/dev/zero of=/dev/null bs=\$((\$1 * 40000)) count=1 2>/dev/null
+done=\$1
+[ -f "$box/short_\$name" ] && done=\$((\$1 - 1))
+echo "scenario=\$scenario runtime=fake n=\$1 bytes_per_task=999999.9 completed=\$done"
+EOF
+chmod +x "$tools/fakepeer"
+# program FILE NAME SCENARIO: a fake program at FILE.
+program() { printf '#!/bin/sh\nexec "%s" "%s" "%s" "$@"\n' "$tools/fakepeer" "$2" "$3" >"$1" && chmod +x "$1"; }
+for s in threads coro_timer coro_shared atomic_counter; do
+  program "$box/$s" "$s" "$s"
+  : >"$box/$s.cpp"
+done
+
+# tool NAME BODY: a fake toolchain command; it logs how it was called to tools.log and fails with
+# a compiler-like error when the marker break_NAME exists.
+tool() {
+  {
+    printf '#!/bin/sh\necho "%s $*" >>"%s/tools.log"\n' "$1" "$box"
+    printf '[ -f "%s/break_%s" ] && [ "$1" != --version ] && [ "$1" != -version ] && [ "$1" != version ] && { echo "error: %s broke here" >&2; exit 1; }\n' "$box" "$1" "$1"
+    printf 'box=%s tools=%s\n' "$box" "$tools"
+    cat
+  } >"$tools/$1"
+  chmod +x "$tools/$1"
+}
+tool go <<'EOF'
+case $1 in
+  version) echo "go version go1.19.8 linux/amd64"; exit 0 ;;
+  build) [ "$2" = -o ] && [ -f go.mod ] || { echo "go: unexpected: $*" >&2; exit 1; }
+    printf '#!/bin/sh\nexec "%s" "%s" "%s" "$@"\n' "$tools/fakepeer" "${3##*/}" "${4#./}" >"$3" && chmod +x "$3" ;;
+  *) echo "go $1: not expected from run.sh" >&2; exit 1 ;;
+esac
+EOF
+tool cargo <<'EOF'
+case $1 in
+  --version) echo "cargo 1.70.0 (fake)"; exit 0 ;;
+  fetch)
+    [ -f "$box/offline" ] && { echo "error: failed to get \`tokio\`: Could not resolve host: index.crates.io" >&2; exit 101; }
+    exit 0 ;;
+  build) shift ;;
+  *) echo "cargo $1: not expected from run.sh" >&2; exit 101 ;;
+esac
+[ -f "$box/slow_cargo" ] && { trap 'echo >"$box/slow.stopped"; exit 143' TERM; echo $$ >"$box/slow.pid"; sleep 30 & wait; }
+offline= target=
+while [ $# -gt 0 ]; do
+  case $1 in --offline) offline=yes ;; --target-dir) target=$2; shift ;; esac
+  shift
+done
+if [ -n "$offline" ]; then
+  r=$(sed -n 's/^directory = "\(.*\)"$/\1/p' .cargo/config.toml 2>/dev/null)
+  [ -n "$r" ] && [ -d "$r" ] || { echo "error: no matching package named \`tokio\` found (offline)" >&2; exit 101; }
+  tv=$(ls "$r" | sed -n 's/^tokio-//p') av=$(ls "$r" | sed -n 's/^async-std-//p')
+else
+  [ -f "$box/offline" ] && { echo "error: failed to get \`tokio\`: Could not resolve host: index.crates.io" >&2; exit 101; }
+  tv=1.99.0 av=1.99.1
+fi
+printf '[[package]]\nname = "async-std"\nversion = "%s"\n\n[[package]]\nname = "tokio"\nversion = "%s"\n' "$av" "$tv" >Cargo.lock
+case $(sed -n 's/^name = "\(.*\)"$/\1/p' Cargo.toml | head -n 1) in
+  peers-tokio) who=tokio ;; peers-async-std) who=async-std ;; *) who=rust ;;
+esac
+if [ -d src/bin ]; then bins=$(ls src/bin | sed 's/\.rs$//'); else bins=threads; fi
+mkdir -p "$target/release"
+for b in $bins; do
+  printf '#!/bin/sh\nexec "%s" "%s" "%s" "$@"\n' "$tools/fakepeer" "$who-$b" "${b%_join_all}" >"$target/release/$b"
+  chmod +x "$target/release/$b"
+done
+EOF
+tool rustc <<'EOF'
+echo "rustc 1.70.0 (fake 2023-06-01)"
+EOF
+tool node <<'EOF'
+[ "$1" = --version ] && { echo v20.0.0; exit 0; }
+s=${1##*/}
+shift
+exec "$tools/fakepeer" "node-${s%.js}" "${s%.js}" "$@"
+EOF
+tool python3 <<'EOF'
+[ "$1" = --version ] && { echo "Python 3.11.0"; exit 0; }
+s=${1##*/}
+shift
+exec "$tools/fakepeer" "python-${s%.py}" "${s%.py}" "$@"
+EOF
+tool elixir <<'EOF'
+[ "$1" = --version ] && { printf 'Erlang/OTP 25 [erts-13.1.5] [64-bit]\n\nElixir 1.14.0 (compiled with Erlang/OTP 24)\n'; exit 0; }
+[ "$1" = --erl ] || { echo "elixir: expected --erl first" >&2; exit 1; }
+s=${3##*/}
+shift 3
+exec "$tools/fakepeer" "elixir-${s%.exs}" "${s%.exs}" "$@"
+EOF
+tool javac <<'EOF'
+[ "$1" = -version ] && { echo "javac $(cat "$box/jdk" 2>/dev/null || echo 17.0.2)"; exit 0; }
+[ "$1" = -d ] || exit 1
+d=$2
+shift 2
+for f in "$@"; do f=${f##*/}; : >"$d/${f%.java}.class"; done
+EOF
+tool java <<'EOF'
+[ "$1" = -version ] && { echo "openjdk version \"$(cat "$box/jdk" 2>/dev/null || echo 17.0.2)\" 2022-01-18" >&2; exit 0; }
+[ -f "$2/$3.class" ] || { echo "Error: Could not find or load main class $3" >&2; exit 1; }
+case $3 in
+  Threads) n=java-threads s=threads ;;
+  CoroTimer) n=java-coro_timer s=coro_timer ;;
+  CoroShared) n=java-coro_shared s=coro_shared ;;
+  VirtualTimer) n=java-virtual-coro_timer s=coro_timer ;;
+  VirtualShared) n=java-virtual-coro_shared s=coro_shared ;;
+esac
+shift 3
+exec "$tools/fakepeer" "$n" "$s" "$@"
+EOF
+tool cxx <<'EOF'
+[ "$1" = --version ] && { echo "g++ (Fake) 12.2.0"; exit 0; }
+if [ "$1" = -x ]; then
+  cat >/dev/null
+  [ -f "$box/no_boost" ] && { echo "<stdin>:1:10: fatal error: boost/version.hpp: No such file or directory" >&2; exit 1; }
+  printf '# 1 "<stdin>"\n107400\n'
+  exit 0
+fi
+out= src=
+while [ $# -gt 0 ]; do case $1 in -o) out=$2; shift ;; *.cpp) src=$1 ;; esac; shift; done
+s=${src##*/}
+printf '#!/bin/sh\nexec "%s" "asio-%s" "%s" "$@"\n' "$tools/fakepeer" "${s%.cpp}" "${s%.cpp}" >"$out" && chmod +x "$out"
+EOF
+cd "$box" || exit 1
+
+# bench [VAR=VALUE...] COMMAND...: run_cmd with the fake toolchains, the test's RESULTS, TMPDIR
+# and PEERS_BUILD.
+bench() {
+  run_cmd env RESULTS="$res" TMPDIR="$tmp/tmpdir" PEERS_BUILD="$pb" PEERS_CARGO_REGISTRY="$reg" \
+    GO="$tools/go" CARGO="$tools/cargo" RUSTC="$tools/rustc" NODE="$tools/node" PYTHON="$tools/python3" \
+    ELIXIR="$tools/elixir" JAVA="$tools/java" JAVAC="$tools/javac" CXX="$tools/cxx" "$@"
+}
+has() { printf '%s\n' "$1" | grep -Eq -- "$2"; }
+last_section() { awk '/^## / { s = "" } { s = s $0 "\n" } END { printf "%s", s }' "$res"; }
+table_rows() { last_section | grep '^| ' | sed 1d; }
+# rows_of SCENARIO: "runtime|variant" of each row of SCENARIO, one per line.
+rows_of() { table_rows | awk -F' [|] ' -v s="| $1" '$1 == s { print $2 "|" $3 }'; }
+# every_row_has_11_cells: every table line of the newest section has 11 cells ("\|" is text).
+every_row_has_11_cells() {
+  last_section | grep '^|' | awk '{ gsub(/\\\|/, ""); if (gsub(/\|/, "|") != 12) bad = 1 } END { exit bad }'
+}
+# external_bytes_ok: every successful row past N=1: bytes/task is (max RSS − max RSS at N=1) × 1024
+# / N within the rounding of the one-decimal MiB cells; and never the program's own 999999.9.
+external_bytes_ok() {
+  table_rows | grep -v failed | awk -F' [|] ' '
+    { d = ($8 - $9) * 1048576 / $4 - $10; tol = 0.1 * 1048576 / $4 + 0.1
+      if ($10 !~ /^-?[0-9]+[.][0-9]$/ || d > tol || d < -tol || $10 == "999999.9") bad = 1; n++ }
+    END { exit bad || n == 0 }'
+}
+# ran NAME N TIMES: args.log shows NAME run TIMES times with N tasks.
+ran() { [ "$(grep -c "^$1 $2\( \|$\)" args.log)" -eq "$3" ]; }
+no_temp_files() { [ -z "$(ls -A "$tmp/tmpdir")" ]; }
+tree_listing() { (cd "$box" && find peers | sort); }
+exited() { [ "$rc" -eq "$1" ] && has "$err" "$2"; }
+
+tree_listing >"$tmp/tree_before"
+
+# 1. All toolchains present, crates.io reachable: one section, one table with a runtime column.
+bench RUNS=1 SLEEP_MS=50 ./run.sh --peers 50
+sec=$(last_section)
+check "a peers run exits 0" [ "$rc" -eq 0 ]
+check "the heading names peers, N and RUNS" has "$sec" '^## .* UTC — peers N=50, RUNS=1$'
+check "the machine is described as in a plain run" has "$sec" '^- compiler: g\+\+ \(Fake\) 12.2.0$'
+check "the header has the runtime column and units" has "$sec" '^\| scenario \| runtime \| variant \| N \| wall s \| user s \| sys s \| max RSS MiB \| max RSS at N=1 MiB \| bytes/task \| max RSS spread MiB \|$'
+check "every row has 11 cells" every_row_has_11_cells
+check "ours comes first in each scenario" \
+  [ "$(table_rows | awk -F' [|] ' 'prev != $1 { print $2 } { prev = $1 }' | sort -u)" = "c++20 (this repo)" ]
+check "the scenarios come in their order" \
+  [ "$(table_rows | awk -F' [|] ' '{ print substr($1, 3) }' | uniq | tr '\n' ' ')" = "threads coro_timer coro_shared atomic_counter " ]
+check "coro_timer: every runtime, its version detected at run time" \
+  [ "$(rows_of coro_timer | cut -d'|' -f1 | tr '\n' ';')" = "c++20 (this repo);go 1.19.8;rust tokio 1.99.0;rust tokio 1.99.0;rust async-std 1.99.1;node 20.0.0;python 3.11.0;elixir 1.14.0 (OTP 25);java 17.0.2;boost.asio 1.74.0;" ]
+check "tokio has a spawn and a join_all row" has "$(rows_of coro_timer)" '^rust tokio 1.99.0\|join_all '
+check "coro_shared has the same runtimes" [ "$(rows_of coro_shared | wc -l)" -eq 10 ]
+check "threads: ours, Rust std::thread and Java platform threads" \
+  [ "$(rows_of threads | cut -d'|' -f1 | tr '\n' ';')" = "c++20 (this repo);rust 1.70.0 std;java 17.0.2;" ]
+check "atomic_counter: ours, Go, tokio and Node" \
+  [ "$(rows_of atomic_counter | cut -d'|' -f1 | tr '\n' ';')" = "c++20 (this repo);go 1.19.8;rust tokio 1.99.0;node 20.0.0;" ]
+check "each program ran once with 1 task, the baseline" ran go-coro_timer 1 1
+check "ours gets the same 1-task run" ran coro_shared 1 1
+check "the interpreted peers too" ran elixir-coro_shared 1 1
+check "bytes/task is (max RSS at N − max RSS at N=1) × 1024 / N for every row" external_bytes_ok
+check "the N=1 column is a MiB figure" [ "$(table_rows | awk -F' [|] ' '$9 !~ /^[0-9]+[.][0-9]$/' | wc -l)" -eq 0 ]
+check "a peer gets N and SLEEP_MS as plain arguments" grep -q '^node-coro_timer 50 50$' args.log
+check "ours gets --sleep-ms" grep -q '^coro_timer 50 --sleep-ms 50$' args.log
+check "the section names each toolchain's version" has "$sec" '^- go: go version go1.19.8 linux/amd64$'
+check "and where the crates came from" has "$sec" '^- rust crates: crates.io'
+check "JDK 17: virtual threads are not run, said once" [ "$(printf '%s\n' "$sec" | grep -c 'virtual threads: not run, they need JDK 21')" -eq 1 ]
+check "Elixir runs with +P raised, the same at N=1" [ "$(grep -c '^elixir --erl +P 1048576 ' tools.log)" -eq 4 ]
+check "no go run, no cargo run: the built programs are measured" [ "$(grep -c -E '^(go|cargo) run' tools.log)" -eq 0 ]
+check "the peers are built in PEERS_BUILD" [ -x "$pb/bin/tokio-coro_timer_join_all" ]
+check "Cargo.lock exists only in the build copy" [ -f "$pb/rust/rust-tokio/Cargo.lock" ]
+check "online, no offline cargo config is written" [ ! -e "$pb/rust/rust-tokio/.cargo/config.toml" ]
+check "nothing is added to or built in peers/" cmp -s "$tmp/tree_before" <(tree_listing)
+check "no temp files are left" no_temp_files
+
+# 2. Without SLEEP_MS every program gets the binaries' defaults: 5000 ms, atomic_counter 1000 ms;
+# THREADS reaches ours only; RUNS runs at N.
+rm -f args.log
+bench RUNS=3 THREADS=2 PEERS="go tokio" ./run.sh --peers 10 coro_timer atomic_counter
+check "a run without SLEEP_MS exits 0" [ "$rc" -eq 0 ]
+check "each program ran RUNS times with N tasks" ran tokio-coro_timer_join_all 10 3
+check "and once with 1 task" ran tokio-coro_timer_join_all 1 1
+check "the spread column is the min–max of max RSS over RUNS" \
+  [ "$(table_rows | awk -F' [|] ' '$11 !~ /^[0-9]+[.][0-9]–[0-9]+[.][0-9] [|]$/' | wc -l)" -eq 0 ]
+check "a peer gets 5000" grep -q '^go-coro_timer 10 5000$' args.log
+check "an atomic_counter peer gets 1000" grep -q '^tokio-atomic_counter 10 1000$' args.log
+check "ours gets --sleep-ms 5000, and THREADS" grep -q '^coro_timer 10 --sleep-ms 5000 --threads 2$' args.log
+check "a peer keeps its runtime's own threads" grep -q '^go-atomic_counter 10 1000$' args.log
+check "our row names THREADS" has "$(rows_of coro_timer)" '^c\+\+20 \(this repo\)\|task<> \+ sleep_for, --threads 2$'
+check "the section says which sleep" has "$(last_section)" '^- sleep: 5000 ms \(atomic_counter: 1000 ms'
+check "only the chosen scenarios run" [ "$(grep -c -E '^(threads|java-threads|coro_shared) ' args.log)" -eq 0 ]
+check "PEERS chooses the runtimes" \
+  [ "$(table_rows | awk -F' [|] ' '{ print $2 }' | sort -u | tr '\n' ';')" = "c++20 (this repo);go 1.19.8;rust tokio 1.99.0;" ]
+check "and the section names them" has "$(last_section)" '^- PEERS=go tokio$'
+
+# 3. crates.io unreachable: the Rust peers build offline from Debian's crate sources, through a
+# config in the build copy only.
+rm -rf "$pb/rust"
+touch offline
+bench RUNS=1 SLEEP_MS=50 PEERS="tokio async-std" ./run.sh --peers 10 coro_timer
+rm offline
+check "offline with Debian's crates, the run exits 0" [ "$rc" -eq 0 ]
+check "tokio's version is the one Debian ships" has "$(rows_of coro_timer)" '^rust tokio 1.24.2\|'
+check "and async-std's" has "$(rows_of coro_timer)" '^rust async-std 1.12.0\|'
+check "the config lives in the build copy and names the registry" \
+  grep -q "^directory = \"$reg\"$" "$pb/rust/rust-tokio/.cargo/config.toml"
+check "the section says the crates came from Debian, offline" has "$(last_section)" "^- rust crates: Debian's sources in $reg, built offline$"
+check "and that crates.io could not be reached" has "$(last_section)" '^- crates.io could not be reached'
+check "peers/ still holds no cargo config and no Cargo.lock" cmp -s "$tmp/tree_before" <(tree_listing)
+
+# 4. Missing toolchains: listed once each, with the install command; the others still run.
+rm -f args.log
+bench RUNS=1 SLEEP_MS=50 NODE="$tmp/absent/node" CARGO="$tmp/absent/cargo" PEERS="go tokio async-std node" \
+  ./run.sh --peers 10 coro_timer coro_shared atomic_counter
+sec=$(last_section)
+check "missing toolchains do not fail the run" [ "$rc" -eq 0 ]
+check "node is listed once in the section, with its install command" \
+  [ "$(printf '%s\n' "$sec" | grep -c -E '^- not run: node: `.*/absent/node` not found; install: (apt-get install nodejs|sudo apt-get install nodejs|brew install node)$')" -eq 1 ]
+check "rust is listed once, with the crates for offline builds" \
+  [ "$(printf '%s\n' "$sec" | grep -c -E '^- not run: rust: .* install: .*cargo librust-tokio-dev librust-futures-dev librust-async-std-dev|brew install rust')" -eq 1 ]
+check "and once on stderr" [ "$(printf '%s\n' "$err" | grep -c 'node: .* not found')" -eq 1 ]
+check "no node or Rust rows" [ "$(table_rows | grep -c -E '\| (node|rust) ')" -eq 0 ]
+check "the other runtimes still run" [ "$(rows_of coro_shared | cut -d'|' -f1 | tr '\n' ';')" = "c++20 (this repo);go 1.19.8;" ]
+
+# 5. A peer that fails to build gets a row saying so in every scenario; the others still run.
+touch break_go
+bench RUNS=1 SLEEP_MS=50 PEERS="go node" ./run.sh --peers 10 coro_timer atomic_counter
+rm break_go
+check "a failed build makes run.sh exit 1" [ "$rc" -eq 1 ]
+check "its rows say build failed, with the error and the log" \
+  [ "$(table_rows | grep -c -E "^\| [a-z_]+ \| go 1.19.8 \| [^|]+ \| 10 \| build failed: error: go broke here \(log: $pb/logs/go.log\) \|")" -eq 2 ]
+check "the log it names exists" grep -q 'go broke here' "$pb/logs/go.log"
+check "the failed rows have 11 cells too" every_row_has_11_cells
+check "the other peers still ran" [ "$(table_rows | grep -c -E '^\| [a-z_]+ \| node 20.0.0 \| [^|]+ \| 10 \| [0-9]')" -eq 2 ]
+touch no_boost
+bench RUNS=1 SLEEP_MS=50 PEERS=asio ./run.sh --peers 10 coro_shared
+rm no_boost
+check "no Boost headers: listed as missing, not as a failed build" \
+  has "$(last_section)" '^- not run: asio: Boost headers \(boost/version.hpp, for .*\) not found; install: .*(libboost-dev|brew install boost)'
+
+# 6. A peer that fails at run time, or loses a task, gets a failed row.
+touch fail_node-coro_timer short_python-coro_timer
+bench RUNS=1 SLEEP_MS=50 PEERS="node python" ./run.sh --peers 10 coro_timer
+rm fail_node-coro_timer short_python-coro_timer
+check "a failed run makes run.sh exit 1" [ "$rc" -eq 1 ]
+check "the failed row quotes the program's error" \
+  has "$(table_rows)" '^\| coro_timer \| node 20.0.0 \| [^|]+ \| 10 \| failed \(exit 1\): coro_timer: check failed: completed 0 of 10 \|'
+check "a lost task is a failure too" has "$(table_rows)" '^\| coro_timer \| python 3.11.0 \| [^|]+ \| 10 \| failed: completed=9 of 10 \|'
+check "so is a failed 1-task run, in its own cell" has "$(table_rows)" '^\| coro_timer \| python 3.11.0 \| .* \| N=1 failed: completed=0 of 1 \| - \| - \|$'
+
+# 7. JDK 21: the virtual-thread peers are built and run.
+echo 21.0.4 >jdk
+bench RUNS=1 SLEEP_MS=50 PEERS=java ./run.sh --peers 10 coro_timer coro_shared
+rm jdk
+check "with JDK 21 the run exits 0" [ "$rc" -eq 0 ]
+check "virtual threads get a row in coro_timer and coro_shared" \
+  [ "$(table_rows | grep -c '| java 21.0.4 | virtual thread')" -eq 2 ]
+check "their sources were compiled apart" [ -f "$pb/java21/VirtualTimer.class" ]
+
+# 8. THREAD_CAP caps every runtime's threads, and N=1 is its own baseline.
+rm -f args.log
+bench RUNS=1 SLEEP_MS=50 THREAD_CAP=20 ./run.sh --peers 50 threads
+check "a capped run exits 0" [ "$rc" -eq 0 ]
+check "every threads row runs THREAD_CAP" [ "$(table_rows | awk -F' [|] ' '$4 != 20' | wc -l)" -eq 0 ]
+check "the section says so" has "$(last_section)" '^- threads: every runtime ran min\(N, THREAD_CAP=20\) threads\.$'
+rm -f args.log
+bench RUNS=1 SLEEP_MS=50 PEERS=go ./run.sh --peers 1 coro_shared
+check "with N=1 no second 1-task run is made" ran go-coro_shared 1 1
+check "an N=1 row is its own baseline, without bytes/task" has "$(table_rows | grep 'go 1.19.8')" '\| [0-9.]+ \(this run\) \| - \|'
+
+# 9. An interrupted run leaves RESULTS byte-identical, no temp files, nothing still running: while
+# a peer runs and while a peer builds.
+interrupt() { # interrupt SIGNAL STATUS MARKER WHAT PEERS
+  cp "$res" "$tmp/before"
+  rm -f slow.pid slow.stopped
+  touch "$3"
+  set -m # its own process group, so a background run.sh does not ignore SIGINT
+  env RUNS=1 SLEEP_MS=50 PEERS="$5" RESULTS="$res" TMPDIR="$tmp/tmpdir" PEERS_BUILD="$pb" PEERS_CARGO_REGISTRY="$reg" \
+    GO="$tools/go" CARGO="$tools/cargo" RUSTC="$tools/rustc" NODE="$tools/node" PYTHON="$tools/python3" \
+    ELIXIR="$tools/elixir" JAVA="$tools/java" JAVAC="$tools/javac" CXX="$tools/cxx" \
+    ./run.sh --peers 10 coro_timer >/dev/null 2>&1 &
+  pid=$!
+  set +m
+  i=0
+  while [ ! -s slow.pid ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+  kill -"$1" "$pid"
+  wait "$pid"
+  rc=$?
+  rm "$3"
+  check "SIG$1 $4 ends run.sh with $2" [ "$rc" -eq "$2" ]
+  check "SIG$1 $4 leaves RESULTS unchanged" cmp -s "$res" "$tmp/before"
+  check "SIG$1 $4 leaves no temp files" no_temp_files
+  i=0
+  while [ ! -f slow.stopped ] && [ $i -lt 40 ]; do sleep 0.05; i=$((i + 1)); done
+  check "SIG$1 $4 stops what was running" [ -f slow.stopped ]
+}
+interrupt TERM 143 slow_python-coro_timer "during a peer's run" "go python"
+interrupt INT 130 slow_java-coro_timer "during a peer's run" java
+interrupt TERM 143 slow_cargo "during a build" tokio
+
+# 10. Bad arguments: exit 2 with one line naming the problem, RESULTS untouched.
+cp "$res" "$tmp/before"
+bad_case() { # bad_case EXPECTED_TEXT COMMAND...
+  local text=$1
+  shift
+  bench "$@"
+  check "$* exits 2 saying '$text'" eval 'exited 2 "$text" && cmp -s "$res" "$tmp/before"'
+}
+bad_case "missing N \(usage: ./run.sh --peers N" ./run.sh --peers
+bad_case "N must be" ./run.sh --peers ten
+bad_case "no peers for 'running_avg'" ./run.sh --peers 10 running_avg
+bad_case "unknown scenario 'nosuch'" ./run.sh --peers 10 nosuch
+bad_case "--peers comes first" ./run.sh 10 --peers
+bad_case "PEERS_CARGO must be auto, crates-io or debian" PEERS_CARGO=maybe ./run.sh --peers 10
+bad_case "PEERS_BUILD must be outside this tree" PEERS_BUILD="$box/build" ./run.sh --peers 10
+bad_case "PEERS: unknown runtime 'rust'" PEERS="go rust" ./run.sh --peers 10
+bench ./run.sh --help
+check "--help shows the --peers usage" has "$out" '^       ./run.sh --peers N \[scenario ...\]$'
+check "--help names PEERS_BUILD" has "$out" '^  PEERS_BUILD='
+
+# 11. The pure helpers, and bash 3.2 / BSD rules in run.sh.
+lib() { (. ./run.sh && "$@"); }
+check "per_task: (RSS − base) × 1024 / N" [ "$(lib per_task 2048 1024 1000)" = "1048.6" ]
+printf '[[package]]\nname = "tokio-macros"\nversion = "1.7.0"\n\n[[package]]\nname = "tokio"\nversion = "1.24.2"\n' >"$tmp/lock"
+check "lock_version reads the resolved crate, not a prefix of its name" [ "$(lib lock_version "$tmp/lock" tokio)" = "1.24.2" ]
+check "first_version: node" [ "$(lib first_version v20.20.2)" = "20.20.2" ]
+check "first_version: java" [ "$(lib first_version 'openjdk version "17.0.15" 2025-04-15')" = "17.0.15" ]
+bash32_clean() {
+  ! grep -n -E 'mapfile|readarray|declare -[An]|local -n|,,\}|\^\^\}|&>>|\|&|wait -n|EPOCHREALTIME|date \+%N|nproc|sed -i|[A-Za-z_]=\(' run.sh
+}
+check "run.sh uses nothing bash 3.2 or BSD tools lack" bash32_clean
+check "no temp files are left at the end" no_temp_files
+
+finish
