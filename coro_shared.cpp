@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
                    "  N coroutines wait on one shared event; a timer coroutine sets it after MS\n"
                    "  milliseconds (default 5000). Prints one line of key=value pairs on stdout.\n"};
     const auto n = cli.count();
-    const milliseconds sleep{cli.number("--sleep-ms", 5000, 0, 86400000)};
+    const milliseconds sleep{cli.number("--sleep-ms", 5000, 1, 86400000)};  // 0 would set the event before anyone waits
     const auto threads = static_cast<unsigned>(cli.number("--threads", 1, 1, 1024));
     cli.finish(n, 64);  // resident bytes per task, about: one frame
 

@@ -77,6 +77,10 @@ for s in $scenarios; do
   run_cmd "./$s" 300 --sleep-ms 20 --threads 3
   check "$s --threads 3 completes every task" eval '[ "$rc" = 0 ] && well_formed "$s" 300 && printf "%s\n" "$out" | grep -q " threads=3 "'
 done
+if [ -f coro_shared.cpp ]; then
+  s=coro_shared
+  bad_input "a zero sleep, which would set the event before anyone waits" "--sleep-ms is too small: 0" 10 --sleep-ms 0
+fi
 if [ -f atomic_counter.cpp ]; then
   s=atomic_counter
   run_cmd ./atomic_counter 2000 --mode once --spawn-from task --threads 2 --sleep-ms 20
@@ -85,6 +89,7 @@ if [ -f atomic_counter.cpp ]; then
   hits=$(printf '%s\n' "$out" | tr ' ' '\n' | sed -n 's/^hits=//p')
   check "atomic_counter stops once the monitor sees the hit target" eval '[ "$rc" = 0 ] && [ "${hits:-0}" -ge 700 ] && well_formed atomic_counter 500'
   bad_input "unknown mode" "--mode must be one of: loop once" 10 --mode twice
+  bad_input "a zero sleep, which would never yield" "--sleep-ms is too small: 0" 10 --sleep-ms 0
   bad_input "burst without a spawning task" "--burst needs --spawn-from task" 10 --burst 5
   bad_input "zero threads" "--threads is too small" 10 --threads 0
 fi
