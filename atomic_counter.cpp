@@ -4,36 +4,35 @@
 // Prints: one line of key=value pairs, with hits= and hits_per_s= (see README.md)
 #include "common.hpp"
 
+using bench::job;
 using bench::runtime;
-using bench::sleep_for;
-using bench::task;
 using std::chrono::milliseconds;
 using counter = std::atomic<std::uint64_t>;
 
-task<> looper(counter& hits, milliseconds d) {
+job looper(counter& hits, milliseconds d) {
     for (;;) {
         hits.fetch_add(1, std::memory_order_relaxed);
-        co_await sleep_for(d);
+        co_await d;
     }
 }
 
-task<> once(counter& hits, milliseconds d) {
-    co_await sleep_for(d);
+job once(counter& hits, milliseconds d) {
+    co_await d;
     hits.fetch_add(1, std::memory_order_relaxed);
 }
 
-task<> monitor(runtime& rt, const counter& hits, std::uint64_t target) {
-    while (hits.load(std::memory_order_relaxed) < target) co_await sleep_for(milliseconds(100));
+job monitor(runtime& rt, const counter& hits, std::uint64_t target) {
+    while (hits.load(std::memory_order_relaxed) < target) co_await milliseconds(100);
     rt.stop();
 }
 
 // Spawns the n tasks from a coroutine; with burst > 0, pauses 1 s after every burst spawns.
-task<> spawner(runtime& rt, counter& hits, milliseconds d, bool loop, std::uint64_t n, std::uint64_t burst,
-               counter& spawned) {
+job spawner(runtime& rt, counter& hits, milliseconds d, bool loop, std::uint64_t n, std::uint64_t burst,
+             counter& spawned) {
     for (std::uint64_t i = 1; i <= n; ++i) {
         rt.spawn(loop ? looper(hits, d) : once(hits, d));
         spawned.store(i, std::memory_order_relaxed);
-        if (burst && i % burst == 0 && i < n) co_await sleep_for(milliseconds(1000));
+        if (burst && i % burst == 0 && i < n) co_await milliseconds(1000);
     }
 }
 
@@ -54,7 +53,7 @@ int main(int argc, char** argv) {
     const auto hits_target = loop_mode ? cli.number("--hits", n > UINT64_MAX / 10 ? UINT64_MAX : 10 * n, 1, UINT64_MAX) : n;
     const milliseconds sleep{cli.number("--sleep-ms", 1000, 1, 86400000)};  // 0: a task would never yield
     const auto threads = static_cast<unsigned>(cli.number("--threads", 1, 1, 1024));
-    cli.finish(n, 96);  // resident bytes per task, about: one frame
+    cli.finish(n, 56);  // resident bytes per task, about: one frame
     if (burst && !from_task) bench::usage_error("--burst needs --spawn-from task");
 
     bench::report report{"atomic_counter", n};

@@ -1,6 +1,6 @@
 // common.hpp: everything the scenarios share, standard library and POSIX only.
 // Sections, in dependency order: platform block, errors and arguments, metrics, frame pool,
-// task<T>, timer wheel, event loop and runtime (spawn, join, stop), sleep_for, event, channel<T>.
+// job and task<T>, timer wheel, event loop and runtime (spawn, join, stop), sleeping, event, channel<T>.
 #pragma once
 
 #include <algorithm>
@@ -25,6 +25,7 @@
 #include <string_view>
 #include <system_error>
 #include <thread>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -674,46 +675,68 @@ inline std::int64_t frame_bytes_allocated() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// task<T>: lazy (starts when awaited or spawned), move-only, resumes its awaiter by symmetric
-// transfer. Every task's promise starts with promise_base, three words that every byte of which
-// is paid N times:
-//   next_    the intrusive link of the one queue the task waits in (ready queue, a timer slot,
-//            an event's waiters); a task waits in at most one at a time;
-//   parent_  the task awaiting this one, resumed when it ends; null for a detached task, which
-//            frees its own frame instead;
-//   deadline_ while asleep (ms ticks); after a throw, the exception for the awaiter.
+// Coroutine types. Two, because what a task must remember depends on whether anyone awaits it:
+//   job      spawned, never awaited: no one wants its result or its end, so it frees its own
+//            frame when it ends and its promise is one word. The N tasks of a scenario are jobs.
+//   task<T>  awaited (co_await t) or spawned: it also keeps the task awaiting it and the value or
+//            exception to hand over.
+// Both are lazy (start when spawned or awaited) and move-only, and both can co_await a duration
+// (sleep), an event, a channel or a task<T>.
+//
+// The one word is the link of the one queue a waiting task is in (the ready queue, a timer's
+// bucket, an event's waiters), paid N times. Its low bit (frames are 8-byte aligned) marks a task
+// that another task awaits, so a queue torn down at shutdown can find the frame that owns it.
+// A deadline costs no word: the timer wheel keeps one bucket per pending millisecond, and a
+// sleeping task waits in its bucket (see timer_wheel).
 
 class loop;
 inline thread_local loop* current_loop = nullptr;
 
-struct promise_base {
-    promise_base* next_ = nullptr;
-    promise_base* parent_ = nullptr;
-    union {
-        std::int64_t deadline_ = 0;
-        std::exception_ptr error_;
-    };
+class event;
+struct parked;
+template <class T> inline constexpr bool is_duration = false;
+template <class Rep, class Period> inline constexpr bool is_duration<std::chrono::duration<Rep, Period>> = true;
 
-    promise_base() noexcept {}
-    ~promise_base() {
-        if (failed()) error_.~exception_ptr();
-    }
+struct promise_base {
+    promise_base() noexcept = default;
     promise_base(const promise_base&) = delete;
     promise_base& operator=(const promise_base&) = delete;
 
-    // A task that threw is in no queue, so next_ can carry the "error_ is live" flag.
-    bool failed() const noexcept { return next_ == failed_tag(); }
-    static promise_base* failed_tag() noexcept { return reinterpret_cast<promise_base*>(&failed_marker); }
-    static inline constinit char failed_marker = 0;
+    promise_base* next() const noexcept { return reinterpret_cast<promise_base*>(link_ & ~awaited_bit); }
+    void set_next(promise_base* p) noexcept { link_ = reinterpret_cast<std::uintptr_t>(p) | (link_ & awaited_bit); }
+    bool awaited() const noexcept { return (link_ & awaited_bit) != 0; }
+    void mark_awaited() noexcept { link_ |= awaited_bit; }
 
     static void* operator new(std::size_t size) { return detail::pool.allocate(size); }
     static void operator delete(void* p, std::size_t size) noexcept { detail::pool.deallocate(p, size); }
 
-    void unhandled_exception() noexcept {
-        if (!parent_) std::terminate();  // a detached task has no one to tell: on_terminate reports it
-        new (&error_) std::exception_ptr(std::current_exception());
-        next_ = failed_tag();
+    // The two waits every scenario's N tasks do file the task where it waits right here, and then
+    // it suspends holding nothing: g++ 12 keeps every awaiter and every temporary of a co_await in
+    // the frame, and copies an lvalue that await_transform passes through, so an awaiter that
+    // remembered its duration or its event would cost 8 to 16 bytes per task.
+    //   co_await d   (a std::chrono duration) resumes after at least d: 1 ms ticks, up to a tick
+    //                plus the coarse clock's resolution late; d <= 0 yields to the tasks ready now.
+    //   co_await e   (an event) resumes once e is set; not at all if it is set already.
+    template <class Rep, class Period> parked await_transform(const std::chrono::duration<Rep, Period>& d);
+    parked await_transform(event& e);
+    // Anything else (a task, a channel's receive) is awaited as it is; an rvalue, so not copied.
+    template <class A>
+        requires(!std::is_lvalue_reference_v<A> && !is_duration<std::remove_cvref_t<A>>)
+    A&& await_transform(A&& awaitable) noexcept {
+        return std::forward<A>(awaitable);
     }
+
+private:
+    static constexpr std::uintptr_t awaited_bit = 1;
+    std::uintptr_t link_ = 0;
+};
+
+// The task is already filed where it waits (unless `ready`): suspending is all that is left.
+struct parked {
+    bool ready;
+    bool await_ready() const noexcept { return ready; }
+    void await_suspend(std::coroutine_handle<>) const noexcept {}
+    void await_resume() const noexcept {}
 };
 
 // Every promise type here derives from promise_base at offset 0 with the same alignment, so a
@@ -724,16 +747,54 @@ inline std::coroutine_handle<> handle_of(promise_base& p) noexcept {
 
 inline void task_finished();  // defined with the loop
 
-struct final_awaiter {
-    bool await_ready() const noexcept { return false; }
-    template <class P> std::coroutine_handle<> await_suspend(std::coroutine_handle<P> h) noexcept {
-        promise_base& p = h.promise();
-        if (p.parent_) return handle_of(*p.parent_);
-        h.destroy();
-        task_finished();
-        return std::noop_coroutine();
+class [[nodiscard]] job {
+public:
+    struct promise_type : promise_base {
+        job get_return_object() noexcept { return job{*this}; }
+        std::suspend_always initial_suspend() noexcept { return {}; }
+        auto final_suspend() noexcept {
+            struct frees_itself {
+                bool await_ready() const noexcept { return false; }
+                std::coroutine_handle<> await_suspend(std::coroutine_handle<> h) const noexcept {
+                    h.destroy();
+                    task_finished();
+                    return std::noop_coroutine();
+                }
+                void await_resume() const noexcept {}
+            };
+            return frees_itself{};
+        }
+        void return_void() noexcept {}
+        // No one to hand it to: on_terminate reports it and exits 1.
+        void unhandled_exception() noexcept { std::terminate(); }
+    };
+    static_assert(sizeof(promise_type) == sizeof(void*) && alignof(promise_type) == alignof(promise_base));
+
+    job(job&& other) noexcept : p_{std::exchange(other.p_, nullptr)} {}
+    job& operator=(job other) noexcept {
+        std::swap(p_, other.p_);
+        return *this;
     }
-    void await_resume() const noexcept {}
+    ~job() {
+        if (p_) handle_of(*p_).destroy();
+    }
+
+    // Gives up ownership: the frame now frees itself when the job ends (see spawn).
+    promise_base& release() noexcept { return *std::exchange(p_, nullptr); }
+
+private:
+    explicit job(promise_base& p) noexcept : p_{&p} {}
+    promise_base* p_;
+};
+
+struct task_promise : promise_base {
+    promise_base* parent_ = nullptr;  // the task awaiting this one; null once spawned
+    std::exception_ptr error_;
+
+    void unhandled_exception() noexcept {
+        if (!parent_) std::terminate();  // spawned: no one to tell, on_terminate reports it
+        error_ = std::current_exception();
+    }
 };
 
 template <class T> struct task_result {
@@ -755,10 +816,22 @@ template <> struct task_result<void> {
 
 template <class T = void> class [[nodiscard]] task {
 public:
-    struct promise_type : promise_base, task_result<T> {
+    struct promise_type : task_promise, task_result<T> {
         task get_return_object() noexcept { return task{std::coroutine_handle<promise_type>::from_promise(*this)}; }
         std::suspend_always initial_suspend() noexcept { return {}; }
-        final_awaiter final_suspend() noexcept { return {}; }
+        auto final_suspend() noexcept {
+            struct resumes_parent {
+                bool await_ready() const noexcept { return false; }
+                std::coroutine_handle<> await_suspend(std::coroutine_handle<promise_type> h) const noexcept {
+                    if (promise_base* parent = h.promise().parent_) return handle_of(*parent);
+                    h.destroy();
+                    task_finished();
+                    return std::noop_coroutine();
+                }
+                void await_resume() const noexcept {}
+            };
+            return resumes_parent{};
+        }
     };
     static_assert(alignof(promise_type) == alignof(promise_base), "see handle_of");
 
@@ -776,12 +849,13 @@ public:
         std::coroutine_handle<promise_type> h;
         bool await_ready() const noexcept { return false; }
         template <class P> std::coroutine_handle<> await_suspend(std::coroutine_handle<P> caller) noexcept {
-            static_assert(std::is_base_of_v<promise_base, P>, "only a bench::task can await a task");
+            static_assert(std::is_base_of_v<promise_base, P>, "only a bench::task or job can await a task");
             h.promise().parent_ = &caller.promise();
+            h.promise().mark_awaited();
             return h;
         }
         T await_resume() {
-            if (h.promise().failed()) std::rethrow_exception(h.promise().error_);
+            if (h.promise().error_) std::rethrow_exception(h.promise().error_);
             return h.promise().take();
         }
     };
@@ -796,27 +870,27 @@ private:
 };
 
 // ---------------------------------------------------------------------------------------------
-// Intrusive FIFO of tasks, linked through promise_base::next_: push and splice are O(1) and
+// Intrusive FIFO of tasks, linked through promise_base's link: push and splice are O(1) and
 // allocate nothing.
 
 class task_list {
 public:
     bool empty() const noexcept { return !head_; }
     void push(promise_base& p) noexcept {
-        p.next_ = nullptr;
-        if (tail_) tail_->next_ = &p;
+        p.set_next(nullptr);
+        if (tail_) tail_->set_next(&p);
         else head_ = &p;
         tail_ = &p;
     }
     promise_base* pop() noexcept {
         promise_base* p = head_;
-        head_ = p->next_;
+        head_ = p->next();
         if (!head_) tail_ = nullptr;
         return p;
     }
     void splice(task_list& other) noexcept {  // appends all of other, leaving it empty
         if (other.empty()) return;
-        if (tail_) tail_->next_ = other.head_;
+        if (tail_) tail_->set_next(other.head_);
         else head_ = other.head_;
         tail_ = other.tail_;
         other.head_ = other.tail_ = nullptr;
@@ -831,51 +905,75 @@ private:
 
 // ---------------------------------------------------------------------------------------------
 // Timer wheel: hierarchical, 8 levels of 256 slots, 1 ms ticks (Varghese and Lauck, "Hashed and
-// hierarchical timing wheels", SOSP 1987). Insert is O(1) for any deadline; a timer is moved down
-// at most once per level it starts above (a 5 s sleep is moved once), and finding the next
-// deadline scans a few bitmap words. The node is the sleeping task's own promise: no allocation.
+// hierarchical timing wheels", SOSP 1987), over buckets: every task due at the same tick waits in
+// one bucket, which keeps the deadline for all of them. A task pays no timer memory of its own (it
+// waits through its link word); the wheel pays one bucket (about 80 bytes with its hash node) per
+// distinct pending millisecond: at most 1000 for all the timers of the next second, however many
+// they are. Filing is O(1) (a hash lookup, or none when the tick is the last one filed); a bucket
+// is moved down at most once per level it starts above, whatever its size; firing one splices its
+// whole FIFO onto the ready queue; finding the next deadline scans a few bitmap words.
 //
-// Invariants: every deadline before cur_ has fired; a timer with deadline t sits at the level of
+// Invariants: every deadline before cur_ has fired; a bucket with deadline t sits at the level of
 // the highest 8-bit digit in which t and cur_ differ, in the slot named by t's digit there, so
-// each slot covers one aligned range that starts at or after cur_. Slots are FIFO lists and
-// cascading walks them in order, so equal deadlines fire in the order they were set.
+// each slot covers one aligned range that starts at or after cur_. A bucket is a FIFO, so equal
+// deadlines fire in the order they were set.
 
 class timer_wheel {
 public:
     static constexpr int levels = 8, bits = 8, slots = 1 << bits;
 
     explicit timer_wheel(std::int64_t now) : cur_{now} {}
+    timer_wheel(const timer_wheel&) = delete;
+    timer_wheel& operator=(const timer_wheel&) = delete;
 
-    // Files p (its deadline_ set). A deadline already passed goes straight to `due`.
-    void add(promise_base& p, task_list& due) noexcept {
-        if (p.deadline_ < cur_) {
+    // Files p to become due at tick t. A tick already passed goes straight to `due`.
+    void add(promise_base& p, std::int64_t t, task_list& due) {
+        if (t < cur_) {
             due.push(p);
             return;
         }
-        file(p);
+        bucket* b = last_;
+        if (!b || b->deadline != t) {
+            auto [it, fresh] = buckets_.try_emplace(t);
+            b = &it->second;
+            if (fresh) {
+                b->deadline = t;
+                file(*b);
+            }
+            last_ = b;
+        }
+        b->tasks.push(p);
+        ++b->count;
     }
 
-    // Moves every timer with deadline <= now to `due`, in deadline order.
-    void expire(std::int64_t now, task_list& due) noexcept {
+    // Moves every task due at or before now to `due`, in deadline order, and returns how many of
+    // them were due later than now (0 unless the wheel is broken: the loop reports it).
+    std::uint64_t expire(std::int64_t now, task_list& due) {
+        std::uint64_t early = 0;
         const std::int64_t target = now + 1;  // afterwards cur_ >= target: all of <= now has fired
         for (;;) {
             int level;
             std::int64_t start;
             if (!earliest(level, start) || start > target || (level == 0 && start == target)) break;
-            task_list& s = slot_at(level, start);
+            bucket* b = std::exchange(slot_at(level, start), nullptr);
             clear_bit(level, start);
-            if (level == 0) {
-                due.splice(s);
-                cur_ = start + 1;
-            } else {
-                // Cascade even when start == target, before any later timer is filed at cur_ = start.
-                cur_ = start;
-                task_list moving;
-                moving.splice(s);
-                while (!moving.empty()) file(*moving.pop());
+            // Cascade even when start == target, before any later timer is filed at cur_ = start.
+            cur_ = level == 0 ? start + 1 : start;
+            while (b) {
+                bucket* next = std::exchange(b->next, nullptr);
+                if (level > 0) {
+                    file(*b);
+                } else {
+                    if (b->deadline > now) early += b->count;
+                    due.splice(b->tasks);
+                    if (last_ == b) last_ = nullptr;
+                    buckets_.erase(b->deadline);
+                }
+                b = next;
             }
         }
         cur_ = std::max(cur_, target);
+        return early;
     }
 
     // The tick at which expire() next has work, or -1 when no timer is pending.
@@ -885,17 +983,35 @@ public:
         return earliest(level, start) ? start : -1;
     }
 
+    // Tasks waiting, and ticks they wait for (buckets).
+    std::uint64_t pending() const noexcept {
+        std::uint64_t n = 0;
+        for (auto& [t, b] : buckets_) n += b.count;
+        return n;
+    }
+    std::size_t buckets() const noexcept { return buckets_.size(); }
+
     // Destroys every pending timer's frame: at shutdown they never fire.
     std::uint64_t destroy_all() noexcept {
         std::uint64_t n = 0;
+        for (auto& [t, b] : buckets_) n += b.tasks.destroy_all();
+        buckets_.clear();
+        last_ = nullptr;
         for (auto& level : wheel_)
-            for (auto& s : level) n += s.destroy_all();
+            for (auto& s : level) s = nullptr;
         for (auto& level : occupied_)
             for (auto& w : level) w = 0;
         return n;
     }
 
 private:
+    struct bucket {
+        task_list tasks;
+        bucket* next = nullptr;  // in its wheel slot
+        std::int64_t deadline = 0;
+        std::uint64_t count = 0;
+    };
+
     static int level_of(std::int64_t t, std::int64_t cur) noexcept {
         auto diff = static_cast<std::uint64_t>(t ^ cur);
         return diff ? (std::bit_width(diff) - 1) / bits : 0;
@@ -903,16 +1019,17 @@ private:
     static int digit(std::int64_t t, int level) noexcept {
         return static_cast<int>((static_cast<std::uint64_t>(t) >> (level * bits)) & (slots - 1));
     }
-    task_list& slot_at(int level, std::int64_t t) noexcept { return wheel_[level][digit(t, level)]; }
+    bucket*& slot_at(int level, std::int64_t t) noexcept { return wheel_[level][digit(t, level)]; }
     void clear_bit(int level, std::int64_t t) noexcept {
         int d = digit(t, level);
         occupied_[level][d / 64] &= ~(std::uint64_t{1} << (d % 64));
     }
 
-    void file(promise_base& p) noexcept {
-        int level = level_of(p.deadline_, cur_);
-        int d = digit(p.deadline_, level);
-        wheel_[level][d].push(p);
+    // A slot is a stack: at level 0 it holds one bucket, above it the order does not matter.
+    void file(bucket& b) noexcept {
+        int level = level_of(b.deadline, cur_);
+        int d = digit(b.deadline, level);
+        b.next = std::exchange(wheel_[level][d], &b);
         occupied_[level][d / 64] |= std::uint64_t{1} << (d % 64);
     }
 
@@ -936,7 +1053,9 @@ private:
         return false;
     }
 
-    task_list wheel_[levels][slots];
+    std::unordered_map<std::int64_t, bucket> buckets_;  // node-based: a bucket never moves
+    bucket* last_ = nullptr;                            // the bucket filed last: the next is likely the same
+    bucket* wheel_[levels][slots] = {};
     std::uint64_t occupied_[levels][slots / 64] = {};
     std::int64_t cur_;
 };
@@ -968,7 +1087,8 @@ public:
 
     // Takes ownership of t: it starts when its loop runs, and frees its own frame when it ends.
     // In a runtime the tasks a loop spawns go round-robin over every loop.
-    void spawn(task<> t) noexcept;
+    void spawn(job j) noexcept { spawn(j.release()); }
+    void spawn(task<> t) noexcept { spawn(t.release()); }
 
     // Runs until every spawned task has ended.
     void join();
@@ -978,8 +1098,8 @@ public:
         }
     }
 
-    // Spawned tasks still alive here, tasks that ran to their end here, and sleepers resumed
-    // before their deadline (a broken timer: scenarios check that it stays 0).
+    // Spawned tasks still alive here, tasks that ran to their end here, and sleepers the wheel
+    // released before their deadline (a broken timer: scenarios check that it stays 0).
     std::uint64_t live() const noexcept { return live_; }
     std::uint64_t completed() const noexcept { return completed_; }
     std::uint64_t early_wakeups() const noexcept { return early_; }
@@ -1000,7 +1120,10 @@ public:
         std::int64_t ns = now_ns(os::coarse_clock) + coarse_slack_ns_ + d.count() * 1000000;
         return (ns + 999999) / 1000000;
     }
-    void sleep(promise_base& p) noexcept { timers_.add(p, ready_); }  // p.deadline_ is set
+    void sleep(promise_base& p, std::chrono::milliseconds d) {
+        if (d.count() <= 0) ready_.push(p);
+        else timers_.add(p, deadline_after(d), ready_);
+    }
     void finished_one() noexcept {
         --live_;
         ++completed_;
@@ -1052,13 +1175,13 @@ private:
     // for the next deadline or a wake-up. Returns whether anything ran or became ready.
     bool step(bool block);
     void send_spawned();
+    void spawn(promise_base& p) noexcept;
 
     runtime* group_;
     unsigned index_;
     task_list ready_;
     std::int64_t coarse_slack_ns_;
     timer_wheel timers_;
-    std::int64_t now_tick_ = 0;
     std::uint64_t live_ = 0, completed_ = 0, early_ = 0;
     os::poller poller_;
     loop* previous_ = nullptr;
@@ -1119,6 +1242,7 @@ public:
     unsigned size() const noexcept { return static_cast<unsigned>(loops_.size()); }
 
     // From the main thread or from a task: the next loop in turn gets it.
+    void spawn(job j) noexcept { current_loop->spawn(std::move(j)); }
     void spawn(task<> t) noexcept { current_loop->spawn(std::move(t)); }
 
     // The main thread: runs until every task has ended, or until stop().
@@ -1204,21 +1328,21 @@ private:
     static inline runtime* active_ = nullptr;
 };
 
-inline void loop::spawn(task<> t) noexcept {
+inline void loop::spawn(promise_base& p) noexcept {
     ++spawned_;
     if (!outboxes_) {
         ++live_;
-        ready_.push(t.release());
+        ready_.push(p);
         return;
     }
     const unsigned target = next_target_;
     next_target_ = next_target_ + 1 == group_->size() ? 0 : next_target_ + 1;
     if (target == index_) {
         ++live_;
-        ready_.push(t.release());
+        ready_.push(p);
         ++outboxes_[index_].count;  // counted for the runtime at the end of the round
     } else {
-        outboxes_[target].tasks.push(t.release());
+        outboxes_[target].tasks.push(p);
         ++outboxes_[target].count;
     }
 }
@@ -1250,17 +1374,10 @@ inline bool loop::step(bool block) {
     const std::uint64_t ended_before = completed_;
     task_list batch;
     batch.splice(ready_);
-    while (!batch.empty()) {
-        promise_base& p = *batch.pop();
-        // A task here woke from a timer due at or before now_tick_, or never slept (deadline 0),
-        // or slept long ago. A later deadline means the wheel released it early.
-        if (p.deadline_ > now_tick_) ++early_;
-        handle_of(p).resume();
-    }
+    while (!batch.empty()) handle_of(*batch.pop()).resume();
 
     std::int64_t ns = now_ns(CLOCK_MONOTONIC);
-    now_tick_ = ns / 1000000;
-    timers_.expire(now_tick_, ready_);
+    early_ += timers_.expire(ns / 1000000, ready_);
 
     if (outboxes_) {
         send_spawned();  // what this round's tasks spawned, counted before the ended are
@@ -1292,9 +1409,9 @@ inline std::uint64_t task_list::destroy_all() noexcept {
     std::uint64_t n = 0;
     while (!empty()) {
         promise_base* p = pop();
-        // A task awaited by another is owned by its parent's frame: destroy the detached root,
+        // A task awaited by another is owned by its parent's frame: destroy the spawned root,
         // whose frame destroys the chain below it.
-        while (p->parent_) p = p->parent_;
+        while (p->awaited()) p = static_cast<task_promise*>(p)->parent_;
         handle_of(*p).destroy();
         ++n;
     }
@@ -1304,28 +1421,16 @@ inline std::uint64_t task_list::destroy_all() noexcept {
 // ---------------------------------------------------------------------------------------------
 // Awaitables. A sleep runs on the current thread's loop; an event's waiters may be on any.
 
-// co_await sleep_for(d): resumes after at least d (1 ms ticks, so up to a tick plus the coarse
-// clock's resolution late). A zero or negative d does not suspend. The timer node is the
-// sleeping task's promise; the loop checks on every resume that no deadline is still ahead.
-class sleep_for {
-public:
-    explicit sleep_for(std::chrono::milliseconds d) noexcept : d_{d} {}
-    bool await_ready() const noexcept { return d_.count() <= 0; }
-    template <class P> void await_suspend(std::coroutine_handle<P> h) noexcept {
-        promise_base& p = h.promise();
-        p.deadline_ = current_loop->deadline_after(d_);
-        current_loop->sleep(p);
-    }
-    void await_resume() const noexcept {}
-
-private:
-    std::chrono::milliseconds d_;
-};
+template <class Rep, class Period>
+parked promise_base::await_transform(const std::chrono::duration<Rep, Period>& d) {
+    current_loop->sleep(*this, std::chrono::ceil<std::chrono::milliseconds>(d));
+    return {false};
+}
 
 // A one-shot event: co_await suspends until set() (and not at all once it is set); set() makes
 // every waiter ready, in the order they arrived on each loop, with one hand-over per loop. The
-// event is its own awaiter, so co_await stores nothing in the waiting frame. Waiters are kept
-// per loop under a lock (uncontended with one loop: a few ns per waiter).
+// waiting task is filed by its promise's await_transform, so co_await stores nothing in its frame.
+// Waiters are kept per loop under a lock (uncontended with one loop: a few ns per waiter).
 class event {
 public:
     event() = default;
@@ -1349,8 +1454,12 @@ public:
         for (auto& g : groups) g.owner->resume(g.waiters);
     }
 
-    bool await_ready() const noexcept { return is_set(); }
-    template <class P> bool await_suspend(std::coroutine_handle<P> h) {
+private:
+    friend struct promise_base;
+
+    // Files p among the waiters (it suspends right after), or returns false if the event is set.
+    bool park(promise_base& p) {
+        if (is_set()) return false;
         std::lock_guard lock(mutex_);
         if (set_.load(std::memory_order_relaxed)) return false;  // set meanwhile: do not suspend
         if (groups_.empty() || groups_.back().owner != current_loop) {
@@ -1361,12 +1470,10 @@ public:
             }
             std::iter_swap(it, groups_.end() - 1);  // the caller's group goes last: found first next time
         }
-        groups_.back().waiters.push(h.promise());
+        groups_.back().waiters.push(p);
         return true;
     }
-    void await_resume() const noexcept {}
 
-private:
     struct group {
         loop* owner;
         task_list waiters;
@@ -1375,6 +1482,8 @@ private:
     std::vector<group> groups_;
     std::atomic<bool> set_{false};
 };
+
+inline parked promise_base::await_transform(event& e) { return {!e.park(*this)}; }
 
 // Many producers on any loop, one consumer task: send() never suspends (the buffer grows), and
 // `co_await ch.receive(batch)` waits until values arrive, then hands over every value sent

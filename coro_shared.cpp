@@ -4,14 +4,13 @@
 #include "common.hpp"
 
 using bench::event;
-using bench::sleep_for;
-using bench::task;
+using bench::job;
 using std::chrono::milliseconds;
 
-task<> waiter(event& done) { co_await done; }
+job waiter(event& done) { co_await done; }
 
-task<> setter(event& done, milliseconds d) {
-    co_await sleep_for(d);
+job setter(event& done, milliseconds d) {
+    co_await d;
     done.set();
 }
 
@@ -24,7 +23,7 @@ int main(int argc, char** argv) {
     const auto n = cli.count();
     const milliseconds sleep{cli.number("--sleep-ms", 5000, 1, 86400000)};  // 0 would set the event before anyone waits
     const auto threads = static_cast<unsigned>(cli.number("--threads", 1, 1, 1024));
-    cli.finish(n, 64);  // resident bytes per task, about: one frame
+    cli.finish(n, 48);  // resident bytes per task, about: one frame
 
     bench::report report{"coro_shared", n};
     report.param("threads", threads);

@@ -3,11 +3,10 @@
 // Prints: one line of key=value pairs (see README.md); exits 1 if a task is lost or woke early.
 #include "common.hpp"
 
-using bench::task;
-using bench::sleep_for;
+using bench::job;
 using std::chrono::milliseconds;
 
-task<> sleeper(milliseconds d) { co_await sleep_for(d); }
+job sleeper(milliseconds d) { co_await d; }
 
 #ifndef BENCH_NO_MAIN
 int main(int argc, char** argv) {
@@ -20,7 +19,7 @@ int main(int argc, char** argv) {
     const milliseconds sleep{cli.number("--sleep-ms", 5000, 0, 86400000)};
     const auto jitter = cli.number("--jitter-ms", 0, 0, 86400000);
     const auto threads = static_cast<unsigned>(cli.number("--threads", 1, 1, 1024));
-    cli.finish(n, 64);  // resident bytes per task, about: one frame
+    cli.finish(n, 48);  // resident bytes per task, about: one frame
 
     bench::report report{"coro_timer", n};
     report.param("threads", threads);

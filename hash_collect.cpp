@@ -7,7 +7,7 @@
 #include <random>
 
 using bench::channel;
-using bench::task;
+using bench::job;
 using digest = std::array<std::uint8_t, 64>;
 
 // SHA-512 as FIPS 180-4 ("Secure Hash Standard", NIST 2015, section 6.4) defines it, written
@@ -121,18 +121,18 @@ struct collector {
 };
 
 // --sync mutex: each task appends its digest under the lock.
-task<> hash_locked(collector& c, std::uint64_t i) {
+job hash_locked(collector& c, std::uint64_t i) {
     c.add_locked(sha512(uuid_v4(c.seed, i)));
     co_return;
 }
 
 // --sync channel: each task sends its digest to the one collector task, which appends them. Each
 // sends exactly one, so the collector counts to n (no done() per task: a second lock each).
-task<> hash_sent(collector& c, std::uint64_t i) {
+job hash_sent(collector& c, std::uint64_t i) {
     c.sent.send(sha512(uuid_v4(c.seed, i)));
     co_return;
 }
-task<> collect(collector& c) {
+job collect(collector& c) {
     std::vector<digest> batch;
     while (c.digests.size() < c.n) {
         co_await c.sent.receive(batch);  // true: the channel is never closed

@@ -4,7 +4,7 @@
 #include "common.hpp"
 
 using bench::channel;
-using bench::task;
+using bench::job;
 
 // Task i's stream starts from splitmix64 of (seed + i) (common.hpp); its first output is the
 // task's one draw: the top 53 bits, scaled to [0, 100). No state is shared, no system call made.
@@ -58,18 +58,18 @@ struct averager {
 };
 
 // --sync mutex: each task takes the lock for its one push.
-task<> draw_locked(averager& a, std::uint64_t i) {
+job draw_locked(averager& a, std::uint64_t i) {
     a.push_locked(uniform_100(a.seed, i));
     co_return;
 }
 
 // --sync channel: each task sends its value to the one aggregator, which owns the statistics and
 // counts to n (n done() calls would take the channel's lock a second time per task).
-task<> draw_sent(averager& a, std::uint64_t i) {
+job draw_sent(averager& a, std::uint64_t i) {
     a.values.send(uniform_100(a.seed, i));
     co_return;
 }
-task<> aggregate(averager& a) {
+job aggregate(averager& a) {
     std::vector<double> batch;
     while (a.stats.n < a.n) {
         co_await a.values.receive(batch);  // true: the channel is never closed

@@ -11,7 +11,6 @@
 
 using bench::event;
 using bench::runtime;
-using bench::sleep_for;
 using bench::task;
 using std::chrono::milliseconds;
 using std::chrono::steady_clock;
@@ -19,7 +18,7 @@ using std::chrono::steady_clock;
 namespace {
 
 task<> run_once(std::atomic<int>* runs, milliseconds d) {
-    co_await sleep_for(d);
+    co_await d;
     runs->fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -29,12 +28,12 @@ task<> spawn_children(runtime& rt, std::atomic<int>* runs, int n) {
 }
 
 task<> sleep_forever(std::atomic<int>& woke) {
-    co_await sleep_for(milliseconds(3600 * 1000));
+    co_await milliseconds(3600 * 1000);
     woke.fetch_add(1);
 }
 
 task<> stop_after(runtime& rt, milliseconds d) {
-    co_await sleep_for(d);
+    co_await d;
     rt.stop();
 }
 
@@ -47,14 +46,14 @@ task<> wait_on(event& e, std::atomic<int>& woken, std::mutex& m, std::set<std::t
 }
 
 task<> set_after(event& e, milliseconds d) {
-    co_await sleep_for(d);
+    co_await d;
     e.set();
 }
 
 task<> burst_spawner(runtime& rt, std::atomic<int>* runs, int n, int burst, steady_clock::time_point* done) {
     for (int i = 1; i <= n; ++i) {
         rt.spawn(run_once(&runs[i - 1], milliseconds(0)));
-        if (i % burst == 0 && i < n) co_await sleep_for(milliseconds(1000));
+        if (i % burst == 0 && i < n) co_await milliseconds(1000);
     }
     *done = steady_clock::now();
 }
