@@ -111,8 +111,8 @@ inline uuid_text uuid_v4(std::uint64_t seed, std::uint64_t i) noexcept {
 // What every task refers to: its frame holds one reference to this and its index, nothing more.
 struct collector {
     std::uint64_t seed, n;
-    std::mutex mutex{};
-    std::vector<digest> digests{};  // reserved to n before the first task runs
+    bench::mutex mutex{};
+    bench::big_vector<digest> digests{};  // reserved to n before the first task runs
     channel<digest> sent{1};        // never closed: the collector stops after n digests instead
     void add_locked(const digest& d) {
         std::lock_guard lock(mutex);
@@ -133,7 +133,7 @@ job hash_sent(collector& c, std::uint64_t i) {
     co_return;
 }
 job collect(collector& c) {
-    std::vector<digest> batch;
+    bench::big_vector<digest> batch;
     while (c.digests.size() < c.n) {
         co_await c.sent.receive(batch);  // true: the channel is never closed
         c.digests.insert(c.digests.end(), batch.begin(), batch.end());
@@ -177,7 +177,7 @@ int main(int argc, char** argv) {
     // around: 400 ms at N = 1e6); only when two of those are equal, sort and compare in full. The
     // same pass checks a sample against a recomputation: recomputing all would cost a second run.
     const digest sample[3] = {sha512(uuid_v4(seed, 0)), sha512(uuid_v4(seed, n / 2)), sha512(uuid_v4(seed, n - 1))};
-    std::vector<std::uint64_t> prefixes(n);
+    bench::big_vector<std::uint64_t> prefixes(n);
     std::uint64_t found = 0;
     for (std::uint64_t i = 0; i < n; ++i) {
         std::memcpy(&prefixes[i], c.digests[i].data(), 8);

@@ -48,7 +48,7 @@ template <class F> moments two_pass(std::uint64_t n, F value) {
 // What every task refers to: its frame holds one reference to this and its index, nothing more.
 struct averager {
     std::uint64_t seed, n;
-    std::mutex mutex{};
+    bench::mutex mutex{};
     welford stats{};
     channel<double> values{1};  // never closed: the aggregator stops after n values instead
     void push_locked(double x) {
@@ -70,7 +70,7 @@ job draw_sent(averager& a, std::uint64_t i) {
     co_return;
 }
 job aggregate(averager& a) {
-    std::vector<double> batch;
+    bench::big_vector<double> batch;
     while (a.stats.n < a.n) {
         co_await a.values.receive(batch);  // true: the channel is never closed
         for (double x : batch) a.stats.push(x);

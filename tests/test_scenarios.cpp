@@ -50,7 +50,7 @@ std::vector<digest> collected(std::uint64_t seed, std::uint64_t n, bool locked, 
         CHECK(rt.completed() == n + !locked);
     }
     std::sort(c.digests.begin(), c.digests.end());
-    return c.digests;
+    return {c.digests.begin(), c.digests.end()};
 }
 
 }  // namespace
