@@ -380,9 +380,9 @@ EOF
 ours_variant() {
   case $1 in
     threads) echo "std::thread per task" ;;
-    coro_shared) echo "task<> per task, one event" ;;
-    atomic_counter) echo "task<> loop + sleep_for" ;;
-    *) echo "task<> + sleep_for" ;;
+    coro_shared) echo "job per task, co_await one event" ;;
+    atomic_counter) echo "job loop + co_await d" ;;
+    *) echo "job + co_await d" ;;
   esac
 }
 
