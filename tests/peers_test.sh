@@ -236,7 +236,7 @@ check "a peer gets 5000" grep -q '^go-coro_timer 10 5000$' args.log
 check "an atomic_counter peer gets 1000" grep -q '^tokio-atomic_counter 10 1000$' args.log
 check "ours gets --sleep-ms 5000, and THREADS" grep -q '^coro_timer 10 --sleep-ms 5000 --threads 2$' args.log
 check "a peer keeps its runtime's own threads" grep -q '^go-atomic_counter 10 1000$' args.log
-check "our row names THREADS" has "$(rows_of coro_timer)" '^c\+\+20 \(this repo\)\|task<> \+ sleep_for, --threads 2$'
+check "our row names THREADS" has "$(rows_of coro_timer)" '^c\+\+20 \(this repo\)\|job \+ co_await d, --threads 2$'
 check "the section says which sleep" has "$(last_section)" '^- sleep: 5000 ms \(atomic_counter: 1000 ms'
 check "only the chosen scenarios run" [ "$(grep -c -E '^(threads|java-threads|coro_shared) ' args.log)" -eq 0 ]
 check "PEERS chooses the runtimes" \
