@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
     const bool from_task = cli.choice("--spawn-from", "main task") == "task";
     const auto burst = cli.number("--burst", 0, 1, UINT64_MAX);
     const auto hits_target = loop_mode ? cli.number("--hits", n > UINT64_MAX / 10 ? UINT64_MAX : 10 * n, 1, UINT64_MAX) : n;
-    const milliseconds sleep{cli.number("--sleep-ms", 1000, 1, 86400000)};  // 0: a task would never yield
+    const milliseconds sleep{cli.number("--sleep-ms", 1000, 1, 86400000)};  // 0: a busy loop of yields, not sleeps
     const auto threads = static_cast<unsigned>(cli.number("--threads", 1, 1, 1024));
     cli.finish(n, 56);  // resident bytes per task, about: one frame
     if (burst && !from_task) bench::usage_error("--burst needs --spawn-from task");

@@ -211,12 +211,13 @@ inline std::string thread_limits() {
            " cgroup pids.max=" + pids_max;
 }
 
-// Memory for the frame pool; nullptr when the OS refuses. Chunks of 2 MiB or more are aligned to
-// 2 MiB and advised to use transparent huge pages: the first touch of each 4 KiB page costs a
-// page fault (measured here: 100 ms for the 88 MB of a million frames), of each 2 MiB page one.
+// Memory for the frame pool and big_vector; nullptr when the OS refuses. Chunks of 2 MiB or more
+// are aligned to 2 MiB and advised to use transparent huge pages: the first touch of each 4 KiB
+// page costs a page fault (measured here: 100 ms for 88 MB of frames), of each 2 MiB page one.
 inline constexpr std::size_t huge_page = 2 << 20;
 inline void* map_chunk(std::size_t bytes) {
     constexpr std::size_t huge = huge_page;
+    if (bytes > SIZE_MAX / 2) return nullptr;  // no such memory, and the sums below would wrap
     const bool want_huge = bytes >= huge;
     if (want_huge) bytes = (bytes + huge - 1) & ~(huge - 1);  // whole huge pages: the tail is trimmed below
     const std::size_t len = want_huge ? bytes + huge : bytes;
@@ -225,10 +226,12 @@ inline void* map_chunk(std::size_t bytes) {
     if (!want_huge) return p;
     const auto start = reinterpret_cast<std::uintptr_t>(p);
     const auto aligned = (start + huge - 1) & ~(huge - 1);
-    if (aligned > start && munmap(p, aligned - start) < 0)
-        throw std::system_error(errno, std::generic_category(), "munmap");
-    if (const std::size_t tail = start + len - (aligned + bytes); tail && munmap(reinterpret_cast<void*>(aligned + bytes), tail) < 0)
-        throw std::system_error(errno, std::generic_category(), "munmap");
+    const std::size_t tail = start + len - (aligned + bytes);
+    if ((aligned > start && munmap(p, aligned - start) < 0) ||
+        (tail && munmap(reinterpret_cast<void*>(aligned + bytes), tail) < 0)) {
+        (void)munmap(p, len);  // trimming failed: give it all back and report no memory
+        return nullptr;
+    }
     // Only advice: where THP is disabled this fails and the chunk keeps 4 KiB pages.
     (void)madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);
     return reinterpret_cast<void*>(aligned);
@@ -324,7 +327,7 @@ inline void check(bool ok, const std::string& what) {
     if (!ok) exit_with(1, "self-check failed: " + what);
 }
 
-// Uncaught exceptions (a failed system call, std::bad_alloc, a throw in a detached task) end here.
+// Uncaught exceptions (a failed system call, std::bad_alloc, a throw in a spawned task) end here.
 // For an out-of-memory message: N (set by the report) and how many tasks exist (set by the
 // runtime). The message is built without allocating: memory is what ran out.
 inline std::uint64_t tasks_planned = 0;
@@ -1464,7 +1467,10 @@ inline std::uint64_t task_list::destroy_all() noexcept {
 
 template <class Rep, class Period>
 parked promise_base::await_transform(const std::chrono::duration<Rep, Period>& d) {
-    current_loop->sleep(*this, std::chrono::ceil<std::chrono::milliseconds>(d));
+    // Up to 2^40 ms (35 years): a longer sleep would overflow the tick arithmetic, so it is cut there.
+    constexpr std::chrono::milliseconds longest{std::int64_t{1} << 40};
+    const bool too_long = std::chrono::duration<double, std::milli>(d).count() >= static_cast<double>(longest.count());
+    current_loop->sleep(*this, too_long ? longest : std::chrono::ceil<std::chrono::milliseconds>(d));
     return {false};
 }
 
@@ -1497,6 +1503,8 @@ public:
     event() = default;
     event(const event&) = delete;
     event& operator=(const event&) = delete;
+    // Ends the tasks still waiting (their frames are freed). An event must outlive the loops whose
+    // tasks wait on it: a task on another loop may be filing itself here at this moment.
     ~event() {
         for (auto& g : groups_) {
             std::uint64_t n = g.waiters.destroy_all();

@@ -145,7 +145,7 @@ int main(int argc, char** argv) {
     bench::cli cli{argc, argv,
                    "usage: hash_collect N [--sync mutex|channel] [--threads T] [--seed S]\n"
                    "  N coroutines each SHA-512 a random version-4 UUID (seeded by S, default from the OS) and\n"
-                   "  hand the digest to one collector: a vector under a std::mutex (default) or a channel to\n"
+                   "  hand the digest to one collector: a vector under a mutex (default) or a channel to\n"
                    "  one collector task. Prints one line of key=value pairs on stdout.\n"};
     const auto n = cli.count();
     const bool locked = cli.choice("--sync", "mutex channel") == "mutex";

@@ -82,7 +82,7 @@ int main(int argc, char** argv) {
     bench::cli cli{argc, argv,
                    "usage: running_avg N [--sync mutex|channel] [--threads T] [--seed S]\n"
                    "  N coroutines each draw one uniform value in [0, 100) (--seed, default 1) and push it into\n"
-                   "  one running mean/variance: under a std::mutex (default) or through a channel to one\n"
+                   "  one running mean/variance: under a mutex (default) or through a channel to one\n"
                    "  aggregator. Prints one line of key=value pairs on stdout.\n"};
     const auto n = cli.count();
     const bool locked = cli.choice("--sync", "mutex channel") == "mutex";

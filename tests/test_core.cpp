@@ -202,6 +202,11 @@ task<> nap_then_flag(milliseconds d, bool& fired) {
     fired = true;
 }
 
+template <class D> job sleep_then_flag_for(D d, bool& fired) {
+    co_await d;
+    fired = true;
+}
+
 job await_nap(milliseconds d, bool& fired) { co_await nap_then_flag(d, fired); }
 
 job catch_from(std::string& error) {
@@ -265,6 +270,18 @@ TEST_CASE("co_await of a zero or negative duration yields to the tasks already r
     loop.join();
     CHECK(log == std::vector<std::string>{"a1", "b1", "c1", "a2", "b2", "c2"});
     CHECK(loop.early_wakeups() == 0);
+}
+
+TEST_CASE("a sleep too long for the tick arithmetic is cut to 2^40 ms, not wrapped into the past") {
+    bool fired = false;
+    {
+        bench::loop loop;
+        loop.spawn(sleep_then_flag_for(std::chrono::hours::max(), fired));
+        loop.spawn(sleep_then_flag_for(std::chrono::duration<double>(1e300), fired));
+        loop.run_until_idle();
+        CHECK(loop.live() == 2);
+    }
+    CHECK_FALSE(fired);
 }
 
 TEST_CASE("a task never awaited never starts and is freed") {
