@@ -157,10 +157,6 @@ private:
 
 namespace bench::os {
 
-// The kernel's tick-cached clock: a few ns to read, never ahead of CLOCK_MONOTONIC and never
-// behind it by more than its resolution (one jiffy, 4 ms at HZ=250).
-inline constexpr clockid_t coarse_clock = CLOCK_MONOTONIC_COARSE;
-
 inline long read_proc_kib(const char* key) {  // a "Key:   123 kB" line of /proc/self/status
     char buf[4096];
     int fd = ::open("/proc/self/status", O_RDONLY | O_CLOEXEC);
@@ -241,6 +237,20 @@ inline void unmap_chunk(void* p, std::size_t bytes) noexcept {
     (void)munmap(p, bytes);
 }
 
+// Address space for every frame, aligned to 2 MiB, reserved and not committed (MAP_NORESERVE):
+// only the pages touched count, in RSS and against memory. nullptr when the OS refuses.
+inline void* reserve_region(std::size_t bytes) {
+    void* p = mmap(nullptr, bytes + huge_page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return nullptr;
+    const auto start = reinterpret_cast<std::uintptr_t>(p);
+    const auto aligned = (start + huge_page - 1) & ~(huge_page - 1);
+    if (aligned > start) (void)munmap(p, aligned - start);
+    if (const std::size_t tail = start + huge_page - aligned) (void)munmap(reinterpret_cast<void*>(aligned + bytes), tail);
+    return reinterpret_cast<void*>(aligned);
+}
+// A stretch of it (2 MiB aligned, whole 2 MiB pages) is about to be used: huge pages, if any.
+inline void advise_huge(void* p, std::size_t bytes) noexcept { (void)madvise(p, bytes, MADV_HUGEPAGE); }
+
 }  // namespace bench::os
 
 #else
@@ -254,7 +264,6 @@ inline void unmap_chunk(void* p, std::size_t bytes) noexcept {
 
 namespace bench::os {
 
-inline constexpr clockid_t coarse_clock = CLOCK_MONOTONIC;  // precise: no documented coarse bound
 
 inline long rss_kib() {
 #if defined(__APPLE__)
@@ -287,6 +296,13 @@ inline void* map_chunk(std::size_t bytes) {
     return p == MAP_FAILED ? nullptr : p;
 }
 inline void unmap_chunk(void* p, std::size_t bytes) noexcept { (void)munmap(p, bytes); }
+
+// The BSDs and macOS commit anonymous memory when it is touched, not when it is mapped.
+inline void* reserve_region(std::size_t bytes) {
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANON, -1, 0);
+    return p == MAP_FAILED ? nullptr : p;
+}
+inline void advise_huge(void*, std::size_t) noexcept {}
 
 inline std::string sysctl_text(const char* name) {
     long long v = 0;
@@ -605,22 +621,59 @@ struct frame_stats {
 inline std::mutex stats_mutex;
 inline frame_stats* all_stats = nullptr;
 
+// Every frame lives in one stretch of address space, reserved at the first allocation, so that a
+// queue link can be a 32-bit index into it instead of a pointer (see promise_base). Reserved is
+// not used: only touched pages count, in RSS and against memory. 2^31 links of 8-byte units cover
+// 16 GiB of frames; where the address space is limited (ulimit -v), the reservation halves until
+// it fits, and filling it is running out of memory (std::bad_alloc).
+class frame_region {
+public:
+    static constexpr std::size_t unit = 8;  // frames, and so promises, are 8-byte aligned
+    static constexpr std::size_t max_bytes = std::size_t{1} << 34;
+
+    // `bytes` of the region (2 MiB aligned if that large), or nullptr once it is full.
+    char* take(std::size_t bytes) {
+        std::call_once(once_, [this] { reserve(); });
+        const std::size_t align = bytes >= os::huge_page ? os::huge_page : unit;
+        std::size_t at = used_.load(std::memory_order_relaxed), start;
+        do {
+            start = (at + align - 1) & ~(align - 1);
+            if (start > size_ || bytes > size_ - start) return nullptr;
+        } while (!used_.compare_exchange_weak(at, start + bytes, std::memory_order_relaxed));
+        return base_ + start;
+    }
+    char* base() const noexcept { return base_; }
+
+private:
+    void reserve() {
+        for (std::size_t size = max_bytes; size >= (std::size_t{16} << 20); size /= 2)
+            if (void* p = os::reserve_region(size)) {
+                base_ = static_cast<char*>(p);
+                size_ = size;
+                return;
+            }
+    }
+
+    std::once_flag once_;
+    char* base_ = nullptr;
+    std::size_t size_ = 0;
+    std::atomic<std::size_t> used_{os::huge_page};  // from 2 MiB on: no frame is at index 0 (null)
+};
+inline constinit frame_region region;
+
 class frame_pool {
 public:
-    static constexpr std::size_t max_size = 512;  // larger frames go to operator new
-
     void* allocate(std::size_t size) {
         frame_stats& s = stats();
         add(s.bytes, static_cast<std::int64_t>(size));
         add(s.live, 1);
-        if (size > max_size) return ::operator new(size);
-        std::size_t cls = (size + 7) / 8;
+        const std::size_t cls = class_of(size);
         if (free_block* b = free_[cls]) {
             free_[cls] = b->next;
             return b;
         }
-        std::size_t bytes = cls * 8;
-        if (static_cast<std::size_t>(end_ - bump_) < bytes) refill();
+        const std::size_t bytes = bytes_of(cls);
+        if (static_cast<std::size_t>(end_ - bump_) < bytes) refill(bytes);
         void* p = bump_;
         bump_ += bytes;
         return p;
@@ -628,8 +681,7 @@ public:
 
     void deallocate(void* p, std::size_t size) noexcept {
         add(stats().live, -1);
-        if (size > max_size) return ::operator delete(p);
-        std::size_t cls = (size + 7) / 8;
+        const std::size_t cls = class_of(size);
         free_[cls] = new (p) free_block{free_[cls]};
     }
 
@@ -650,21 +702,36 @@ private:
         free_block* next;
     };
 
+    // 8-byte classes up to 512 bytes; above that, powers of two (a frame that large holds big
+    // locals, and is rare).
+    static constexpr std::size_t small = 512, classes = small / 8 + 64 - 8;
+    static std::size_t class_of(std::size_t size) noexcept {
+        if (size <= small) return (size + 7) / 8;
+        return small / 8 + static_cast<std::size_t>(std::bit_width(size - 1)) - 9;
+    }
+    static std::size_t bytes_of(std::size_t cls) noexcept {
+        return cls <= small / 8 ? cls * 8 : std::size_t{1} << (cls - small / 8 + 9);
+    }
+
     // Only this thread writes its counters; others may read them. Relaxed load+store compiles
     // to a plain add, where fetch_add would be a locked instruction on every frame.
     static void add(std::atomic<std::int64_t>& c, std::int64_t d) {
         c.store(c.load(std::memory_order_relaxed) + d, std::memory_order_relaxed);
     }
 
-    void refill() {
-        // A chunk's tail too small for this frame is dropped: at most 512 bytes per chunk.
-        bump_ = static_cast<char*>(os::map_chunk(next_chunk_));
-        if (!bump_) throw std::bad_alloc();
-        end_ = bump_ + next_chunk_;
+    void refill(std::size_t need) {
+        // A chunk's tail too small for this frame is left untouched: no RSS, only address space.
+        std::size_t chunk = std::max(next_chunk_, need);
+        if (chunk >= os::huge_page) chunk = (chunk + os::huge_page - 1) & ~(os::huge_page - 1);
+        char* p = region.take(chunk);
+        if (!p) throw std::bad_alloc();
+        if (chunk >= os::huge_page) os::advise_huge(p, chunk);
+        bump_ = p;
+        end_ = p + chunk;
         next_chunk_ = std::min<std::size_t>(next_chunk_ * 2, 32 << 20);
     }
 
-    free_block* free_[max_size / 8 + 1] = {};
+    free_block* free_[classes] = {};
     char* bump_ = nullptr;
     char* end_ = nullptr;
     std::size_t next_chunk_ = 64 << 10;
@@ -746,8 +813,14 @@ struct promise_base {
     promise_base(const promise_base&) = delete;
     promise_base& operator=(const promise_base&) = delete;
 
-    promise_base* next() const noexcept { return reinterpret_cast<promise_base*>(link_ & ~awaited_bit); }
-    void set_next(promise_base* p) noexcept { link_ = reinterpret_cast<std::uintptr_t>(p) | (link_ & awaited_bit); }
+    promise_base* next() const noexcept {
+        const std::uint32_t i = link_ >> 1;
+        return i ? reinterpret_cast<promise_base*>(detail::region.base() + std::size_t{i} * detail::frame_region::unit) : nullptr;
+    }
+    void set_next(promise_base* p) noexcept {
+        const auto i = p ? static_cast<std::uint32_t>((reinterpret_cast<char*>(p) - detail::region.base()) / detail::frame_region::unit) : 0;
+        link_ = i << 1 | (link_ & awaited_bit);
+    }
     bool awaited() const noexcept { return (link_ & awaited_bit) != 0; }
     void mark_awaited() noexcept { link_ |= awaited_bit; }
 
@@ -758,8 +831,8 @@ struct promise_base {
     // it suspends holding nothing: g++ 12 keeps every awaiter and every temporary of a co_await in
     // the frame, and copies an lvalue that await_transform passes through, so an awaiter that
     // remembered its duration or its event would cost 8 to 16 bytes per task.
-    //   co_await d   (a std::chrono duration) resumes after at least d: 1 ms ticks, up to a tick
-    //                plus the coarse clock's resolution late; d <= 0 yields to the tasks ready now.
+    //   co_await d   (a std::chrono duration) resumes after at least d: 1 ms ticks, so up to a
+    //                tick late; d <= 0 yields to the tasks ready now.
     //   co_await e   (an event) resumes once e is set; not at all if it is set already.
     template <class Rep, class Period> parked await_transform(const std::chrono::duration<Rep, Period>& d);
     parked await_transform(event& e);
@@ -771,8 +844,8 @@ struct promise_base {
     }
 
 private:
-    static constexpr std::uintptr_t awaited_bit = 1;
-    std::uintptr_t link_ = 0;
+    static constexpr std::uint32_t awaited_bit = 1;
+    std::uint32_t link_ = 0;  // the next task's index in the frame region, shifted left by one
 };
 
 // The task is already filed where it waits (unless `ready`): suspending is all that is left.
@@ -783,7 +856,8 @@ struct parked {
     void await_resume() const noexcept {}
 };
 
-// Every promise type here derives from promise_base at offset 0 with the same alignment, so a
+// Every promise type here derives from promise_base at offset 0, and a frame puts its promise
+// right after its two function pointers, 16 bytes in, for any promise aligned to at most 16: so a
 // frame can be resumed or destroyed from its promise_base alone (the queues hold promise_base*).
 inline std::coroutine_handle<> handle_of(promise_base& p) noexcept {
     return std::coroutine_handle<promise_base>::from_promise(p);
@@ -812,7 +886,7 @@ public:
         // No one to hand it to: on_terminate reports it and exits 1.
         void unhandled_exception() noexcept { std::terminate(); }
     };
-    static_assert(sizeof(promise_type) == sizeof(void*) && alignof(promise_type) == alignof(promise_base));
+    static_assert(sizeof(promise_type) == 4);
 
     job(job&& other) noexcept : p_{std::exchange(other.p_, nullptr)} {}
     job& operator=(job other) noexcept {
@@ -877,7 +951,7 @@ public:
             return resumes_parent{};
         }
     };
-    static_assert(alignof(promise_type) == alignof(promise_base), "see handle_of");
+    static_assert(alignof(promise_type) <= 2 * sizeof(void*), "see handle_of");
 
     task(task&& other) noexcept : h_{std::exchange(other.h_, {})} {}
     task& operator=(task other) noexcept {
@@ -1158,10 +1232,12 @@ public:
     // --- for the runtime and the awaitables below ---
     void ready(promise_base& p) noexcept { ready_.push(p); }
     void ready(task_list& l) noexcept { ready_.splice(l); }
-    // The first tick at which a sleep of d that starts now may end. The coarse clock lags the
-    // true time by up to its resolution, so that much is added: a deadline may round up, never down.
-    std::int64_t deadline_after(std::chrono::milliseconds d) const noexcept {
-        std::int64_t ns = now_ns(os::coarse_clock) + coarse_slack_ns_ + d.count() * 1000000;
+    // The first tick at which a sleep of d that starts now may end, rounded up. The precise clock,
+    // read for every sleep (about 25 ns): the kernel's coarse clock is cheaper, but it can lag by
+    // more than its resolution when the machine is loaded (a vCPU not scheduled), and a deadline
+    // computed from a late clock fires early. Measured here: 0.02 ms early under a parallel build.
+    std::int64_t deadline_after(std::chrono::milliseconds d) const {
+        std::int64_t ns = now_ns(CLOCK_MONOTONIC) + d.count() * 1000000;
         return (ns + 999999) / 1000000;
     }
     void sleep(promise_base& p, std::chrono::milliseconds d) {
@@ -1196,14 +1272,7 @@ private:
     friend class runtime;
 
     loop(runtime* group, unsigned index)
-        : group_{group}, index_{index}, coarse_slack_ns_{resolution(os::coarse_clock)},
-          timers_{now_ns(CLOCK_MONOTONIC) / 1000000} {}
-
-    static std::int64_t resolution(clockid_t clock) {
-        timespec ts;
-        if (clock_getres(clock, &ts) < 0) throw std::system_error(errno, std::generic_category(), "clock_getres");
-        return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-    }
+        : group_{group}, index_{index}, timers_{now_ns(CLOCK_MONOTONIC) / 1000000} {}
 
     void take_mail() {
         if (!has_mail_.load(std::memory_order_acquire)) return;
@@ -1224,7 +1293,6 @@ private:
     runtime* group_;
     unsigned index_;
     task_list ready_;
-    std::int64_t coarse_slack_ns_;
     timer_wheel timers_;
     std::uint64_t live_ = 0, completed_ = 0, early_ = 0;
     os::poller poller_;

@@ -22,11 +22,21 @@ using std::chrono::steady_clock;
 
 namespace {
 
-// Timer nodes without coroutines: the wheel only links promise_base objects.
+// Timer nodes without coroutines: the wheel only links promise_base objects. Links are indexes
+// into the frame region, so the nodes come from the frame pool, 8 bytes apart like frames.
 struct nodes {
-    explicit nodes(std::size_t n) : all(new promise_base[n]), count(n) {}
-    std::size_t index(const promise_base* p) const { return static_cast<std::size_t>(p - all.get()); }
-    std::unique_ptr<promise_base[]> all;
+    static constexpr std::size_t stride = 8;
+    explicit nodes(std::size_t n) : mem(static_cast<char*>(promise_base::operator new(n * stride))), count(n) {
+        for (std::size_t i = 0; i < n; ++i) ::new (mem + i * stride) promise_base;
+    }
+    ~nodes() { promise_base::operator delete(mem, count * stride); }
+    nodes(const nodes&) = delete;
+    nodes& operator=(const nodes&) = delete;
+    promise_base& operator[](std::size_t i) const { return *reinterpret_cast<promise_base*>(mem + i * stride); }
+    std::size_t index(const promise_base* p) const {
+        return static_cast<std::size_t>(reinterpret_cast<const char*>(p) - mem) / stride;
+    }
+    char* mem;
     std::size_t count;
 };
 
@@ -43,7 +53,7 @@ TEST_CASE("timers with equal deadlines resume in FIFO order") {
     nodes ns{100};
     task_list due;
     for (std::size_t i = 0; i < ns.count; ++i) {
-        wheel.add(ns.all[i], 1000 + 70000, due);  // two levels up: cascaded twice before it fires
+        wheel.add(ns[i], 1000 + 70000, due);  // two levels up: cascaded twice before it fires
     }
     CHECK(wheel.buckets() == 1);
     CHECK(wheel.pending() == ns.count);
@@ -62,11 +72,11 @@ TEST_CASE("equal deadlines filed before and after a cascade still fire in FIFO o
     task_list due;
     const std::int64_t t = 3 * 256 + 7;
     for (std::size_t i = 0; i < 2; ++i) {  // filed at tick 0: level 1
-        wheel.add(ns.all[i], t, due);
+        wheel.add(ns[i], t, due);
     }
     wheel.expire(3 * 256 - 1, due);  // just before the level-1 slot of t starts
     for (std::size_t i = 2; i < 4; ++i) {  // filed at tick 3*256: level 0, after the cascade
-        wheel.add(ns.all[i], t, due);
+        wheel.add(ns[i], t, due);
     }
     CHECK(due.empty());
     wheel.expire(t, due);
@@ -100,7 +110,7 @@ TEST_CASE("100000 random deadlines of every magnitude fire once each, in deadlin
                 default: d = static_cast<std::int64_t>(rng() % (std::int64_t{1} << 36)); break;
             }
             deadline[filed] = now + d;
-            wheel.add(ns.all[filed], deadline[filed], due);
+            wheel.add(ns[filed], deadline[filed], due);
         }
         // Advance by a small step or jump to the next event, whichever the dice say.
         std::int64_t next = wheel.next_tick();
@@ -152,7 +162,7 @@ TEST_CASE("thousands of shuffled random sleeps resume in deadline order and none
     CHECK(loop.early_wakeups() == 0);
     for (const auto& w : order) REQUIRE(w.ended - w.started >= w.ms);
     // All started within a few ms of each other, so sleeps that differ by more than the clock's
-    // granularity (coarse clock resolution + 1 ms tick, under 10 ms) must end in order.
+    // granularity (a 1 ms tick, with scheduling noise well under 10 ms) must end in order.
     for (std::size_t i = 0; i < order.size(); ++i)
         for (std::size_t j = i + 1; j < std::min(order.size(), i + 200); ++j)
             REQUIRE(order[j].ms > order[i].ms - 10);
@@ -209,6 +219,14 @@ template <class D> job sleep_then_flag_for(D d, bool& fired) {
 
 job await_nap(milliseconds d, bool& fired) { co_await nap_then_flag(d, fired); }
 
+// A frame of several KiB: its buffer lives across the sleep.
+job big_sleeper(milliseconds d, int& sum) {
+    volatile char buf[3000];
+    for (std::size_t i = 0; i < sizeof buf; ++i) buf[i] = static_cast<char>(i);
+    co_await d;
+    for (std::size_t i = 0; i < sizeof buf; i += 1000) sum += buf[i];
+}
+
 job catch_from(std::string& error) {
     try {
         co_await thrower();
@@ -245,8 +263,8 @@ TEST_CASE("task<T> returns values and carries exceptions to the awaiter") {
     CHECK(bench::live_frames() == frames);
 }
 
-TEST_CASE("a job is one word of promise, runs once when spawned, awaits tasks and frees itself") {
-    static_assert(sizeof(job::promise_type) == sizeof(void*));
+TEST_CASE("a job's promise is 4 bytes, it runs once when spawned, awaits tasks and frees itself") {
+    static_assert(sizeof(job::promise_type) == 4);
     const auto frames = bench::live_frames();
     bench::loop loop;
     std::string error;
@@ -258,6 +276,18 @@ TEST_CASE("a job is one word of promise, runs once when spawned, awaits tasks an
     CHECK(error == "boom");
     CHECK(fired);
     CHECK(loop.completed() == 2);
+    CHECK(bench::live_frames() == frames);
+}
+
+TEST_CASE("frames larger than 512 bytes come from the frame region too: they queue, sleep and are reused") {
+    const auto frames = bench::live_frames();
+    bench::loop loop;
+    int sum = 0;
+    for (int round = 0; round < 3; ++round) {
+        for (int i = 0; i < 100; ++i) loop.spawn(big_sleeper(milliseconds(i % 3), sum));
+        loop.join();
+    }
+    CHECK(sum == 300 * (0 + static_cast<char>(1000) + static_cast<char>(2000)));
     CHECK(bench::live_frames() == frames);
 }
 
