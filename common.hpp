@@ -605,10 +605,11 @@ private:
 
 // ---------------------------------------------------------------------------------------------
 // Frame pool. Every byte of a frame is multiplied by N, and malloc would add an 8-byte header and
-// round to 16 (a 56-byte frame would occupy 64). Frames come instead from per-thread free lists,
+// round to 16 (a 40-byte frame would occupy 48). Frames come instead from per-thread free lists,
 // one per 8-byte size class, carved from chunks that grow from 64 KiB to 32 MiB (so a small run
-// stays small); a freed frame goes back on the list of the thread that frees it and is reused.
-// Chunks are never returned: the pool's high-water mark stays resident, like malloc's arena.
+// stays small), all in one reserved region; a freed frame goes back on the list of the thread
+// that frees it and is reused. Chunks are never returned: the pool's high-water mark stays
+// resident, like malloc's arena.
 
 namespace detail {
 
@@ -788,17 +789,17 @@ inline std::int64_t frame_bytes_allocated() {
 // ---------------------------------------------------------------------------------------------
 // Coroutine types. Two, because what a task must remember depends on whether anyone awaits it:
 //   job      spawned, never awaited: no one wants its result or its end, so it frees its own
-//            frame when it ends and its promise is one word. The N tasks of a scenario are jobs.
+//            frame when it ends and its promise is 4 bytes. The N tasks of a scenario are jobs.
 //   task<T>  awaited (co_await t) or spawned: it also keeps the task awaiting it and the value or
 //            exception to hand over.
 // Both are lazy (start when spawned or awaited) and move-only, and both can co_await a duration
 // (sleep), an event, a channel or a task<T>.
 //
-// The one word is the link of the one queue a waiting task is in (the ready queue, a timer's
-// bucket, an event's waiters), paid N times. Its low bit (frames are 8-byte aligned) marks a task
-// that another task awaits, so a queue torn down at shutdown can find the frame that owns it.
-// A deadline costs no word: the timer wheel keeps one bucket per pending millisecond, and a
-// sleeping task waits in its bucket (see timer_wheel).
+// The 4 bytes are the link of the one queue a waiting task is in (the ready queue, a timer's
+// bucket, an event's waiters), paid N times: the next task's index in the frame region (8-byte
+// steps, 31 bits), and in the low bit a mark for a task that another task awaits, so that a queue
+// torn down at shutdown can find the frame that owns it. A deadline costs nothing per task: the
+// timer wheel keeps one bucket per pending millisecond, and a sleeping task waits in its bucket.
 
 class loop;
 inline thread_local loop* current_loop = nullptr;
