@@ -217,3 +217,16 @@ TEST_CASE("hash_collect collects the same distinct digests in both sync modes, o
             CHECK(collected(seed, n, locked, threads) == expected);
         }
 }
+
+TEST_CASE("hash_collect's radix sort orders keys as std::sort does, duplicates and extremes included") {
+    bench::big_vector<std::uint64_t> keys;
+    std::uint64_t state = 99;
+    for (int i = 0; i < 300000; ++i) keys.push_back(bench::splitmix64(state));
+    for (std::uint64_t k : {std::uint64_t{0}, UINT64_MAX, std::uint64_t{0xffff}, std::uint64_t{1} << 48}) keys.push_back(k);
+    keys.push_back(keys[1234]);  // a duplicate, which the check must find next to its twin
+    std::vector<std::uint64_t> expected(keys.begin(), keys.end());
+    std::sort(expected.begin(), expected.end());
+    radix_sort(keys);
+    CHECK(std::equal(keys.begin(), keys.end(), expected.begin(), expected.end()));
+    CHECK(std::adjacent_find(keys.begin(), keys.end()) != keys.end());
+}
