@@ -1624,8 +1624,8 @@ private:
 inline parked promise_base::await_transform(event& e) { return {!e.park(*this)}; }
 
 // Many producers on any loop, one consumer task: send() never suspends (the buffer grows), and
-// `co_await ch.receive(batch)` waits until values arrive, then hands over every value sent
-// since, in one batch: one wake-up per batch, not per message. Each producer calls done() once;
+// `co_await ch.receive(out)` waits until values arrive, then appends every value sent since to
+// `out`, in one batch: one wake-up per batch, not per message. Each producer calls done() once;
 // when all have, receive() returns false once the last values are taken.
 template <class T> class channel {
 public:
@@ -1662,12 +1662,17 @@ public:
             ch_.owner_ = current_loop;
             return true;
         }
-        // The batch in `out` (its old contents dropped); false when closed and nothing is left.
+        // Appends the batch to `out`; false when closed and nothing is left. The values are moved
+        // under the lock (senders wait meanwhile) and the buffer is then given back to the OS, so
+        // there is never a second one: a batch kept in its own vector while the next one grows,
+        // or an emptied buffer kept for reuse, each held up to 64 MB more in hash_collect.
         bool await_resume() {
-            out_.clear();
+            big_vector<T> spent;  // freed after the lock is released
             std::lock_guard lock(ch_.mutex_);
-            std::swap(out_, ch_.items_);  // the consumer's emptied buffer is reused for the next batch
-            return !out_.empty();
+            if (ch_.items_.empty()) return false;
+            out_.insert(out_.end(), std::make_move_iterator(ch_.items_.begin()), std::make_move_iterator(ch_.items_.end()));
+            spent.swap(ch_.items_);
+            return true;
         }
 
     private:

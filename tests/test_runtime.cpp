@@ -162,6 +162,7 @@ task<> consume(bench::channel<std::uint64_t>& ch, std::vector<std::uint64_t>& go
     while (co_await ch.receive(batch)) {
         ++batches;
         got.insert(got.end(), batch.begin(), batch.end());
+        batch.clear();  // receive appends
     }
 }
 
