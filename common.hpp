@@ -41,6 +41,9 @@
 // a small emulation (tests/kqueue_shim.hpp, -DBENCH_KQUEUE_SHIM); products never do.
 
 namespace bench::os {
+// The huge page size that chunks of memory are aligned to (x86-64 and arm64 with 4 KiB pages).
+inline constexpr std::size_t huge_page = 2 << 20;
+
 // Inside a spin-wait: PAUSE (x86) or YIELD (Arm) lets the spinning core give way to its sibling.
 inline void cpu_relax() noexcept {
 #if defined(__x86_64__) || defined(__i386__)
@@ -207,10 +210,9 @@ inline std::string thread_limits() {
            " cgroup pids.max=" + pids_max;
 }
 
-// Memory for the frame pool and big_vector; nullptr when the OS refuses. Chunks of 2 MiB or more
-// are aligned to 2 MiB and advised to use transparent huge pages: the first touch of each 4 KiB
-// page costs a page fault (measured here: 100 ms for 88 MB of frames), of each 2 MiB page one.
-inline constexpr std::size_t huge_page = 2 << 20;
+// Memory for big_vector; nullptr when the OS refuses. Blocks of 2 MiB or more are aligned to
+// 2 MiB and advised to use transparent huge pages: the first touch of each 4 KiB page costs a
+// page fault (measured here: 100 ms for 88 MB of frames), of each 2 MiB page one.
 inline void* map_chunk(std::size_t bytes) {
     constexpr std::size_t huge = huge_page;
     if (bytes > SIZE_MAX / 2) return nullptr;  // no such memory, and the sums below would wrap
@@ -238,7 +240,9 @@ inline void unmap_chunk(void* p, std::size_t bytes) noexcept {
 }
 
 // Address space for every frame, aligned to 2 MiB, reserved and not committed (MAP_NORESERVE):
-// only the pages touched count, in RSS and against memory. nullptr when the OS refuses.
+// only the pages touched count, in RSS and against memory (except under vm.overcommit_memory=2,
+// where Linux charges all of it: there the reservation halves until the commit limit allows it).
+// nullptr when the OS refuses.
 inline void* reserve_region(std::size_t bytes) {
     void* p = mmap(nullptr, bytes + huge_page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) return nullptr;
@@ -606,9 +610,11 @@ private:
 // ---------------------------------------------------------------------------------------------
 // Frame pool. Every byte of a frame is multiplied by N, and malloc would add an 8-byte header and
 // round to 16 (a 40-byte frame would occupy 48). Frames come instead from per-thread free lists,
-// one per 8-byte size class, carved from chunks that grow from 64 KiB to 32 MiB (so a small run
-// stays small), all in one reserved region; a freed frame goes back on the list of the thread
-// that frees it and is reused. Chunks are never returned: the pool's high-water mark stays
+// one per 8-byte size class (powers of two above 512 bytes), carved from chunks that grow from
+// 64 KiB to 32 MiB (so a small run stays small), all in one reserved region; a freed frame goes
+// back on the list of the thread that frees it and is reused. Blocks are 8-byte aligned, not 16
+// as operator new's usually are: a coroutine with a 16-byte-aligned local (long double, SSE
+// vectors) needs 16-byte classes, which would cost the 56-byte frames here 8 bytes each. Chunks are never returned: the pool's high-water mark stays
 // resident, like malloc's arena.
 
 namespace detail {
@@ -952,7 +958,7 @@ public:
             return resumes_parent{};
         }
     };
-    static_assert(alignof(promise_type) <= 2 * sizeof(void*), "see handle_of");
+    static_assert(alignof(promise_type) <= detail::frame_region::unit, "frames are 8-byte aligned (see the frame pool)");
 
     task(task&& other) noexcept : h_{std::exchange(other.h_, {})} {}
     task& operator=(task other) noexcept {
