@@ -210,29 +210,37 @@ inline std::string thread_limits() {
            " cgroup pids.max=" + pids_max;
 }
 
-// Memory for big_vector; nullptr when the OS refuses. Blocks of 2 MiB or more are aligned to
-// 2 MiB and advised to use transparent huge pages: the first touch of each 4 KiB page costs a
-// page fault (measured here: 100 ms for 88 MB of frames), of each 2 MiB page one.
-inline void* map_chunk(std::size_t bytes) {
-    constexpr std::size_t huge = huge_page;
+// `bytes` (rounded up to whole 2 MiB pages) of fresh memory aligned to 2 MiB, so that huge pages
+// can back it; nullptr when the OS refuses.
+inline void* map_aligned(std::size_t bytes, int extra_flags) {
     if (bytes > SIZE_MAX / 2) return nullptr;  // no such memory, and the sums below would wrap
-    const bool want_huge = bytes >= huge;
-    if (want_huge) bytes = (bytes + huge - 1) & ~(huge - 1);  // whole huge pages: the tail is trimmed below
-    const std::size_t len = want_huge ? bytes + huge : bytes;
-    void* p = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    bytes = (bytes + huge_page - 1) & ~(huge_page - 1);
+    const std::size_t len = bytes + huge_page;
+    void* p = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | extra_flags, -1, 0);
     if (p == MAP_FAILED) return nullptr;
-    if (!want_huge) return p;
     const auto start = reinterpret_cast<std::uintptr_t>(p);
-    const auto aligned = (start + huge - 1) & ~(huge - 1);
+    const auto aligned = (start + huge_page - 1) & ~(huge_page - 1);
     const std::size_t tail = start + len - (aligned + bytes);
     if ((aligned > start && munmap(p, aligned - start) < 0) ||
         (tail && munmap(reinterpret_cast<void*>(aligned + bytes), tail) < 0)) {
         (void)munmap(p, len);  // trimming failed: give it all back and report no memory
         return nullptr;
     }
-    // Only advice: where THP is disabled this fails and the chunk keeps 4 KiB pages.
-    (void)madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);
     return reinterpret_cast<void*>(aligned);
+}
+
+// Memory for big_vector; nullptr when the OS refuses. Blocks of 2 MiB or more are aligned to
+// 2 MiB and advised to use transparent huge pages: the first touch of each 4 KiB page costs a
+// page fault (measured here: 100 ms for 88 MB of frames), of each 2 MiB page one.
+inline void* map_chunk(std::size_t bytes) {
+    if (bytes < huge_page) {
+        void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        return p == MAP_FAILED ? nullptr : p;
+    }
+    void* p = map_aligned(bytes, 0);
+    // Only advice: where THP is disabled this fails and the chunk keeps 4 KiB pages.
+    if (p) (void)madvise(p, bytes, MADV_HUGEPAGE);
+    return p;
 }
 inline void unmap_chunk(void* p, std::size_t bytes) noexcept {
     if (bytes >= huge_page) bytes = (bytes + huge_page - 1) & ~(huge_page - 1);  // as map_chunk mapped it
@@ -243,15 +251,7 @@ inline void unmap_chunk(void* p, std::size_t bytes) noexcept {
 // only the pages touched count, in RSS and against memory (except under vm.overcommit_memory=2,
 // where Linux charges all of it: there the reservation halves until the commit limit allows it).
 // nullptr when the OS refuses.
-inline void* reserve_region(std::size_t bytes) {
-    void* p = mmap(nullptr, bytes + huge_page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED) return nullptr;
-    const auto start = reinterpret_cast<std::uintptr_t>(p);
-    const auto aligned = (start + huge_page - 1) & ~(huge_page - 1);
-    if (aligned > start) (void)munmap(p, aligned - start);
-    if (const std::size_t tail = start + huge_page - aligned) (void)munmap(reinterpret_cast<void*>(aligned + bytes), tail);
-    return reinterpret_cast<void*>(aligned);
-}
+inline void* reserve_region(std::size_t bytes) { return map_aligned(bytes, MAP_NORESERVE); }
 // A stretch of it (2 MiB aligned, whole 2 MiB pages) is about to be used: huge pages, if any.
 inline void advise_huge(void* p, std::size_t bytes) noexcept { (void)madvise(p, bytes, MADV_HUGEPAGE); }
 
@@ -302,10 +302,7 @@ inline void* map_chunk(std::size_t bytes) {
 inline void unmap_chunk(void* p, std::size_t bytes) noexcept { (void)munmap(p, bytes); }
 
 // The BSDs and macOS commit anonymous memory when it is touched, not when it is mapped.
-inline void* reserve_region(std::size_t bytes) {
-    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANON, -1, 0);
-    return p == MAP_FAILED ? nullptr : p;
-}
+inline void* reserve_region(std::size_t bytes) { return map_chunk(bytes); }
 inline void advise_huge(void*, std::size_t) noexcept {}
 
 inline std::string sysctl_text(const char* name) {
@@ -872,23 +869,36 @@ inline std::coroutine_handle<> handle_of(promise_base& p) noexcept {
 
 inline void task_finished();  // defined with the loop
 
+struct task_promise : promise_base {
+    promise_base* parent_ = nullptr;  // the task awaiting this one; null once spawned
+    std::exception_ptr error_;
+
+    void unhandled_exception() noexcept {
+        if (!parent_) std::terminate();  // spawned: no one to tell, on_terminate reports it
+        error_ = std::current_exception();
+    }
+};
+
+// At a task's end: resume the task awaiting it, if any; otherwise it was spawned, and it frees
+// its own frame.
+struct final_awaiter {
+    bool await_ready() const noexcept { return false; }
+    template <class P> std::coroutine_handle<> await_suspend(std::coroutine_handle<P> h) const noexcept {
+        if constexpr (std::is_base_of_v<task_promise, P>)
+            if (promise_base* parent = h.promise().parent_) return handle_of(*parent);
+        h.destroy();
+        task_finished();
+        return std::noop_coroutine();
+    }
+    void await_resume() const noexcept {}
+};
+
 class [[nodiscard]] job {
 public:
     struct promise_type : promise_base {
         job get_return_object() noexcept { return job{*this}; }
         std::suspend_always initial_suspend() noexcept { return {}; }
-        auto final_suspend() noexcept {
-            struct frees_itself {
-                bool await_ready() const noexcept { return false; }
-                std::coroutine_handle<> await_suspend(std::coroutine_handle<> h) const noexcept {
-                    h.destroy();
-                    task_finished();
-                    return std::noop_coroutine();
-                }
-                void await_resume() const noexcept {}
-            };
-            return frees_itself{};
-        }
+        final_awaiter final_suspend() noexcept { return {}; }
         void return_void() noexcept {}
         // No one to hand it to: on_terminate reports it and exits 1.
         void unhandled_exception() noexcept { std::terminate(); }
@@ -910,16 +920,6 @@ public:
 private:
     explicit job(promise_base& p) noexcept : p_{&p} {}
     promise_base* p_;
-};
-
-struct task_promise : promise_base {
-    promise_base* parent_ = nullptr;  // the task awaiting this one; null once spawned
-    std::exception_ptr error_;
-
-    void unhandled_exception() noexcept {
-        if (!parent_) std::terminate();  // spawned: no one to tell, on_terminate reports it
-        error_ = std::current_exception();
-    }
 };
 
 template <class T> struct task_result {
@@ -944,19 +944,7 @@ public:
     struct promise_type : task_promise, task_result<T> {
         task get_return_object() noexcept { return task{std::coroutine_handle<promise_type>::from_promise(*this)}; }
         std::suspend_always initial_suspend() noexcept { return {}; }
-        auto final_suspend() noexcept {
-            struct resumes_parent {
-                bool await_ready() const noexcept { return false; }
-                std::coroutine_handle<> await_suspend(std::coroutine_handle<promise_type> h) const noexcept {
-                    if (promise_base* parent = h.promise().parent_) return handle_of(*parent);
-                    h.destroy();
-                    task_finished();
-                    return std::noop_coroutine();
-                }
-                void await_resume() const noexcept {}
-            };
-            return resumes_parent{};
-        }
+        final_awaiter final_suspend() noexcept { return {}; }
     };
     static_assert(alignof(promise_type) <= detail::frame_region::unit, "frames are 8-byte aligned (see the frame pool)");
 
