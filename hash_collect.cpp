@@ -1,5 +1,6 @@
 // hash_collect.cpp: N coroutines each SHA-512 a fresh version-4 UUID and hand the digest to one collector.
-// Run:    ./hash_collect 1000000 [--sync mutex|channel] [--threads T] [--seed S]
+// Build:  make hash_collect    (or: g++ -std=c++20 -O2 -pthread hash_collect.cpp -o hash_collect)
+// Run:    ./hash_collect 1000000 [--sync mutex|channel] [--threads 1] [--seed S]
 // Prints: one line of key=value pairs (see README.md); exits 1 if a digest is lost, wrong or repeated.
 #include "common.hpp"
 
@@ -10,6 +11,42 @@
 using bench::channel;
 using bench::job;
 using digest = std::array<std::uint8_t, 64>;
+
+// A version-4 UUID as its 36 characters, and SHA-512 (both written out below the tasks).
+struct uuid_text {
+    char chars[36];
+    operator std::string_view() const noexcept { return {chars, sizeof chars}; }
+};
+uuid_text uuid_v4(std::uint64_t seed, std::uint64_t i) noexcept;
+digest sha512(std::string_view message) noexcept;
+
+// Every task's frame holds one reference to this and its index, nothing more.
+struct collector {
+    std::uint64_t seed, n;
+    bench::mutex mutex{};
+    bench::big_vector<digest> digests{};  // reserved to n before the first task runs
+    channel<digest> sent{1};        // never closed: the collector stops after n digests instead
+    void add_locked(const digest& d) {
+        std::lock_guard lock(mutex);
+        digests.push_back(d);
+    }
+};
+
+// --sync mutex: each task appends its digest under the lock.
+job hash_locked(collector& c, std::uint64_t i) {
+    c.add_locked(sha512(uuid_v4(c.seed, i)));
+    co_return;
+}
+
+// --sync channel: each task sends its digest to the one collector task, which appends them. Each
+// sends exactly one, so the collector counts to n (no done() per task: a second lock each).
+job hash_sent(collector& c, std::uint64_t i) {
+    c.sent.send(sha512(uuid_v4(c.seed, i)));
+    co_return;
+}
+job collect(collector& c) {
+    while (c.digests.size() < c.n) co_await c.sent.receive(c.digests);  // appends each batch
+}
 
 // SHA-512 as FIPS 180-4 ("Secure Hash Standard", NIST 2015, section 6.4) defines it, written
 // plainly: one 80-word message schedule per 128-byte block. A UUID's 36 bytes are one block.
@@ -68,7 +105,7 @@ inline void sha512_block(std::uint64_t h[8], const std::uint8_t* block) noexcept
     for (int i = 0; i < 8; ++i) h[i] += v[i];
 }
 
-inline digest sha512(std::string_view message) noexcept {
+digest sha512(std::string_view message) noexcept {
     std::uint64_t h[8] = {0x6a09e667f3bcc908, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b, 0xa54ff53a5f1d36f1,
                           0x510e527fade682d1, 0x9b05688c2b3e6c1f, 0x1f83d9abfb41bd6b, 0x5be0cd19137e2179};
     const auto* data = reinterpret_cast<const std::uint8_t*>(message.data());
@@ -90,11 +127,7 @@ inline digest sha512(std::string_view message) noexcept {
 
 // A version-4 UUID (RFC 9562, section 5.4) as its 36 lowercase characters, 8-4-4-4-12: 122 bits
 // from task i's stream (splitmix64 of seed + i, common.hpp), version nibble 4, variant bits 10.
-struct uuid_text {
-    char chars[36];
-    operator std::string_view() const noexcept { return {chars, sizeof chars}; }
-};
-inline uuid_text uuid_v4(std::uint64_t seed, std::uint64_t i) noexcept {
+uuid_text uuid_v4(std::uint64_t seed, std::uint64_t i) noexcept {
     std::uint64_t state = seed + i;
     std::uint64_t stream = bench::splitmix64(state);
     std::uint64_t high = bench::splitmix64(stream), low = bench::splitmix64(stream);
@@ -107,34 +140,6 @@ inline uuid_text uuid_v4(std::uint64_t seed, std::uint64_t i) noexcept {
         u.chars[pos++] = "0123456789abcdef"[word >> (60 - 4 * (nibble % 16)) & 0xf];
     }
     return u;
-}
-
-// What every task refers to: its frame holds one reference to this and its index, nothing more.
-struct collector {
-    std::uint64_t seed, n;
-    bench::mutex mutex{};
-    bench::big_vector<digest> digests{};  // reserved to n before the first task runs
-    channel<digest> sent{1};        // never closed: the collector stops after n digests instead
-    void add_locked(const digest& d) {
-        std::lock_guard lock(mutex);
-        digests.push_back(d);
-    }
-};
-
-// --sync mutex: each task appends its digest under the lock.
-job hash_locked(collector& c, std::uint64_t i) {
-    c.add_locked(sha512(uuid_v4(c.seed, i)));
-    co_return;
-}
-
-// --sync channel: each task sends its digest to the one collector task, which appends them. Each
-// sends exactly one, so the collector counts to n (no done() per task: a second lock each).
-job hash_sent(collector& c, std::uint64_t i) {
-    c.sent.send(sha512(uuid_v4(c.seed, i)));
-    co_return;
-}
-job collect(collector& c) {
-    while (c.digests.size() < c.n) co_await c.sent.receive(c.digests);  // appends each batch
 }
 
 // Least significant digit first, 16 bits at a time: four passes, where std::sort of a million
@@ -160,17 +165,16 @@ int main(int argc, char** argv) {
                    "  one collector task. Prints one line of key=value pairs on stdout.\n"};
     const auto n = cli.count();
     const bool locked = cli.choice("--sync", "mutex channel") == "mutex";
-    const auto threads = static_cast<unsigned>(cli.number("--threads", 1, 1, 1024));
-    std::random_device os_random;  // the OS, asked once per process (two 32-bit draws), never per task
+    const auto threads = cli.threads();
+    // From the OS by default (asked once per process, never per task), so that every run hashes
+    // fresh UUIDs as real ones would be; --seed repeats a run exactly.
+    std::random_device os_random;
     const auto seed = cli.number("--seed", std::uint64_t{os_random()} << 32 | os_random(), 0, UINT64_MAX);
-    cli.finish(n, locked ? 136 : 200);  // resident bytes per task, about: frame, digest, its copy in a channel
+    cli.finish(locked ? 144 : 208);  // resident bytes per task, about: frame, digest, its copy in a channel
 
-    bench::report report{"hash_collect", n};
-    report.param("threads", threads);
-    report.param("sync", locked ? "mutex" : "channel");
-    report.param("seed", seed);
-    collector c{seed, n};
     bench::runtime rt{threads};
+    bench::report report{"hash_collect", cli};
+    collector c{seed, n};
     report.start();
     c.digests.reserve(n);
     if (!locked) rt.spawn(collect(c));
@@ -182,8 +186,9 @@ int main(int argc, char** argv) {
     rt.join();
     report.finished();
 
+    const auto completed = rt.completed() - !locked;  // not the collector
+    bench::check(completed == n, "completed " + std::to_string(completed) + " tasks of " + std::to_string(n));
     bench::check(c.digests.size() == n, "collected " + std::to_string(c.digests.size()) + " digests of " + std::to_string(n));
-    bench::check(rt.completed() == n + !locked, "completed " + std::to_string(rt.completed()) + " tasks");
     // Distinct: sort the digests' first 8 bytes (8 MB, where sorting the digests would move 64 MB
     // around: 400 ms at N = 1e6); only when two of those are equal, sort and compare in full. The
     // same pass checks a sample against a recomputation: recomputing all would cost a second run.
@@ -200,8 +205,7 @@ int main(int argc, char** argv) {
         bench::check(std::adjacent_find(c.digests.begin(), c.digests.end()) == c.digests.end(), "two digests are equal");
     }
     bench::check(found == 3, "the digests of tasks 0, n/2 and n-1, recomputed, are not all among those collected");
-    bench::check(bench::live_frames() == 0, std::to_string(bench::live_frames()) + " frames never freed");
-    report.result("completed", c.digests.size());
-    report.print(static_cast<double>(bench::frame_bytes_allocated()) / n);
+    report.result("completed", completed);
+    report.print(bench::frame_bytes_per_task(n));
 }
 #endif

@@ -1,4 +1,5 @@
 // threads.cpp: N OS threads, each sleeps until its deadline in poll() on one shared pipe.
+// Build:  make threads         (or: g++ -std=c++20 -O2 -pthread threads.cpp -o threads)
 // Run:    ./threads 10000 [--sleep-ms 5000] [--stack-kib 16]
 // Prints: one line of key=value pairs (see README.md); exits 1 if the OS refuses a thread or one woke early.
 #include "common.hpp"
@@ -6,6 +7,9 @@
 #include <poll.h>
 #include <pthread.h>
 #include <vector>
+#if !defined(__linux__)
+#include <sys/sysctl.h>
+#endif
 
 using std::chrono::milliseconds;
 using std::chrono::steady_clock;
@@ -43,6 +47,8 @@ void* sleeper(void* arg) {
     return nullptr;
 }
 
+std::string thread_limits();  // the limits that can refuse a thread here (below)
+
 // The errno values pthread_create and pthread_attr_setstacksize return (POSIX), by name.
 const char* errno_name(int e) {
     switch (e) {
@@ -64,7 +70,7 @@ int main(int argc, char** argv) {
     const auto n = cli.count();
     const milliseconds sleep{cli.number("--sleep-ms", 5000, 0, 86400000)};
     const auto stack_kib = cli.number("--stack-kib", 0, 1, std::uint64_t{1} << 30);  // 0: not given
-    cli.finish(n, 10240);  // resident bytes per thread, about: touched stack pages and descriptor, whatever K
+    cli.finish(10240);  // resident bytes per thread, about: touched stack pages and descriptor, whatever K
 
     // std::thread cannot set a stack size; without --stack-kib, pthread_create gets the default.
     pthread_attr_t attr;
@@ -78,9 +84,7 @@ int main(int argc, char** argv) {
         attrs = &attr;
     }
 
-    bench::report report{"threads", n, "threads"};
-    report.param("sleep_ms", sleep.count());
-    report.param("stack_kib", stack_kib ? std::to_string(stack_kib) : std::string("default"));
+    bench::report report{"threads", cli, "threads"};
     int pipe_fds[2];
     if (pipe(pipe_fds) < 0) throw std::system_error(errno, std::generic_category(), "pipe");
     room r{sleep, n, pipe_fds[0]};
@@ -108,7 +112,7 @@ int main(int argc, char** argv) {
         const auto released_ms = std::chrono::duration_cast<milliseconds>(steady_clock::now() - failed_at).count();
         bench::exit_with(1, "pthread_create: " + std::string(std::strerror(error)) + " (" + errno_name(error) + ") after " +
                                 std::to_string(threads.size()) + " of " + std::to_string(n) + " threads (all woken and joined in " +
-                                std::to_string(released_ms) + " ms); limits: " + bench::os::thread_limits());
+                                std::to_string(released_ms) + " ms); limits: " + thread_limits());
     }
     {
         std::unique_lock lock(r.mutex);
@@ -123,5 +127,60 @@ int main(int argc, char** argv) {
     bench::check(report.wall_ms() >= static_cast<double>(sleep.count()), "the run took less than one sleep");
     report.result("completed", r.completed);
     report.print(-1);
+}
+#endif
+
+std::string rlimit_text(int resource) {
+    rlimit r;
+    if (getrlimit(resource, &r) < 0) return "?";
+    return r.rlim_cur == RLIM_INFINITY ? "unlimited" : std::to_string(r.rlim_cur);
+}
+
+#if defined(__linux__)
+std::string first_line(const std::string& path) {
+    std::string text;
+    if (FILE* f = std::fopen(path.c_str(), "re")) {
+        char buf[512];
+        if (std::fgets(buf, sizeof buf, f)) text = buf;
+        std::fclose(f);
+    }
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+    return text.empty() ? "?" : text;
+}
+
+std::string thread_limits() {
+    // cgroup v1 names the pids controller ("8:pids:/path"), v2 has one hierarchy ("0::/path").
+    std::string pids_max = "none";
+    if (FILE* f = std::fopen("/proc/self/cgroup", "re")) {
+        char buf[512];
+        while (std::fgets(buf, sizeof buf, f)) {
+            std::string line = buf;
+            line.erase(line.find_last_not_of("\n") + 1);
+            const auto v1 = line.find(":pids:");
+            const std::string dir = v1 != std::string::npos   ? "/sys/fs/cgroup/pids" + line.substr(v1 + 6)
+                                    : line.starts_with("0::") ? "/sys/fs/cgroup" + line.substr(3)
+                                                              : "";
+            if (!dir.empty() && access((dir + "/pids.max").c_str(), R_OK) == 0) pids_max = first_line(dir + "/pids.max");
+        }
+        std::fclose(f);
+    }
+    return "kernel.pid_max=" + first_line("/proc/sys/kernel/pid_max") +
+           " kernel.threads-max=" + first_line("/proc/sys/kernel/threads-max") +
+           " vm.max_map_count=" + first_line("/proc/sys/vm/max_map_count") + " RLIMIT_NPROC=" + rlimit_text(RLIMIT_NPROC) +
+           " RLIMIT_AS=" + rlimit_text(RLIMIT_AS) + " cgroup pids.max=" + pids_max;
+}
+#else
+std::string sysctl_text(const char* name) {
+    long long v = 0;
+    size_t size = sizeof v;
+    if (sysctlbyname(name, &v, &size, nullptr, 0) < 0) return "?";
+    return std::to_string(size == sizeof(int) ? *reinterpret_cast<int*>(&v) : v);
+}
+
+std::string thread_limits() {
+    return std::string("kern.maxproc=") + sysctl_text("kern.maxproc") +
+           " kern.maxprocperuid=" + sysctl_text("kern.maxprocperuid") +
+           " kern.num_taskthreads=" + sysctl_text("kern.num_taskthreads") +
+           " RLIMIT_NPROC=" + rlimit_text(RLIMIT_NPROC) + " RLIMIT_AS=" + rlimit_text(RLIMIT_AS);
 }
 #endif

@@ -20,10 +20,7 @@ numeric_option() {
     *) echo --threads ;;
   esac
 }
-scenarios=""
-for s in threads coro_timer coro_shared atomic_counter running_avg hash_collect; do
-  [ -f "$s.cpp" ] && scenarios="$scenarios $s"
-done
+scenarios="threads coro_timer coro_shared atomic_counter running_avg hash_collect"
 
 keys="scenario n spawn_ms wall_ms rss_base_kib rss_wait_kib rss_avg_kib rss_peak_kib bytes_per_task completed"
 well_formed() {  # $1 scenario, $2 N; reads $out
@@ -38,7 +35,7 @@ well_formed() {  # $1 scenario, $2 N; reads $out
 for s in $scenarios; do
   args=$(smoke_args "$s")
   [ -n "$args" ] || continue
-  run_cmd "./$s" $args
+  run_cmd "$bin/$s" $args
   check "$s $args exits 0" [ "$rc" = 0 ]
   check "$s $args prints one well-formed summary line with completed=1000" well_formed "$s" 1000
   check "$s $args reports frame bytes" eval 'printf "%s\n" "$out" | grep -Eq " frame_bytes=[0-9]+(\.[0-9]+)?( |$)"'
@@ -48,7 +45,7 @@ done
 bad_input() {
   local name=$1 pattern=$2
   shift 2
-  run_cmd "./$s" "$@"
+  run_cmd "$bin/$s" "$@"
   check "$s $name: exit 2" [ "$rc" = 2 ]
   check "$s $name: one line naming the problem" eval '[ "$(printf "%s\n" "$err" | wc -l | tr -d " ")" = 1 ] && printf "%s\n" "$err" | grep -Eiq -e "$pattern"'
   check "$s $name: nothing on stdout" [ -z "$out" ]
@@ -66,28 +63,77 @@ for s in $scenarios; do
   bad_input "option without its value" "$opt needs a value" 10 "$opt"
   bad_input "non-numeric option value" "$opt must be a whole number" 10 "$opt" soon
   bad_input "extra argument" "unexpected argument 'extra'" 10 extra
-  bad_input "N beyond physical memory" "needs about .* GiB resident, more than this machine" 1000000000000000
-  run_cmd "./$s" --help
+  bad_input "N beyond physical memory" "needs about .* GiB resident, more than the .* GiB available now" 1000000000000000
+  run_cmd "$bin/$s" --help
   check "$s --help: usage on stdout, exit 0" eval '[ "$rc" = 0 ] && printf "%s\n" "$out" | grep -q "^usage: $s N"'
 done
 
-# The threads option and the modes, on every scenario that has them.
-for s in $scenarios; do
-  case $s in coro_timer | coro_shared | atomic_counter) ;; *) continue ;; esac
-  run_cmd "./$s" 300 --sleep-ms 20 --threads 3
-  check "$s --threads 3 completes every task" eval '[ "$rc" = 0 ] && well_formed "$s" 300 && printf "%s\n" "$out" | grep -q " threads=3 "'
+# The threads option, on every scenario that has it: two and three loops.
+for s in coro_timer coro_shared atomic_counter; do
+  for t in 2 3; do
+    run_cmd "$bin/$s" 300 --sleep-ms 20 --threads $t
+    check "$s --threads $t completes every task" eval '[ "$rc" = 0 ] && well_formed "$s" 300 && printf "%s\n" "$out" | grep -q " threads=$t "'
+  done
 done
-if [ -f coro_shared.cpp ]; then
+
+# The edges of every accepted range: each value the parser takes must run, or be refused up front.
+# within SECONDS CMD...: runs CMD with a time limit (these used to hang); sets rc, out, err.
+within() {
+  local limit=$1
+  shift
+  "$@" >"$tmp/out" 2>"$tmp/err" &
+  local pid=$! i=0
+  while kill -0 "$pid" 2>/dev/null && [ $i -lt $((limit * 10)) ]; do sleep 0.1; i=$((i + 1)); done
+  kill -KILL "$pid" 2>/dev/null
+  wait "$pid"
+  rc=$?
+  out=$(cat "$tmp/out") err=$(cat "$tmp/err")
+}
+# The smallest sleep with many tasks: spawning outlasts the sleep, so timers are due all along.
+within 60 "$bin/coro_shared" 200000 --sleep-ms 1
+check "coro_shared 200000 --sleep-ms 1 (the setter due before the waiters start) completes" eval '[ "$rc" = 0 ] && well_formed coro_shared 200000'
+for t in 1 2; do
+  within 60 "$bin/atomic_counter" 100000 --sleep-ms 1 --threads $t
+  check "atomic_counter 100000 --sleep-ms 1 --threads $t ends (timers always due)" eval '[ "$rc" = 0 ] && well_formed atomic_counter 100000'
+done
+within 60 "$bin/atomic_counter" 20000 --sleep-ms 1 --mode once --spawn-from task --threads 2
+check "atomic_counter once mode from a task, 1 ms sleeps, ends" eval '[ "$rc" = 0 ] && well_formed atomic_counter 20000'
+within 60 "$bin/coro_timer" 100000 --sleep-ms 0 --threads 2
+check "coro_timer --sleep-ms 0 completes" eval '[ "$rc" = 0 ] && well_formed coro_timer 100000'
+for s in coro_timer coro_shared atomic_counter running_avg hash_collect; do
+  args="--threads 4"
+  case $s in coro_timer | coro_shared | atomic_counter) args="--sleep-ms 5 --threads 4" ;; esac
+  within 60 "$bin/$s" 1 $args
+  check "$s N=1 with --threads above N completes" eval '[ "$rc" = 0 ] && well_formed "$s" 1'
+  within 60 "$bin/$s" 1 --threads 1024 $( [ "$s" = running_avg ] || [ "$s" = hash_collect ] || echo --sleep-ms 5)
+  check "$s --threads 1024, the largest accepted, completes" eval '[ "$rc" = 0 ] && well_formed "$s" 1'
+done
+within 60 "$bin/threads" 1 --sleep-ms 0
+check "threads N=1 --sleep-ms 0 completes" eval '[ "$rc" = 0 ] && well_formed threads 1'
+# The largest sleep is accepted and reaches the wait; SIGTERM then ends it at once.
+for s in coro_timer coro_shared atomic_counter threads; do
+  "$bin/$s" 1000 --sleep-ms 86400000 >"$tmp/out" 2>"$tmp/err" &
+  pid=$! i=0
+  while ! grep -q " exist, resident set" "$tmp/err" && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+  kill -TERM "$pid"
+  i=0
+  while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+  kill -KILL "$pid" 2>/dev/null
+  wait "$pid"
+  rc=$?
+  check "$s --sleep-ms 86400000 reaches the wait and SIGTERM ends it with 143" eval '[ "$rc" = 143 ] && grep -q "terminated (SIGTERM)" "$tmp/err"'
+done
+if true; then
   s=coro_shared
   bad_input "a zero sleep, which would set the event before anyone waits" "--sleep-ms is too small: 0" 10 --sleep-ms 0
 fi
-if [ -f atomic_counter.cpp ]; then
+if true; then
   s=atomic_counter
-  run_cmd ./atomic_counter 2000 --mode once --spawn-from task --threads 2 --sleep-ms 20
+  run_cmd "$bin/atomic_counter" 2000 --mode once --spawn-from task --threads 2 --sleep-ms 20
   check "atomic_counter once mode from a task: every task hits once" eval '[ "$rc" = 0 ] && well_formed atomic_counter 2000 && printf "%s\n" "$out" | grep -q " hits=2000 "'
-  run_cmd ./atomic_counter 500 --hits 700 --sleep-ms 30
+  run_cmd "$bin/atomic_counter" 500 --hits 700 --sleep-ms 30
   hits=$(printf '%s\n' "$out" | tr ' ' '\n' | sed -n 's/^hits=//p')
-  check "atomic_counter stops once the monitor sees the hit target" eval '[ "$rc" = 0 ] && [ "${hits:-0}" -ge 700 ] && well_formed atomic_counter 500'
+  check "atomic_counter stops once the monitor sees the hit target, and every task then ends" eval '[ "$rc" = 0 ] && [ "${hits:-0}" -ge 700 ] && well_formed atomic_counter 500'
   bad_input "unknown mode" "--mode must be one of: loop once" 10 --mode twice
   bad_input "a zero sleep, which would never yield" "--sleep-ms is too small: 0" 10 --sleep-ms 0
   bad_input "burst without a spawning task" "--burst needs --spawn-from task" 10 --burst 5
@@ -98,11 +144,11 @@ fi
 field() { printf '%s\n' "$out" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 for s in $scenarios; do
   case $s in running_avg | hash_collect) ;; *) continue ;; esac
-  run_cmd "./$s" 1000 --sync mutex
-  check "$s --sync mutex completes every task" eval '[ "$rc" = 0 ] && well_formed "$s" 1000 && printf "%s\n" "$out" | grep -q " threads=1 sync=mutex "'
-  run_cmd "./$s" 300 --sync mutex --threads 3
-  check "$s --sync mutex --threads 3 completes every task" eval '[ "$rc" = 0 ] && well_formed "$s" 300 && printf "%s\n" "$out" | grep -q " threads=3 sync=mutex "'
-  run_cmd "./$s" 500 --seed 18446744073709551615
+  run_cmd "$bin/$s" 1000 --sync mutex
+  check "$s --sync mutex completes every task" eval '[ "$rc" = 0 ] && well_formed "$s" 1000 && printf "%s\n" "$out" | grep -q " sync=mutex threads=1 "'
+  run_cmd "$bin/$s" 300 --sync mutex --threads 3
+  check "$s --sync mutex --threads 3 completes every task" eval '[ "$rc" = 0 ] && well_formed "$s" 300 && printf "%s\n" "$out" | grep -q " sync=mutex threads=3 "'
+  run_cmd "$bin/$s" 500 --seed 18446744073709551615
   check "$s takes any 64-bit --seed and prints it" eval '[ "$rc" = 0 ] && well_formed "$s" 500 && printf "%s\n" "$out" | grep -q " seed=18446744073709551615 "'
   bad_input "unknown sync mode" "--sync must be one of: mutex channel" 10 --sync lockfree
   bad_input "--sleep-ms, which it does not take" "unknown option --sleep-ms" 10 --sleep-ms 5
@@ -110,25 +156,25 @@ for s in $scenarios; do
   bad_input "more than 1024 threads" "--threads is too large" 10 --threads 1025
   bad_input "seed past 64 bits" "--seed is too large" 10 --seed 18446744073709551616
 done
-if [ -f running_avg.cpp ]; then
+if true; then
   s=running_avg
-  run_cmd ./running_avg 2000 --seed 7 --sync mutex
+  run_cmd "$bin/running_avg" 2000 --seed 7 --sync mutex
   mean=$(field mean) variance=$(field variance)
   check "running_avg prints mean= in [0, 100) and a positive variance=" \
     eval 'awk -v m="$mean" -v v="$variance" "BEGIN { exit !(m != \"\" && m >= 0 && m < 100 && v > 0) }"'
-  run_cmd ./running_avg 2000 --seed 7 --sync channel
+  run_cmd "$bin/running_avg" 2000 --seed 7 --sync channel
   check "running_avg: one seed gives the same mean and variance with either sync" \
     eval '[ "$rc" = 0 ] && [ -n "$mean" ] && [ "$(field mean) $(field variance)" = "$mean $variance" ]'
-  run_cmd ./running_avg 2000 --seed 8
+  run_cmd "$bin/running_avg" 2000 --seed 8
   check "running_avg: another seed gives another mean" eval '[ "$rc" = 0 ] && [ "$(field mean)" != "$mean" ]'
-  run_cmd ./running_avg 2000
+  run_cmd "$bin/running_avg" 2000
   check "running_avg without --seed uses a fixed seed" eval '[ "$rc" = 0 ] && [ "$(field seed)" = 1 ]'
 fi
-if [ -f hash_collect.cpp ]; then
+if true; then
   s=hash_collect
-  run_cmd ./hash_collect 100
+  run_cmd "$bin/hash_collect" 100
   seed1=$(field seed)
-  run_cmd ./hash_collect 100
+  run_cmd "$bin/hash_collect" 100
   check "hash_collect without --seed takes a new seed from the OS each run" \
     eval '[ "$rc" = 0 ] && [ -n "$seed1" ] && [ -n "$(field seed)" ] && [ "$(field seed)" != "$seed1" ]'
 fi

@@ -1,8 +1,10 @@
 // tests/kqueue_shim.hpp: the few kqueue calls common.hpp's kqueue poller uses (kqueue, kevent
 // with EVFILT_USER, EV_ADD, EV_CLEAR, NOTE_TRIGGER and a timeout), emulated on Linux with epoll
 // and one eventfd per queue, so that poller compiles and runs the loop tests here. Tests only:
-// the build flag -DBENCH_KQUEUE_SHIM selects it (see the Makefile's unit-kqueue).
+// the Makefile's unit-kqueue injects it with -include, and BENCH_KQUEUE_SHIM selects the kqueue
+// poller in common.hpp.
 #pragma once
+#define BENCH_KQUEUE_SHIM 1
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>

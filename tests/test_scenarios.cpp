@@ -188,7 +188,7 @@ TEST_CASE("identical values have that mean and exactly zero variance") {
 TEST_CASE("running_avg gives the two-pass statistics in both sync modes, on one and two loops") {
     const std::uint64_t n = 5000, seed = 99;
     const moments ref = two_pass(n, [](std::uint64_t i) { return uniform_100(seed, i); });
-    for (unsigned threads : {1u, 2u})
+    for (unsigned threads : {1u, 2u, 3u})
         for (bool locked : {true, false}) {
             INFO("threads " << threads << (locked ? " mutex" : " channel"));
             averager a{seed, n};
@@ -211,7 +211,7 @@ TEST_CASE("hash_collect collects the same distinct digests in both sync modes, o
     for (std::uint64_t i = 0; i < n; ++i) expected.push_back(sha512(uuid_v4(seed, i)));
     std::sort(expected.begin(), expected.end());
     CHECK(std::adjacent_find(expected.begin(), expected.end()) == expected.end());
-    for (unsigned threads : {1u, 2u})
+    for (unsigned threads : {1u, 2u, 3u})
         for (bool locked : {true, false}) {
             INFO("threads " << threads << (locked ? " mutex" : " channel"));
             CHECK(collected(seed, n, locked, threads) == expected);
