@@ -59,7 +59,8 @@ int main(int argc, char** argv) {
                    "  Prints one line of key=value pairs on stdout.\n"};
     const auto n = cli.count();
     const bool loop_mode = cli.choice("--mode", "loop once") == "loop";
-    const auto hits_target = loop_mode ? cli.number("--hits", n > UINT64_MAX / 10 ? UINT64_MAX : 10 * n, 1, UINT64_MAX, "hits_target") : n;
+    const auto hits_target =
+        loop_mode ? cli.number("--hits", n > UINT64_MAX / 10 ? UINT64_MAX : 10 * n, 1, UINT64_MAX, "hits_target") : n;
     const bool from_task = cli.choice("--spawn-from", "main task") == "task";
     const auto burst = cli.number("--burst", 0, 1, UINT64_MAX);  // 0: not given
     // At least 1: with 0 a looping task would yield forever instead of sleeping.
@@ -89,7 +90,9 @@ int main(int argc, char** argv) {
 
     const auto hits = s.hits.load();
     const auto completed = rt.completed() - loop_mode - from_task;  // not the monitor or the spawner
-    if (loop_mode) bench::check(hits >= hits_target, std::to_string(hits) + " hits, fewer than the target " + std::to_string(hits_target));
+    if (loop_mode)
+        bench::check(hits >= hits_target,
+                     std::to_string(hits) + " hits, fewer than the target " + std::to_string(hits_target));
     else bench::check(hits == n, std::to_string(hits) + " hits in once mode, expected " + std::to_string(n));
     bench::check(completed == n, "completed " + std::to_string(completed) + " tasks of " + std::to_string(n));
     bench::check(rt.early_wakeups() == 0, std::to_string(rt.early_wakeups()) + " timers fired early");

@@ -405,7 +405,8 @@ public:
         const double need = static_cast<double>(n_) * resident_bytes_per_task, have = os::available_bytes();
         if (need > have) {
             char msg[200];
-            std::snprintf(msg, sizeof msg, "N=%llu needs about %.1f GiB resident, more than the %.1f GiB available now (%s)",
+            std::snprintf(msg, sizeof msg,
+                          "N=%llu needs about %.1f GiB resident, more than the %.1f GiB available now (%s)",
                           static_cast<unsigned long long>(n_), need / (1 << 30), have / (1 << 30), os::available_name);
             usage_error(msg);
         }
@@ -518,7 +519,8 @@ public:
         add(out, "wall_ms", std::to_string(std::llround(wall_ms_)));
         add(out, "rss_base_kib", std::to_string(rss_base_));
         add(out, "rss_wait_kib", std::to_string(rss_wait_));
-        add(out, "rss_avg_kib", std::to_string(samples_ ? std::llround(static_cast<double>(rss_sum_) / samples_) : rss_wait_));
+        add(out, "rss_avg_kib",
+            std::to_string(samples_ ? std::llround(static_cast<double>(rss_sum_) / samples_) : rss_wait_));
         // The kernel's high-water mark can trail an exact VmRSS reading by a few hundred KiB (it is
         // kept from per-CPU approximate counters), so the peak is at least every reading we took.
         add(out, "rss_peak_kib", std::to_string(std::max({os::peak_rss_kib(), rss_base_, rss_wait_, rss_max_})));
@@ -1067,7 +1069,8 @@ private:
 
 inline std::int64_t now_ns() {
     timespec ts;
-    if (clock_gettime(CLOCK_MONOTONIC, &ts) < 0) throw std::system_error(errno, std::generic_category(), "clock_gettime");
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
+        throw std::system_error(errno, std::generic_category(), "clock_gettime");
     return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
@@ -1370,7 +1373,8 @@ private:
         std::lock_guard lock(mutex_);
         if (set_.load(std::memory_order_relaxed)) return false;  // set meanwhile: do not suspend
         if (groups_.empty() || groups_.back().owner != current_loop) {
-            auto it = std::find_if(groups_.begin(), groups_.end(), [](const group& g) { return g.owner == current_loop; });
+            auto it =
+                std::find_if(groups_.begin(), groups_.end(), [](const group& g) { return g.owner == current_loop; });
             if (it == groups_.end()) it = groups_.insert(groups_.end(), group{current_loop, {}});
             std::iter_swap(it, groups_.end() - 1);  // the caller's group goes last: found first next time
         }
@@ -1430,7 +1434,8 @@ public:
             big_vector<T> spent;  // freed after the lock is released
             std::lock_guard lock(ch_.mutex_);
             if (ch_.items_.empty()) return false;
-            out_.insert(out_.end(), std::make_move_iterator(ch_.items_.begin()), std::make_move_iterator(ch_.items_.end()));
+            out_.insert(out_.end(), std::make_move_iterator(ch_.items_.begin()),
+                        std::make_move_iterator(ch_.items_.end()));
             spent.swap(ch_.items_);
             return true;
         }

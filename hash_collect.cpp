@@ -118,7 +118,8 @@ digest sha512(std::string_view message) noexcept {
     std::memcpy(tail, data + whole, rest);
     tail[rest] = 0x80;
     const std::uint64_t length[2] = {size >> 61, size << 3};
-    for (int i = 0; i < 16; ++i) tail[blocks * 128 - 16 + i] = static_cast<std::uint8_t>(length[i / 8] >> (56 - 8 * (i % 8)));
+    for (int i = 0; i < 16; ++i)
+        tail[blocks * 128 - 16 + i] = static_cast<std::uint8_t>(length[i / 8] >> (56 - 8 * (i % 8)));
     for (std::size_t i = 0; i < blocks; ++i) sha512_block(h, tail + 128 * i);
     digest out;
     for (int i = 0; i < 64; ++i) out[i] = static_cast<std::uint8_t>(h[i / 8] >> (56 - 8 * (i % 8)));
@@ -188,7 +189,8 @@ int main(int argc, char** argv) {
 
     const auto completed = rt.completed() - !locked;  // not the collector
     bench::check(completed == n, "completed " + std::to_string(completed) + " tasks of " + std::to_string(n));
-    bench::check(c.digests.size() == n, "collected " + std::to_string(c.digests.size()) + " digests of " + std::to_string(n));
+    bench::check(c.digests.size() == n,
+                 "collected " + std::to_string(c.digests.size()) + " digests of " + std::to_string(n));
     // Distinct: sort the digests' first 8 bytes (8 MB, where sorting the digests would move 64 MB
     // around: 400 ms at N = 1e6); only when two of those are equal, sort and compare in full. The
     // same pass checks a sample against a recomputation: recomputing all would cost a second run.
@@ -202,7 +204,8 @@ int main(int argc, char** argv) {
     radix_sort(prefixes);
     if (std::adjacent_find(prefixes.begin(), prefixes.end()) != prefixes.end()) {
         std::sort(c.digests.begin(), c.digests.end());
-        bench::check(std::adjacent_find(c.digests.begin(), c.digests.end()) == c.digests.end(), "two digests are equal");
+        bench::check(std::adjacent_find(c.digests.begin(), c.digests.end()) == c.digests.end(),
+                     "two digests are equal");
     }
     bench::check(found == 3, "the digests of tasks 0, n/2 and n-1, recomputed, are not all among those collected");
     report.result("completed", completed);

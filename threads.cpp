@@ -78,8 +78,8 @@ int main(int argc, char** argv) {
     if (stack_kib) {
         if (int e = pthread_attr_init(&attr)) throw std::system_error(e, std::generic_category(), "pthread_attr_init");
         if (int e = pthread_attr_setstacksize(&attr, stack_kib * 1024))
-            bench::exit_with(1, "pthread_attr_setstacksize(" + std::to_string(stack_kib) + " KiB): " + std::strerror(e) +
-                                    " (" + errno_name(e) + "); the minimum is PTHREAD_STACK_MIN=" +
+            bench::exit_with(1, "pthread_attr_setstacksize(" + std::to_string(stack_kib) + " KiB): " +
+                                    std::strerror(e) + " (" + errno_name(e) + "); the minimum is PTHREAD_STACK_MIN=" +
                                     std::to_string(static_cast<long>(PTHREAD_STACK_MIN) / 1024) + " KiB");
         attrs = &attr;
     }
@@ -110,9 +110,10 @@ int main(int argc, char** argv) {
         if (write(pipe_fds[1], "x", 1) != 1) throw std::system_error(errno, std::generic_category(), "write(pipe)");
         join_all();
         const auto released_ms = std::chrono::duration_cast<milliseconds>(steady_clock::now() - failed_at).count();
-        bench::exit_with(1, "pthread_create: " + std::string(std::strerror(error)) + " (" + errno_name(error) + ") after " +
-                                std::to_string(threads.size()) + " of " + std::to_string(n) + " threads (all woken and joined in " +
-                                std::to_string(released_ms) + " ms); limits: " + thread_limits());
+        bench::exit_with(1, "pthread_create: " + std::string(std::strerror(error)) + " (" + errno_name(error) +
+                                ") after " + std::to_string(threads.size()) + " of " + std::to_string(n) +
+                                " threads (all woken and joined in " + std::to_string(released_ms) +
+                                " ms); limits: " + thread_limits());
     }
     {
         std::unique_lock lock(r.mutex);
@@ -160,14 +161,16 @@ std::string thread_limits() {
             const std::string dir = v1 != std::string::npos   ? "/sys/fs/cgroup/pids" + line.substr(v1 + 6)
                                     : line.starts_with("0::") ? "/sys/fs/cgroup" + line.substr(3)
                                                               : "";
-            if (!dir.empty() && access((dir + "/pids.max").c_str(), R_OK) == 0) pids_max = first_line(dir + "/pids.max");
+            if (!dir.empty() && access((dir + "/pids.max").c_str(), R_OK) == 0)
+                pids_max = first_line(dir + "/pids.max");
         }
         std::fclose(f);
     }
     return "kernel.pid_max=" + first_line("/proc/sys/kernel/pid_max") +
            " kernel.threads-max=" + first_line("/proc/sys/kernel/threads-max") +
-           " vm.max_map_count=" + first_line("/proc/sys/vm/max_map_count") + " RLIMIT_NPROC=" + rlimit_text(RLIMIT_NPROC) +
-           " RLIMIT_AS=" + rlimit_text(RLIMIT_AS) + " cgroup pids.max=" + pids_max;
+           " vm.max_map_count=" + first_line("/proc/sys/vm/max_map_count") +
+           " RLIMIT_NPROC=" + rlimit_text(RLIMIT_NPROC) + " RLIMIT_AS=" + rlimit_text(RLIMIT_AS) +
+           " cgroup pids.max=" + pids_max;
 }
 #else
 std::string sysctl_text(const char* name) {
