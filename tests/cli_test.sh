@@ -111,8 +111,11 @@ done
 within 60 "$bin/threads" 1 --sleep-ms 0
 check "threads N=1 --sleep-ms 0 completes" eval '[ "$rc" = 0 ] && well_formed threads 1'
 # The largest sleep is accepted and reaches the wait; SIGTERM then ends it at once.
+# The err file is emptied first: the child truncates it only once it runs, and a stale line from an
+# earlier test would send SIGTERM before the handler exists.
 for s in coro_timer coro_shared atomic_counter threads; do
-  "$bin/$s" 1000 --sleep-ms 86400000 >"$tmp/out" 2>"$tmp/err" &
+  : >"$tmp/err"
+  "$bin/$s" 1000 --sleep-ms 86400000 >"$tmp/out" 2>>"$tmp/err" &
   pid=$! i=0
   while ! grep -q " exist, resident set" "$tmp/err" && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
   kill -TERM "$pid"

@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.." || exit 1
 # signal_run SIGNAL: starts a 60 s coro_timer run, waits until every task exists, sends SIGNAL,
 # and waits for the exit (at most 20 s, far less than the sleep); sets $rc and $err.
 signal_run() {
-  "$bin/coro_timer" 1000000 --sleep-ms 60000 >"$tmp/out" 2>"$tmp/err" &
+  : >"$tmp/err" # emptied first: a stale "tasks exist" would send the signal before the handler exists
+  "$bin/coro_timer" 1000000 --sleep-ms 60000 >"$tmp/out" 2>>"$tmp/err" &
   local pid=$! i=0
   while ! grep -q "tasks exist" "$tmp/err" && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
   kill "-$1" "$pid"
