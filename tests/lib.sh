@@ -34,6 +34,61 @@ skipped() {
   return 1
 }
 
+# has TEXT REGEX: a line of TEXT matches the extended regular expression REGEX.
+has() { printf '%s\n' "$1" | grep -Eq -- "$2"; }
+
+# exited STATUS REGEX: the last run_cmd exited STATUS and said REGEX on stderr.
+exited() { [ "$rc" -eq "$1" ] && has "$err" "$2"; }
+
+# For the run.sh tests, which keep RESULTS in $res and give run.sh $tmp/tmpdir as TMPDIR:
+# bench [VAR=VALUE...] COMMAND...: run_cmd with that RESULTS and TMPDIR.
+bench() { run_cmd env RESULTS="$res" TMPDIR="$tmp/tmpdir" "$@"; }
+# last_section [FILE]: the newest section of FILE (default: $res).
+last_section() { awk '/^## / { s = "" } { s = s $0 "\n" } END { printf "%s", s }' "${1:-$res}"; }
+# table_rows: the data rows of the newest section's table (its header and separator left out).
+table_rows() { last_section | grep '^| ' | sed 1d; }
+# no_temp_files: run.sh left nothing in its TMPDIR.
+no_temp_files() { [ -z "$(ls -A "$tmp/tmpdir")" ]; }
+# lib FUNCTION ARGS...: one of run.sh's functions, run.sh sourced in a subshell.
+lib() { (. ./run.sh && "$@"); }
+
+# bad_case REGEX [VAR=VALUE...] COMMAND...: bench refuses COMMAND with exit 2, saying REGEX on
+# stderr, and leaves RESULTS as $tmp/before holds it (and `untouched`, which a test may redefine).
+untouched() { :; }
+bad_case() {
+  local text=$1
+  shift
+  bench "$@"
+  check "$* exits 2 saying '$text'" eval 'exited 2 "$text" && cmp -s "$res" "$tmp/before" && untouched'
+}
+
+# interrupted SIGNAL MARKER [VAR=VALUE...] COMMAND...: runs COMMAND as bench does, in the background
+# and in its own process group (a background run.sh would otherwise ignore SIGINT), with the marker
+# file MARKER present, which makes a fake program write slow.pid and hang. Once slow.pid exists it
+# sends SIGNAL and waits; sets rc. The MARKER is removed after.
+interrupted() {
+  local sig=$1 marker=$2 pid i=0
+  shift 2
+  rm -f slow.pid slow.stopped
+  touch "$marker"
+  set -m
+  env RESULTS="$res" TMPDIR="$tmp/tmpdir" "$@" >/dev/null 2>&1 &
+  pid=$!
+  set +m
+  while [ ! -s slow.pid ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+  kill -"$sig" "$pid"
+  wait "$pid"
+  rc=$?
+  rm -f "$marker"
+}
+# stopped: the hung fake got its SIGTERM (it may finish just after run.sh has exited, not being its
+# child).
+stopped() {
+  local i=0
+  while [ ! -f slow.stopped ] && [ $i -lt 40 ]; do sleep 0.05; i=$((i + 1)); done
+  [ -f slow.stopped ]
+}
+
 finish() {
   echo "$passed passed, $failed failed"
   [ "$failed" -eq 0 ]

@@ -10,7 +10,7 @@ box=$tmp/sandbox
 rdir=$tmp/results # RESULTS lives here, so the charts go to $rdir/charts
 res=$rdir/RESULTS.md
 mkdir -p "$box/charts" "$rdir" "$tmp/tmpdir"
-cp run.sh "$box/"
+mkdir -p "$box/peers" && cp run.sh "$box/" && cp peers/peers.sh "$box/peers/"
 cp charts/svg.sh "$box/charts/"
 printf 'all:\n\t@:\nprint-build:\n\t@echo "compiler=g++ (Fake) 12.2.0"\n\t@echo "flags=-std=c++20 -pthread -O2"\n' >"$box/Makefile"
 
@@ -34,10 +34,6 @@ fake coro_timer "frame_bytes=64 "
 fake running_avg "frame_bytes=56 mean=49.9 variance=833.1 "
 cd "$box" || exit 1
 
-bench() { run_cmd env RESULTS="$res" TMPDIR="$tmp/tmpdir" "$@"; }
-has() { printf '%s\n' "$1" | grep -Eq -- "$2"; }
-last_section() { awk '/^## / { s = "" } { s = s $0 "\n" } END { printf "%s", s }' "$res"; }
-table_rows() { last_section | grep '^| ' | sed 1d; }
 # chart_of_last_section: the chart file the newest section links, "" when none.
 chart_of_last_section() {
   local link
@@ -92,9 +88,6 @@ check_xml() { # check_xml NAME FILE: the well-formedness check, skipped by name 
     echo "skip - $1 (python3 not found)"
   fi
 }
-no_temp_files() { [ -z "$(ls -A "$tmp/tmpdir")" ]; }
-# exited STATUS TEXT: the last command exited STATUS and said TEXT on stderr.
-exited() { [ "$rc" -eq "$1" ] && has "$err" "$2"; }
 # external_bytes_ok: in every row past N=1, bytes/task from max RSS is (max RSS − max RSS at N=1)
 # × 1024 / N, within the rounding of the table's one-decimal MiB.
 external_bytes_ok() {
@@ -188,18 +181,7 @@ check "the chart notes the failed point" grep -q 'coro_timer at N=10: failed' "$
 interrupt() { # interrupt SIGNAL EXPECTED_STATUS
   cp "$res" "$tmp/before"
   ls "$rdir/charts" >"$tmp/charts_before"
-  rm -f slow.pid
-  touch slow_running_avg
-  set -m
-  env RUNS=1 SWEEP="1 10" RESULTS="$res" TMPDIR="$tmp/tmpdir" ./run.sh --sweep coro_timer running_avg >/dev/null 2>&1 &
-  pid=$!
-  set +m
-  i=0
-  while [ ! -s slow.pid ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-  kill -"$1" "$pid"
-  wait "$pid"
-  rc=$?
-  rm slow_running_avg
+  interrupted "$1" slow_running_avg RUNS=1 SWEEP="1 10" ./run.sh --sweep coro_timer running_avg
   check "SIG$1 ends the sweep with $2" [ "$rc" -eq "$2" ]
   check "SIG$1 leaves RESULTS unchanged" cmp -s "$res" "$tmp/before"
   check "SIG$1 writes no chart" charts_unchanged
@@ -211,14 +193,7 @@ interrupt INT 130
 # 5. Bad arguments: exit 2 with one line naming the problem; no RESULTS change, no chart.
 cp "$res" "$tmp/before"
 ls "$rdir/charts" >"$tmp/charts_before"
-# failed_cleanly TEXT: exit 2, TEXT on stderr, RESULTS and the charts as they were.
-failed_cleanly() { exited 2 "$1" && cmp -s "$res" "$tmp/before" && charts_unchanged; }
-bad_case() { # bad_case EXPECTED_TEXT COMMAND...
-  local text=$1
-  shift
-  bench "$@"
-  check "$* exits 2 saying '$text', RESULTS and charts untouched" failed_cleanly "$text"
-}
+untouched() { charts_unchanged; } # bad_case: no chart written either
 bad_case "SWEEP must be whole numbers" SWEEP="1 1e6" ./run.sh --sweep
 bad_case "SWEEP must be whole numbers" SWEEP="1 0" ./run.sh --sweep
 bad_case "SWEEP is empty" SWEEP=" " ./run.sh --sweep

@@ -1,0 +1,490 @@
+# peers/peers.sh: the other runtimes of `./run.sh --peers`: their programs, how each toolchain is
+# found, how the programs are built (release mode, in PEERS_BUILD, never in this tree) and run.
+# run.sh sources it; sourcing only defines variables and functions. They use run.sh's state (N,
+# scenarios, RUNS, THREADS, SLEEP_MS, THREAD_CAP, work, job, failures) and its bad, measure,
+# table_row and failed_row; prepare_peers leaves in $pw the section's lines: tools, notes, missing.
+# Written for macOS's bash 3.2 and BSD tools too, like run.sh: no arrays, no GNU-only flags.
+#
+# Adding a runtime, say C# built with `dotnet publish`, JIT and NativeAOT (PEERS: csharp, csharp-aot):
+#   1. peer_groups: a line per build group: group, PEERS name, toolchain
+#      ("csharp csharp dotnet" and "csharpaot csharp-aot dotnet").
+#   2. peer_toolchains: a line for a new toolchain: name, Homebrew formula, apt packages; its
+#      command in peer_commands (DOTNET=dotnet: --help lists it, the environment overrides it);
+#      its threads in peer_threads.
+#   3. peer_catalogue: a line per program: scenario, program, group, variant (the table's words).
+#   4. detect: a case for the toolchain: `missing` when its command is absent, else a label (the
+#      runtime column) in $pw/GROUP.label for each of its groups, and its version line in out.
+#   5. build_GROUP: copies peers/DIR (copy_src) and builds each program of `programs_of GROUP` as
+#      $pb/bin/PROGRAM, a binary or a `launcher`; a non-zero status is a failed build, shown in
+#      the table. Optional: ready_GROUP, run before the build, returns 1 to skip the group after
+#      a line in $pw/notes saying why.
+# Every program takes PROGRAM N SLEEP_MS, checks its own work and prints one scenario= line.
+
+# peer_catalogue: one line per program: scenario, program (built as $pb/bin/PROGRAM), build group
+# (built by build_GROUP, into one log) and what it does (the table's variant).
+peer_catalogue() {
+  cat <<'EOF'
+threads rust-threads ruststd std::thread per task, default stack
+threads java-threads java platform Thread per task
+coro_timer go-coro_timer go goroutine + time.Sleep, WaitGroup
+coro_timer tokio-coro_timer tokio tokio::spawn(sleep) per task
+coro_timer tokio-coro_timer_join_all tokio join_all of N sleeps in one task
+coro_timer async-std-coro_timer asyncstd task::spawn(sleep) per task
+coro_timer node-coro_timer node promisified setTimeout + Promise.all
+coro_timer python-coro_timer python asyncio.sleep + gather
+coro_timer elixir-coro_timer elixir Task.async + Task.await_many
+coro_timer java-coro_timer java CompletableFuture + ScheduledExecutorService
+coro_timer java-virtual-coro_timer java21 virtual thread + Thread.sleep
+coro_timer asio-coro_timer asio co_spawn + own steady_timer
+coro_shared go-coro_shared go goroutines wait on one channel, close()
+coro_shared tokio-coro_shared tokio tokio::spawn per task, one watch channel
+coro_shared tokio-coro_shared_join_all tokio join_all of N waits on one watch channel
+coro_shared async-std-coro_shared asyncstd task::spawn per task, one channel closed
+coro_shared node-coro_shared node async fns await one setTimeout promise
+coro_shared python-coro_shared python tasks wait on one asyncio.Event
+coro_shared elixir-coro_shared elixir Task.async, each monitors one timer process
+coro_shared java-coro_shared java thenRun on one CompletableFuture
+coro_shared java-virtual-coro_shared java21 virtual threads await one CountDownLatch
+coro_shared asio-coro_shared asio co_spawn, one shared steady_timer
+atomic_counter go-atomic_counter go goroutine loop + time.Sleep
+atomic_counter tokio-atomic_counter tokio tokio::spawn loop + sleep
+atomic_counter node-atomic_counter node async fn loop + setTimeout promise
+EOF
+}
+
+# peer_groups: one line per build group: group, the name PEERS knows it by, its toolchain (detected
+# once for all its groups; a missing one is listed once). The order is PEERS's default order.
+peer_groups() {
+  cat <<'EOF'
+go go go
+tokio tokio rust
+asyncstd async-std rust
+ruststd rust-std rust
+node node node
+python python python
+elixir elixir elixir
+java java java
+java21 java java
+asio asio asio
+EOF
+}
+
+# peer_toolchains: one line per toolchain: name, Homebrew formula, Debian/Ubuntu packages.
+peer_toolchains() {
+  cat <<'EOF'
+go go golang-go
+rust rust cargo librust-tokio-dev librust-futures-dev librust-async-std-dev
+node node nodejs
+python python python3
+elixir elixir elixir
+java openjdk default-jdk-headless
+asio boost g++ libboost-dev
+EOF
+}
+
+# The toolchains' commands, VARIABLE=default: the environment may name others.
+peer_commands="GO=go CARGO=cargo RUSTC=rustc NODE=node PYTHON=python3 ELIXIR=elixir JAVA=java JAVAC=javac CXX=g++"
+
+# How many threads each runtime runs by default (the section's Threads line).
+peer_threads="Go: GOMAXPROCS = cores; tokio, async-std and the BEAM: one worker or scheduler per core; Node, Python asyncio, Boost.Asio here and the Java timer: one thread"
+
+# The scenarios that have peers, and the PEERS names, in catalogue order.
+peer_scenarios=$(peer_catalogue | awk '!seen[$1]++ { printf "%s%s", sep, $1; sep = " " }')
+peer_names=$(peer_groups | awk '!seen[$2]++ { printf "%s%s", sep, $2; sep = " " }')
+
+# peers_usage: the --help lines of the peers' environment.
+peers_usage() {
+  cat <<EOF
+  PEERS="$peer_names"
+                      the runtimes --peers compares with ours (java includes its virtual threads)
+  PEERS_BUILD=\${XDG_CACHE_HOME:-\$HOME/.cache}/bench-peers
+                      where --peers copies, builds and keeps the peers (never inside this tree)
+  PEERS_CARGO=auto    auto: crates.io, or Debian's crate sources when crates.io cannot be reached;
+                      crates-io or debian to choose; PEERS_CARGO_REGISTRY=/usr/share/cargo/registry
+EOF
+  # The command variables on one line, their defaults below, wrapped at 100 columns.
+  printf '%s\n' "$peer_commands" | awk '{
+      for (i = 1; i <= NF; i++) { split($i, kv, "="); names = names (i > 1 ? " " : "") kv[1]; defaults = defaults (i > 1 ? " " : "") kv[2] }
+      print "  " names
+      n = split("the toolchain commands --peers uses (default: " defaults ")", w, " ")
+      for (i = 1; i <= n; i++) {
+        if (line != "" && 22 + length(line) + 1 + length(w[i]) > 100) { printf "%22s%s\n", "", line; line = "" }
+        line = line (line == "" ? "" : " ") w[i]
+      }
+      printf "%22s%s\n", "", line
+    }'
+}
+
+# peers_settings: the peers' environment, checked like run.sh's own (bad values exit 2): PEERS,
+# PEERS_CARGO, the crate registry and the toolchain commands (their defaults where unset).
+peers_settings() {
+  local kv p
+  PEERS_CARGO=${PEERS_CARGO:-auto}
+  case $PEERS_CARGO in auto | crates-io | debian) ;; *) bad "PEERS_CARGO must be auto, crates-io or debian, got '$PEERS_CARGO'" ;; esac
+  for kv in $peer_commands; do eval "${kv%%=*}=\${${kv%%=*}:-${kv#*=}}"; done
+  registry=${PEERS_CARGO_REGISTRY:-/usr/share/cargo/registry}
+  PEERS=${PEERS-$peer_names}
+  for p in $PEERS; do
+    case " $peer_names " in *" $p "*) ;; *) bad "PEERS: unknown runtime '$p' (allowed: $peer_names)" ;; esac
+  done
+}
+
+# peers_build_dir HERE: pb, PEERS_BUILD as an absolute path (a relative one is relative to HERE,
+# where the user stands). Called from the checkout's root, which it must lie outside of.
+peers_build_dir() {
+  pb=${PEERS_BUILD:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/bench-peers}
+  case $pb in /*) ;; *) pb=$1/$pb ;; esac
+  case $pb/ in "$PWD"/*) bad "PEERS_BUILD must be outside this tree (got $pb): the peers are built elsewhere" ;; esac
+}
+
+# ours_variant SCENARIO: the variant cell of our own row.
+ours_variant() {
+  case $1 in
+    threads) echo "std::thread per task" ;;
+    coro_shared) echo "job per task, co_await one event" ;;
+    atomic_counter) echo "job loop + co_await d" ;;
+    *) echo "job + co_await d" ;;
+  esac
+}
+
+# programs_of GROUP: the programs of GROUP that the chosen scenarios need.
+programs_of() { peer_catalogue | awk -v g="$1" -v sel=" $scenarios " '$3 == g && index(sel, " " $1 " ") { print $2 }'; }
+
+# peer_name GROUP, toolchain_of GROUP: the name PEERS knows a group by, the toolchain it needs.
+peer_name() { peer_groups | awk -v g="$1" '$1 == g { print $2 }'; }
+toolchain_of() { peer_groups | awk -v g="$1" '$1 == g { print $3 }'; }
+
+# install_hint TOOLCHAIN: the command that installs it on this OS.
+install_hint() {
+  local sudo='sudo '
+  [ "$(id -u)" != 0 ] || sudo=
+  if [ "$(uname -s)" = Darwin ]; then
+    echo "brew install $(peer_toolchains | awk -v t="$1" '$1 == t { print $2 }')"
+  else
+    echo "${sudo}apt-get install $(peer_toolchains | awk -v t="$1" '$1 == t { $1 = $2 = ""; sub(/^ +/, ""); print }')"
+  fi
+}
+
+# have COMMAND: COMMAND can be run.
+have() { command -v "$1" >/dev/null 2>&1; }
+
+# missing TOOLCHAIN WHAT: lists a missing toolchain (once) with the command that installs it.
+missing() {
+  local line
+  line="$1: $2 not found; install: $(install_hint "$1")"
+  echo "run.sh: --peers: $line" >&2
+  echo "$line" >>"$pw/missing"
+}
+
+# first_version TEXT: the first dotted version number in TEXT ("v20.20.2", "go1.19.8" and
+# 'openjdk version "17.0.15" 2025-04-15' give 20.20.2, 1.19.8 and 17.0.15).
+first_version() { printf '%s\n' "$1" | sed -n 's/^[^0-9]*\([0-9][0-9]*\(\.[0-9][0-9]*\)*\).*/\1/p' | head -n 1; }
+
+# lock_version CARGO_LOCK CRATE: the version of CRATE that cargo resolved, "" when absent.
+lock_version() {
+  awk -v c="$2" '$0 == "name = \"" c "\"" { getline; if ($1 == "version") { gsub(/"/, "", $3); print $3 }; exit }' "$1" 2>/dev/null
+}
+
+# detect TOOLCHAIN: 0 when it is installed; then writes the runtime label of its groups and a
+# line naming its version for the section. Otherwise lists it as missing and returns 1.
+detect() {
+  local out v otp
+  case $1 in
+    go)
+      have "$GO" || { missing go "\`$GO\`"; return 1; }
+      out=$("$GO" version 2>&1 | head -n 1)
+      echo "go $(first_version "$(echo "$out" | awk '{ print $3 }')")" >"$pw/go.label" ;;
+    rust)
+      have "$CARGO" || { missing rust "\`$CARGO\`"; return 1; }
+      out="$("$RUSTC" --version 2>&1 | head -n 1), $("$CARGO" --version 2>&1 | head -n 1)"
+      v=$(first_version "$("$RUSTC" --version 2>&1)")
+      echo "rust${v:+ $v} std" >"$pw/ruststd.label"
+      echo "rust tokio" >"$pw/tokio.label" # build_cargo adds the version cargo resolved
+      echo "rust async-std" >"$pw/asyncstd.label" ;;
+    node)
+      have "$NODE" || { missing node "\`$NODE\`"; return 1; }
+      out=$("$NODE" --version 2>&1 | head -n 1)
+      echo "node $(first_version "$out")" >"$pw/node.label" ;;
+    python)
+      have "$PYTHON" || { missing python "\`$PYTHON\`"; return 1; }
+      out=$("$PYTHON" --version 2>&1 | head -n 1)
+      echo "python $(first_version "$out")" >"$pw/python.label" ;;
+    elixir)
+      have "$ELIXIR" || { missing elixir "\`$ELIXIR\`"; return 1; }
+      out=$("$ELIXIR" --version 2>&1)
+      v=$(printf '%s\n' "$out" | sed -n 's/^Elixir \([0-9][0-9.]*\).*/\1/p' | head -n 1)
+      otp=$(printf '%s\n' "$out" | sed -n 's/^Erlang\/OTP \([0-9][0-9]*\).*/\1/p' | head -n 1)
+      echo "elixir ${v:-?}${otp:+ (OTP $otp)}" >"$pw/elixir.label"
+      out="Elixir ${v:-?} on Erlang/OTP ${otp:-?}" ;;
+    java)
+      have "$JAVAC" || { missing java "\`$JAVAC\`"; return 1; }
+      have "$JAVA" || { missing java "\`$JAVA\`"; return 1; }
+      # grep: JAVA_TOOL_OPTIONS adds a "Picked up ..." line first.
+      out=$("$JAVA" -version 2>&1 | grep -m 1 'version "')
+      echo "java $(first_version "$out")" >"$pw/java.label"
+      cp "$pw/java.label" "$pw/java21.label"
+      out="$out; $("$JAVAC" -version 2>&1 | grep -m 1 '^javac ')" ;;
+    asio)
+      have "$CXX" || { missing asio "\`$CXX\`"; return 1; }
+      v=$(printf '#include <boost/version.hpp>\nBOOST_VERSION\n' | "$CXX" -x c++ -E - 2>/dev/null | tail -n 1)
+      case $v in '' | *[!0-9]*) missing asio "Boost headers (boost/version.hpp, for $CXX)"; return 1 ;; esac
+      echo "boost.asio $((v / 100000)).$((v / 100 % 1000)).$((v % 100))" >"$pw/asio.label"
+      out="Boost $((v / 100000)).$((v / 100 % 1000)).$((v % 100)), $("$CXX" --version 2>&1 | head -n 1), -O2 -std=c++20 -pthread" ;;
+  esac
+  echo "- $1: $out" >>"$pw/tools"
+}
+
+# run_logged LOG COMMAND...: COMMAND with its output appended to LOG, in its own process group
+# like a measured run, so an interrupt stops a build too.
+run_logged() {
+  local log=$1 status
+  shift
+  set -m
+  "$@" >>"$log" 2>&1 </dev/null &
+  job=$!
+  set +m
+  wait "$job"
+  status=$?
+  job=
+  return "$status"
+}
+
+# copy_src DIR: a fresh copy of peers/DIR in $pb/src (times kept, so unchanged sources stay older
+# than what was built from them).
+copy_src() { rm -rf "${pb:?}/src/$1" && mkdir -p "$pb/src" && cp -Rp "peers/$1" "$pb/src/$1"; }
+
+# launcher PROGRAM COMMAND...: $pb/bin/PROGRAM, a script that execs COMMAND "$@" (exec: the
+# runtime itself is the process /usr/bin/time measures).
+launcher() {
+  local out=$pb/bin/$1 line=exec a
+  shift
+  for a in "$@"; do line="$line '$(printf '%s' "$a" | sed "s/'/'\\\\''/g")'"; done
+  printf '#!/bin/sh\n%s "$@"\n' "$line" >"$out" && chmod +x "$out"
+}
+
+build_go() {
+  local p
+  copy_src go || return 1
+  for p in $(programs_of go); do
+    (cd "$pb/src/go" && "$GO" build -o "$pb/bin/$p" "./${p#go-}") || return 1
+  done
+}
+
+# build_cargo CRATE GROUP PREFIX [NAME]: builds a copy of peers/CRATE in release mode; in the debian
+# mode, offline against Debian's crate sources through a config that exists only in that copy.
+# The runtime column then names the version of crate NAME that cargo resolved.
+build_cargo() {
+  local d=$pb/rust/$1 p mode status v
+  mode=$(cat "$pw/cargo_mode" 2>/dev/null)
+  [ -n "$mode" ] || mode=crates-io # std::thread alone: no crates, nothing to fetch
+  mkdir -p "$d" && rm -rf "$d/src" && cp -Rp "peers/$1/src" "peers/$1/Cargo.toml" "$d/" || return 1
+  # A lock resolved against the other source names versions that this one may not have.
+  [ "$(cat "$d/.source" 2>/dev/null)" = "$mode" ] || rm -f "$d/Cargo.lock"
+  echo "$mode" >"$d/.source"
+  if [ "$mode" = debian ]; then
+    mkdir -p "$d/.cargo" &&
+      printf '[source.crates-io]\nreplace-with = "debian"\n\n[source.debian]\ndirectory = "%s"\n' "$registry" >"$d/.cargo/config.toml" &&
+      (cd "$d" && "$CARGO" build --release --offline --target-dir "$d/target")
+  else
+    rm -f "$d/.cargo/config.toml"
+    (cd "$d" && "$CARGO" build --release --target-dir "$d/target")
+  fi
+  status=$?
+  # Even after a failed build: the lock, once resolved, says which version failed.
+  v=
+  [ -z "${4:-}" ] || v=$(lock_version "$d/Cargo.lock" "$4")
+  [ -z "$v" ] || echo "rust $4 $v" >"$pw/$2.label"
+  [ "$status" -eq 0 ] || return 1
+  for p in $(programs_of "$2"); do cp "$d/target/release/${p#"$3"-}" "$pb/bin/$p" || return 1; done
+}
+build_tokio() { build_cargo rust-tokio tokio tokio tokio; }
+build_asyncstd() { build_cargo rust-async-std asyncstd async-std async-std; }
+build_ruststd() { build_cargo rust-threads ruststd rust; }
+
+# The Rust groups first decide where their crates come from.
+ready_tokio() { cargo_mode tokio; }
+ready_asyncstd() { cargo_mode asyncstd; }
+ready_ruststd() { cargo_mode ruststd; }
+
+# cargo_probe DIR: crates.io answers (or the crates are cached): resolves DIR's dependencies.
+cargo_probe() { (cd "$1" && CARGO_NET_RETRY=0 CARGO_HTTP_TIMEOUT=20 "$CARGO" fetch); }
+
+# cargo_mode GROUP: decides once where the crates come from: crates-io, or debian when crates.io
+# cannot be reached and Debian's crate sources are installed; the section says which.
+cargo_mode() {
+  local crate=rust-tokio mode
+  [ ! -s "$pw/cargo_mode" ] || return 0
+  [ "$1" != asyncstd ] || crate=rust-async-std
+  case $PEERS_CARGO in
+    crates-io | debian) mode=$PEERS_CARGO ;;
+    *)
+      [ "$1" != ruststd ] || return 0 # no dependencies: nothing to decide yet
+      mkdir -p "$work/probe" && cp -Rp "peers/$crate/src" "peers/$crate/Cargo.toml" "$work/probe/"
+      echo "run.sh: --peers: asking crates.io for the Rust peers' crates" >&2
+      if run_logged "$pb/logs/cargo-probe.log" cargo_probe "$work/probe"; then
+        mode=crates-io
+      elif [ -d "$registry" ] && [ -n "$(ls "$registry" 2>/dev/null)" ]; then
+        mode=debian
+        echo "crates.io could not be reached (log: $pb/logs/cargo-probe.log): the Rust peers were built offline from Debian's crate sources in $registry" >>"$pw/notes"
+      else
+        mode=crates-io # the build fails and its row says why
+        echo "crates.io could not be reached and $registry is empty: $(install_hint rust) gives the Rust peers Debian's crate sources" >>"$pw/notes"
+      fi ;;
+  esac
+  echo "$mode" >"$pw/cargo_mode"
+  # After every toolchain's own line in the section.
+  if [ "$mode" = debian ]; then
+    echo "- rust crates: Debian's sources in $registry, built offline" >>"$pw/tools.last"
+  else
+    echo "- rust crates: crates.io (or cargo's cache)" >>"$pw/tools.last"
+  fi
+}
+
+build_node() {
+  local p
+  copy_src node || return 1
+  for p in $(programs_of node); do launcher "$p" "$(command -v "$NODE")" "$pb/src/node/${p#node-}.js" || return 1; done
+}
+
+build_python() {
+  local p
+  copy_src python || return 1
+  for p in $(programs_of python); do launcher "$p" "$(command -v "$PYTHON")" "$pb/src/python/${p#python-}.py" || return 1; done
+}
+
+# Elixir: +P, the process limit (OTP's default is 262144), is raised to N + 1024, at least 2^20;
+# the N = 1 run gets the same flag, so the table's baseline holds the bigger process table too.
+build_elixir() {
+  local p procs=$((N + 1024))
+  [ "$procs" -ge 1048576 ] || procs=1048576
+  copy_src elixir || return 1
+  for p in $(programs_of elixir); do
+    launcher "$p" "$(command -v "$ELIXIR")" --erl "+P $procs" "$pb/src/elixir/${p#elixir-}.exs" || return 1
+  done
+}
+
+# java_class PROGRAM: the main class of a Java peer.
+java_class() {
+  case $1 in
+    *-threads) echo Threads ;;
+    java-virtual-coro_timer) echo VirtualTimer ;;
+    java-virtual-coro_shared) echo VirtualShared ;;
+    *-coro_shared) echo CoroShared ;;
+    *) echo CoroTimer ;;
+  esac
+}
+
+build_java() {
+  local p
+  copy_src java && rm -rf "$pb/java" && mkdir -p "$pb/java" && "$JAVAC" -d "$pb/java" "$pb/src/java"/*.java || return 1
+  for p in $(programs_of java); do launcher "$p" "$(command -v "$JAVA")" -cp "$pb/java" "$(java_class "$p")" || return 1; done
+}
+
+# Virtual threads need JDK 21 or newer.
+ready_java21() {
+  local jv
+  jv=$(first_version "$("$JAVAC" -version 2>&1 | grep -m 1 '^javac ')")
+  if [ "${jv%%.*}" -lt 21 ] 2>/dev/null; then
+    echo "java virtual threads: not run, they need JDK 21 or newer and javac here is $jv (Debian 12 ships 17; Ubuntu 24.04 has openjdk-21-jdk-headless; macOS: brew install openjdk)" >>"$pw/notes"
+    return 1
+  fi
+}
+
+build_java21() {
+  local p
+  copy_src java && rm -rf "$pb/java21" && mkdir -p "$pb/java21" && "$JAVAC" -d "$pb/java21" "$pb/src/java/jdk21"/*.java || return 1
+  for p in $(programs_of java21); do launcher "$p" "$(command -v "$JAVA")" -cp "$pb/java21" "$(java_class "$p")" || return 1; done
+}
+
+# Boost.Asio: compiled again only when the source or the compiler changed; into a temporary
+# file first, so an interrupted build never leaves a binary that looks up to date.
+build_asio() {
+  local p src stamp
+  copy_src asio || return 1
+  stamp="$CXX -O2 -std=c++20 -pthread | $("$CXX" --version 2>&1 | head -n 1)"
+  [ "$(cat "$pb/asio.stamp" 2>/dev/null)" = "$stamp" ] || rm -f "$pb/bin"/asio-*
+  for p in $(programs_of asio); do
+    src=$pb/src/asio/${p#asio-}.cpp
+    [ "$pb/bin/$p" -nt "$src" ] && continue
+    "$CXX" -O2 -std=c++20 -pthread -o "$pb/bin/$p.tmp" "$src" && mv "$pb/bin/$p.tmp" "$pb/bin/$p" || return 1
+  done
+  echo "$stamp" >"$pb/asio.stamp"
+}
+
+# build_reason LOG: why a build failed: its first line that says error, else its last line, on
+# one line of at most 160 characters.
+build_reason() {
+  local l
+  l=$(grep -i -m 1 'error' "$1" 2>/dev/null)
+  [ -n "$l" ] || l=$(awk 'NF { l = $0 } END { print l }' "$1" 2>/dev/null)
+  printf '%s\n' "${l:-no output}" | awk 'NF { l = $0 } END { sub(/^[ \t]+/, "", l); if (length(l) > 160) l = substr(l, 1, 157) "..."; print l }'
+}
+
+# prepare_peers: finds the toolchains the chosen scenarios need, builds their groups one at a
+# time and leaves in $pw/GROUP.state: ok, missing, skip, unchosen or "build failed: ...".
+prepare_peers() {
+  local g tc log groups
+  pw=$work/peers
+  mkdir -p "$pw" && : >"$pw/tools" && : >"$pw/tools.last" && : >"$pw/missing" && : >"$pw/notes" || exit 1
+  groups=$(peer_catalogue | awk -v sel=" $scenarios " 'index(sel, " " $1 " ") && !seen[$3]++ { print $3 }')
+  mkdir -p "$pb/bin" "$pb/logs" || { echo "run.sh: cannot create $pb" >&2; exit 1; }
+  for g in $groups; do
+    case " $PEERS " in *" $(peer_name "$g") "*) ;; *) echo unchosen >"$pw/$g.state"; continue ;; esac
+    tc=$(toolchain_of "$g")
+    if [ ! -f "$pw/$tc.tool" ]; then
+      if detect "$tc"; then echo yes >"$pw/$tc.tool"; else echo no >"$pw/$tc.tool"; fi
+    fi
+    if [ "$(cat "$pw/$tc.tool")" = no ]; then
+      echo missing >"$pw/$g.state"
+      continue
+    fi
+    if [ "$(type -t "ready_$g")" = function ] && ! "ready_$g"; then
+      echo skip >"$pw/$g.state"
+      continue
+    fi
+    log=$pb/logs/$g.log
+    : >"$log"
+    echo "run.sh: --peers: building $g (log: $log)" >&2
+    if run_logged "$log" "build_$g"; then
+      echo ok >"$pw/$g.state"
+    else
+      echo "build failed: $(build_reason "$log") (log: $log)" >"$pw/$g.state"
+      echo "run.sh: --peers: $g: $(cat "$pw/$g.state")" >&2
+    fi
+  done
+  cat "$pw/tools.last" >>"$pw/tools"
+}
+
+# peers_section_rows: every chosen scenario, ours first, then each peer the catalogue lists; each
+# program at N after a 1-task run, its baseline: (max RSS at N − max RSS at N=1) × 1024 / N.
+peers_section_rows() {
+  local s n sleep o v base ps prog g variant state
+  for s in $scenarios; do
+    sleep=$SLEEP_MS
+    if [ -z "$sleep" ]; then
+      sleep=5000
+      [ "$s" != atomic_counter ] || sleep=1000
+    fi
+    n=$N
+    if [ "$s" = threads ] && [ "$N" -gt "$THREAD_CAP" ]; then n=$THREAD_CAP capped=yes; fi
+    base=run
+    [ "$n" -gt 1 ] || base= # an N = 1 row is its own baseline
+    o="--sleep-ms $sleep"
+    [ "$s" = threads ] || [ -z "$THREADS" ] || o="$o --threads $THREADS"
+    v=$(ours_variant "$s")
+    [ "$s" = threads ] || [ -z "$THREADS" ] || v="$v, --threads $THREADS"
+    table_row "c++20 (this repo) $s" "$s" "./$s" "$n" "$o" "$s | c++20 (this repo) | $v | $n" "$peers_columns" "$base"
+    while read -r ps prog g variant; do
+      [ "$ps" = "$s" ] || continue
+      state=$(cat "$pw/$g.state")
+      case $state in
+        missing | skip | unchosen) ;;
+        ok) table_row "$(cat "$pw/$g.label") $s" "$s" "$pb/bin/$prog" "$n" "$sleep" \
+          "$s | $(cat "$pw/$g.label") | $variant | $n" "$peers_columns" "$base" ;;
+        *) failed_row "$s | $(cat "$pw/$g.label") | $variant | $n" "$peers_columns" "$state" ;;
+      esac
+    done <<EOF
+$(peer_catalogue)
+EOF
+  done
+}
