@@ -5,9 +5,8 @@
 # table_row and failed_row; prepare_peers leaves in $pw the section's lines: tools, notes, missing.
 # Written for macOS's bash 3.2 and BSD tools too, like run.sh: no arrays, no GNU-only flags.
 #
-# Adding a runtime, say C# built with `dotnet publish`, JIT and NativeAOT (PEERS: csharp, csharp-aot):
-#   1. peer_groups: a line per build group: group, PEERS name, toolchain
-#      ("csharp csharp dotnet" and "csharpaot csharp-aot dotnet").
+# Adding a runtime (C# is the latest: two groups, csharp and csharpaot, on one toolchain, dotnet):
+#   1. peer_groups: a line per build group: group, PEERS name, toolchain.
 #   2. peer_toolchains: a line for a new toolchain: name, Homebrew formula, apt packages; its
 #      command in peer_commands (DOTNET=dotnet: --help lists it, the environment overrides it);
 #      its threads in peer_threads.
@@ -27,6 +26,8 @@ peer_catalogue() {
 threads rust-threads ruststd std::thread per task, default stack
 threads java-threads java platform Thread per task
 coro_timer go-coro_timer go goroutine + time.Sleep, WaitGroup
+coro_timer csharp-coro_timer csharp async lambda + Task.Delay, Task.WhenAll
+coro_timer csharp-aot-coro_timer csharpaot async lambda + Task.Delay, Task.WhenAll
 coro_timer tokio-coro_timer tokio tokio::spawn(sleep) per task
 coro_timer tokio-coro_timer_join_all tokio join_all of N sleeps in one task
 coro_timer async-std-coro_timer asyncstd task::spawn(sleep) per task
@@ -37,6 +38,8 @@ coro_timer java-coro_timer java CompletableFuture + ScheduledExecutorService
 coro_timer java-virtual-coro_timer java21 virtual thread + Thread.sleep
 coro_timer asio-coro_timer asio co_spawn + own steady_timer
 coro_shared go-coro_shared go goroutines wait on one channel, close()
+coro_shared csharp-coro_shared csharp async lambdas await one Task.Delay, Task.WhenAll
+coro_shared csharp-aot-coro_shared csharpaot async lambdas await one Task.Delay, Task.WhenAll
 coro_shared tokio-coro_shared tokio tokio::spawn per task, one watch channel
 coro_shared tokio-coro_shared_join_all tokio join_all of N waits on one watch channel
 coro_shared async-std-coro_shared asyncstd task::spawn per task, one channel closed
@@ -47,6 +50,8 @@ coro_shared java-coro_shared java thenRun on one CompletableFuture
 coro_shared java-virtual-coro_shared java21 virtual threads await one CountDownLatch
 coro_shared asio-coro_shared asio co_spawn, one shared steady_timer
 atomic_counter go-atomic_counter go goroutine loop + time.Sleep
+atomic_counter csharp-atomic_counter csharp async loop: Interlocked.Increment + Task.Delay
+atomic_counter csharp-aot-atomic_counter csharpaot async loop: Interlocked.Increment + Task.Delay
 atomic_counter tokio-atomic_counter tokio tokio::spawn loop + sleep
 atomic_counter node-atomic_counter node async fn loop + setTimeout promise
 EOF
@@ -57,6 +62,8 @@ EOF
 peer_groups() {
   cat <<'EOF'
 go go go
+csharp csharp dotnet
+csharpaot csharp-aot dotnet
 tokio tokio rust
 asyncstd async-std rust
 ruststd rust-std rust
@@ -73,6 +80,7 @@ EOF
 peer_toolchains() {
   cat <<'EOF'
 go go golang-go
+dotnet dotnet dotnet-sdk-10.0
 rust rust cargo librust-tokio-dev librust-futures-dev librust-async-std-dev
 node node nodejs
 python python python3
@@ -83,10 +91,10 @@ EOF
 }
 
 # The toolchains' commands, VARIABLE=default: the environment may name others.
-peer_commands="GO=go CARGO=cargo RUSTC=rustc NODE=node PYTHON=python3 ELIXIR=elixir JAVA=java JAVAC=javac CXX=g++"
+peer_commands="GO=go DOTNET=dotnet CARGO=cargo RUSTC=rustc NODE=node PYTHON=python3 ELIXIR=elixir JAVA=java JAVAC=javac CXX=g++"
 
 # How many threads each runtime runs by default (the section's Threads line).
-peer_threads="Go: GOMAXPROCS = cores; tokio, async-std and the BEAM: one worker or scheduler per core; Node, Python asyncio, Boost.Asio here and the Java timer: one thread"
+peer_threads="Go: GOMAXPROCS = cores; .NET: a thread pool that starts with one worker per core and adds more when it sees its workers blocked; tokio, async-std and the BEAM: one worker or scheduler per core; Node, Python asyncio, Boost.Asio here and the Java timer: one thread"
 
 # The scenarios that have peers, and the PEERS names, in catalogue order.
 peer_scenarios=$(peer_catalogue | awk '!seen[$1]++ { printf "%s%s", sep, $1; sep = " " }')
@@ -160,6 +168,8 @@ install_hint() {
   [ "$(id -u)" != 0 ] || sudo=
   if [ "$(uname -s)" = Darwin ]; then
     echo "brew install $(peer_toolchains | awk -v t="$1" '$1 == t { print $2 }')"
+  elif [ "$1" = dotnet ]; then
+    echo "${sudo}apt-get install dotnet-sdk-10.0, from Microsoft's package repository (Debian: https://learn.microsoft.com/dotnet/core/install/linux-debian; Ubuntu: https://learn.microsoft.com/dotnet/core/install/linux-ubuntu)"
   else
     echo "${sudo}apt-get install $(peer_toolchains | awk -v t="$1" '$1 == t { $1 = $2 = ""; sub(/^ +/, ""); print }')"
   fi
@@ -194,6 +204,14 @@ detect() {
       have "$GO" || { missing go "\`$GO\`"; return 1; }
       out=$("$GO" version 2>&1 | head -n 1)
       echo "go $(first_version "$(echo "$out" | awk '{ print $3 }')")" >"$pw/go.label" ;;
+    dotnet)
+      have "$DOTNET" || { missing dotnet "\`$DOTNET\`"; return 1; }
+      # The JIT programs roll forward to the newest 10.0.x runtime installed (--list-runtimes is in
+      # increasing order); build_csharpaot names the runtime NativeAOT compiled in.
+      v=$("$DOTNET" --list-runtimes 2>/dev/null | awk '$1 == "Microsoft.NETCore.App" && $2 ~ /^10[.]/ { v = $2 } END { print v }')
+      out="SDK $("$DOTNET" --version 2>&1 | head -n 1), runtime Microsoft.NETCore.App ${v:-10.0 not installed}"
+      echo "c# .NET ${v:-?} JIT" >"$pw/csharp.label"
+      echo "c# .NET NativeAOT" >"$pw/csharpaot.label" ;;
     rust)
       have "$CARGO" || { missing rust "\`$CARGO\`"; return 1; }
       out="$("$RUSTC" --version 2>&1 | head -n 1), $("$CARGO" --version 2>&1 | head -n 1)"
@@ -340,6 +358,43 @@ cargo_mode() {
   fi
 }
 
+# C#: `dotnet publish -c Release`, as `csharp` framework-dependent and run by its own apphost (never
+# `dotnet run`), as `csharp-aot` with NativeAOT; both restore from the NuGet source this machine is
+# configured with. Each group builds from its own copy (NativeAOT restores for this machine's RID).
+# build_dotnet GROUP PREFIX [OPTION...]: publishes each program of GROUP into $pb/dotnet/GROUP/.
+build_dotnet() {
+  local g=$1 prefix=$2 p s
+  shift 2
+  rm -rf "${pb:?}/src/$g" "${pb:?}/dotnet/$g" && mkdir -p "$pb/src" && cp -Rp peers/csharp "$pb/src/$g" || return 1
+  for p in $(programs_of "$g"); do
+    s=${p#"$prefix"-}
+    DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 "$DOTNET" publish "$pb/src/$g/$s/$s.csproj" -c Release \
+      -p:AssemblyName="$p" -o "$pb/dotnet/$g/$s" "$@" || return 1
+  done
+}
+
+# The JIT build: the apphost needs its .dll and .runtimeconfig.json beside it, so the launcher
+# execs it where it was published.
+build_csharp() {
+  local p
+  build_dotnet csharp csharp || return 1
+  for p in $(programs_of csharp); do launcher "$p" "$pb/dotnet/csharp/${p#csharp-}/$p" || return 1; done
+}
+
+# NativeAOT links with clang, or gcc when there is no clang (make's g++ brings gcc); without either
+# the publish fails with one line that names them. .NET 10 links its own zlib (libz.a in the
+# runtime pack), so zlib's headers are not needed.
+build_csharpaot() {
+  local p v
+  build_dotnet csharpaot csharp-aot -p:PublishAot=true || return 1
+  v=$(grep -o -m 1 '"runtime[.][a-z0-9-]*[.]Microsoft[.]DotNet[.]ILCompiler/[0-9][0-9.]*' \
+    "$pb"/src/csharpaot/*/obj/project.assets.json 2>/dev/null | head -n 1 | sed 's/.*\///')
+  [ -z "$v" ] || echo "c# .NET $v NativeAOT" >"$pw/csharpaot.label"
+  for p in $(programs_of csharpaot); do
+    cp "$pb/dotnet/csharpaot/${p#csharp-aot-}/$p" "$pb/bin/$p" || return 1
+  done
+}
+
 build_node() {
   local p
   copy_src node || return 1
@@ -417,7 +472,10 @@ build_reason() {
   local l
   l=$(grep -i -m 1 'error' "$1" 2>/dev/null)
   [ -n "$l" ] || l=$(awk 'NF { l = $0 } END { print l }' "$1" 2>/dev/null)
-  printf '%s\n' "${l:-no output}" | awk 'NF { l = $0 } END { sub(/^[ \t]+/, "", l); if (length(l) > 160) l = substr(l, 1, 157) "..."; print l }'
+  # MSBuild prefixes FILE(LINE,COL): and appends [PROJECT]; the message is what says why.
+  printf '%s\n' "${l:-no output}" | awk 'NF { l = $0 } END {
+      sub(/^[ \t]+/, "", l); sub(/^[^ ]*\([0-9]+,[0-9]+\): /, "", l); sub(/ \[[^] ]*\]$/, "", l)
+      if (length(l) > 160) l = substr(l, 1, 157) "..."; print l }'
 }
 
 # prepare_peers: finds the toolchains the chosen scenarios need, builds their groups one at a
@@ -480,11 +538,22 @@ peers_section_rows() {
       case $state in
         missing | skip | unchosen) ;;
         ok) table_row "$(cat "$pw/$g.label") $s" "$s" "$pb/bin/$prog" "$n" "$sleep" \
-          "$s | $(cat "$pw/$g.label") | $variant | $n" "$peers_columns" "$base" ;;
+          "$s | $(cat "$pw/$g.label") | $variant | $n" "$peers_columns" "$base" && peer_facts "$(cat "$pw/$g.label")" ;;
         *) failed_row "$s | $(cat "$pw/$g.label") | $variant | $n" "$peers_columns" "$state" ;;
       esac
     done <<EOF
 $(peer_catalogue)
 EOF
   done
+}
+
+# peer_facts LABEL: what the kept run's summary line says of its runtime beyond the table (the C#
+# programs' gc= and dotnet=), once per runtime, among the notes.
+peer_facts() {
+  local summary gc v line
+  summary=$(echo "$best" | cut -d' ' -f5-)
+  gc=$(field gc "$summary") v=$(field dotnet "$summary")
+  [ "$gc" != - ] || return 0
+  line="$1: the $gc GC ran, runtime $v (the program's own report)"
+  grep -qxF -- "$line" "$pw/notes" || echo "$line" >>"$pw/notes"
 }

@@ -33,7 +33,9 @@ echo "\$name \$*" >>"$box/args.log"
 dd if=/dev/zero of=/dev/null bs=\$((\$1 * 40000)) count=1 2>/dev/null
 done=\$1
 [ -f "$box/short_\$name" ] && done=\$((\$1 - 1))
-echo "scenario=\$scenario runtime=fake n=\$1 bytes_per_task=999999.9 completed=\$done"
+extra=
+case \$name in csharp-*) extra=" gc=workstation-concurrent dotnet=10.0.3" ;; esac
+echo "scenario=\$scenario runtime=fake n=\$1 bytes_per_task=999999.9 completed=\$done\$extra"
 EOF
 chmod +x "$tools/fakepeer"
 # program FILE NAME SCENARIO: a fake program at FILE.
@@ -61,6 +63,29 @@ case $1 in
     printf '#!/bin/sh\nexec "%s" "%s" "%s" "$@"\n' "$tools/fakepeer" "${3##*/}" "${4#./}" >"$3" && chmod +x "$3" ;;
   *) echo "go $1: not expected from run.sh" >&2; exit 1 ;;
 esac
+EOF
+# dotnet publish PROJECT -c Release -p:AssemblyName=NAME -o OUT [-p:PublishAot=true]: OUT/NAME. The
+# AOT build leaves the ILCompiler version in obj/project.assets.json and fails when break_aot exists.
+tool dotnet <<'EOF'
+case $1 in
+  --version) echo 10.0.100; exit 0 ;;
+  --list-runtimes) printf 'Microsoft.AspNetCore.App 10.0.3 [/x]\nMicrosoft.NETCore.App 9.0.5 [/x]\nMicrosoft.NETCore.App 10.0.1 [/x]\nMicrosoft.NETCore.App 10.0.3 [/x]\n'; exit 0 ;;
+  publish) proj=$2; shift 2 ;;
+  *) echo "dotnet $1: not expected from run.sh" >&2; exit 1 ;;
+esac
+name= out= aot= release=
+while [ $# -gt 0 ]; do
+  case $1 in -p:AssemblyName=*) name=${1#*=} ;; -o) out=$2; shift ;; -p:PublishAot=true) aot=yes ;; -c) release=$2; shift ;; esac
+  shift
+done
+d=$(dirname "$proj")
+[ -f "$proj" ] && [ -f "$d/../Directory.Build.props" ] && [ "$release" = Release ] || { echo "error MSB1009: Project file does not exist." >&2; exit 1; }
+if [ -n "$aot" ]; then
+  [ -f "$box/break_aot" ] && { echo "/nuget/ilcompiler/Native.Unix.targets(316,5): error : Platform linker ('clang' or 'gcc') not found in PATH. [$proj]" >&2; exit 1; }
+  mkdir -p "$d/obj" && echo '{ "libraries": { "runtime.linux-x64.Microsoft.DotNet.ILCompiler/10.0.2": {} } }' >"$d/obj/project.assets.json"
+fi
+s=${proj##*/}
+mkdir -p "$out" && printf '#!/bin/sh\nexec "%s" "%s" "%s" "$@"\n' "$tools/fakepeer" "$name" "${s%.csproj}" >"$out/$name" && chmod +x "$out/$name"
 EOF
 tool cargo <<'EOF'
 case $1 in
@@ -154,7 +179,7 @@ EOF
 cd "$box" || exit 1
 
 # Every run.sh here uses the fake toolchains and the test's PEERS_BUILD (bench adds RESULTS, TMPDIR).
-export PEERS_BUILD="$pb" PEERS_CARGO_REGISTRY="$reg" GO="$tools/go" CARGO="$tools/cargo" RUSTC="$tools/rustc" \
+export PEERS_BUILD="$pb" PEERS_CARGO_REGISTRY="$reg" GO="$tools/go" DOTNET="$tools/dotnet" CARGO="$tools/cargo" RUSTC="$tools/rustc" \
   NODE="$tools/node" PYTHON="$tools/python3" ELIXIR="$tools/elixir" JAVA="$tools/java" JAVAC="$tools/javac" \
   CXX="$tools/cxx"
 # rows_of SCENARIO: "runtime|variant" of each row of SCENARIO, one per line.
@@ -190,13 +215,21 @@ check "ours comes first in each scenario" \
 check "the scenarios come in their order" \
   [ "$(table_rows | awk -F' [|] ' '{ print substr($1, 3) }' | uniq | tr '\n' ' ')" = "threads coro_timer coro_shared atomic_counter " ]
 check "coro_timer: every runtime, its version detected at run time" \
-  [ "$(rows_of coro_timer | cut -d'|' -f1 | tr '\n' ';')" = "c++20 (this repo);go 1.19.8;rust tokio 1.99.0;rust tokio 1.99.0;rust async-std 1.99.1;node 20.0.0;python 3.11.0;elixir 1.14.0 (OTP 25);java 17.0.2;boost.asio 1.74.0;" ]
+  [ "$(rows_of coro_timer | cut -d'|' -f1 | tr '\n' ';')" = "c++20 (this repo);go 1.19.8;c# .NET 10.0.3 JIT;c# .NET 10.0.2 NativeAOT;rust tokio 1.99.0;rust tokio 1.99.0;rust async-std 1.99.1;node 20.0.0;python 3.11.0;elixir 1.14.0 (OTP 25);java 17.0.2;boost.asio 1.74.0;" ]
 check "tokio has a spawn and a join_all row" has "$(rows_of coro_timer)" '^rust tokio 1.99.0\|join_all '
-check "coro_shared has the same runtimes" [ "$(rows_of coro_shared | wc -l)" -eq 10 ]
+check "coro_shared has the same runtimes" [ "$(rows_of coro_shared | wc -l)" -eq 12 ]
 check "threads: ours, Rust std::thread and Java platform threads" \
   [ "$(rows_of threads | cut -d'|' -f1 | tr '\n' ';')" = "c++20 (this repo);rust 1.70.0 std;java 17.0.2;" ]
-check "atomic_counter: ours, Go, tokio and Node" \
-  [ "$(rows_of atomic_counter | cut -d'|' -f1 | tr '\n' ';')" = "c++20 (this repo);go 1.19.8;rust tokio 1.99.0;node 20.0.0;" ]
+check "atomic_counter: ours, Go, C# twice, tokio and Node" \
+  [ "$(rows_of atomic_counter | cut -d'|' -f1 | tr '\n' ';')" = "c++20 (this repo);go 1.19.8;c# .NET 10.0.3 JIT;c# .NET 10.0.2 NativeAOT;rust tokio 1.99.0;node 20.0.0;" ]
+check "C#: the SDK and the newest 10.0 runtime are named" has "$sec" '^- dotnet: SDK 10.0.100, runtime Microsoft.NETCore.App 10.0.3$'
+check "C#: each build's GC mode and runtime, from its programs' own lines" eval \
+  'has "$sec" "^- c# .NET 10.0.3 JIT: the workstation-concurrent GC ran, runtime 10.0.3 " && has "$sec" "^- c# .NET 10.0.2 NativeAOT: the workstation-concurrent GC ran"'
+check "C#: dotnet publish -c Release, once per program and build, never dotnet run" \
+  eval '[ "$(grep -c "^dotnet publish .* -c Release " tools.log)" -eq 6 ] && [ "$(grep -c "^dotnet run" tools.log)" -eq 0 ]'
+check "C#: NativeAOT is asked for in its build only" [ "$(grep -c 'PublishAot=true' tools.log)" -eq 3 ]
+check "C#: the JIT program runs through its apphost where it was published" \
+  grep -q "exec '$pb/dotnet/csharp/coro_timer/csharp-coro_timer'" "$pb/bin/csharp-coro_timer"
 check "each program ran once with 1 task, the baseline" ran go-coro_timer 1 1
 check "ours gets the same 1-task run" ran coro_shared 1 1
 check "the interpreted peers too" ran elixir-coro_shared 1 1
@@ -274,6 +307,16 @@ check "its rows say build failed, with the error and the log" \
 check "the log it names exists" grep -q 'go broke here' "$pb/logs/go.log"
 check "the failed rows have 11 cells too" every_row_has_11_cells
 check "the other peers still ran" [ "$(table_rows | grep -c -E '^\| [a-z_]+ \| node 20.0.0 \| [^|]+ \| 10 \| [0-9]')" -eq 2 ]
+touch break_aot
+bench RUNS=1 SLEEP_MS=50 PEERS="csharp csharp-aot" ./run.sh --peers 10 coro_timer
+rm break_aot
+check "NativeAOT cannot link: its row says why in one line" \
+  has "$(table_rows)" "^\| coro_timer \| c# .NET NativeAOT \| [^|]+ \| 10 \| build failed: error : Platform linker \('clang' or 'gcc'\) not found in PATH. \(log: $pb/logs/csharpaot.log\) \|"
+check "and the JIT row still runs" has "$(table_rows)" '^\| coro_timer \| c# .NET 10.0.3 JIT \| [^|]+ \| 10 \| [0-9]'
+bench RUNS=1 SLEEP_MS=50 DOTNET="$tmp/absent/dotnet" PEERS="csharp csharp-aot go" ./run.sh --peers 10 coro_timer
+check "no dotnet: listed once, with Microsoft's packages or Homebrew" \
+  [ "$(last_section | grep -c -E "^- not run: dotnet: .* not found; install: (sudo )?apt-get install dotnet-sdk-10.0, from Microsoft's package repository|brew install dotnet")" -eq 1 ]
+check "and Go still runs" has "$(rows_of coro_timer)" '^go 1.19.8\|'
 touch no_boost
 bench RUNS=1 SLEEP_MS=50 PEERS=asio ./run.sh --peers 10 coro_shared
 rm no_boost

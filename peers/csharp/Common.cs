@@ -1,0 +1,88 @@
+// What the three C# peers share (each project compiles this file beside its Program.cs): the
+// command line, BENCH_THREADS, the self-checks and the keys every summary line carries.
+using System.Globalization;
+using System.Runtime;
+using System.Runtime.CompilerServices;
+
+static class Peer
+{
+    static int fixedThreads; // BENCH_THREADS once the pool took it, else 0
+    static int peakThreads;
+
+    // Num: the value of S when it is digits only (no sign, no spaces) and at most MAX, else -1.
+    public static long Num(string s, long max) =>
+        s.Length > 0 && s.All(char.IsAsciiDigit)
+        && long.TryParse(s, NumberStyles.None, CultureInfo.InvariantCulture, out long v) && v <= max
+            ? v
+            : -1;
+
+    public static void Usage(string line)
+    {
+        Console.Error.WriteLine(line);
+        Environment.Exit(2);
+    }
+
+    public static void Check(string name, bool ok, string what)
+    {
+        if (ok) return;
+        Console.Error.WriteLine($"{name}: check failed: {what}");
+        Environment.Exit(1);
+    }
+
+    // BENCH_THREADS=T: exactly T thread-pool workers (minimum and maximum both T). Without it the
+    // runtime's defaults stay: ProcessorCount workers at first, more injected when the pool sees
+    // starvation. Either way the timer thread and the main thread come on top of the workers.
+    public static void SetThreads(string name)
+    {
+        string? s = Environment.GetEnvironmentVariable("BENCH_THREADS");
+        if (s is null) return;
+        long t = Num(s, int.MaxValue);
+        if (t < 1) Usage($"{name}: BENCH_THREADS must be a whole number >= 1, got '{s}'");
+        ThreadPool.GetMinThreads(out _, out int ioMin);
+        ThreadPool.GetMaxThreads(out _, out int ioMax);
+        // The minimum first: the pool refuses a maximum below its minimum (ProcessorCount by default),
+        // so T below ProcessorCount works without DOTNET_PROCESSOR_COUNT.
+        bool minOk = ThreadPool.SetMinThreads((int)t, ioMin);
+        bool maxOk = ThreadPool.SetMaxThreads((int)t, ioMax);
+        ThreadPool.GetMinThreads(out int min, out _);
+        ThreadPool.GetMaxThreads(out int max, out _);
+        if (!minOk || !maxOk || min != t || max != t)
+            Usage($"{name}: BENCH_THREADS={t}: the thread pool did not take {t} workers (SetMinThreads {minOk}, " +
+                  $"SetMaxThreads {maxOk}, now min {min} max {max}, ProcessorCount {Environment.ProcessorCount})");
+        fixedThreads = (int)t;
+    }
+
+    // WaitAll: Task.WhenAll(tasks), with a progress line on stderr about once a second. A task
+    // that threw is counted by the caller (IsCompletedSuccessfully), not rethrown here.
+    public static void WaitAll(string name, Task[] tasks)
+    {
+        Task all = Task.WhenAll(tasks);
+        while (!((IAsyncResult)all).AsyncWaitHandle.WaitOne(1000))
+        {
+            Sample();
+            Console.Error.WriteLine($"{name}: {tasks.Count(t => t.IsCompleted)} of {tasks.Length} completed");
+        }
+    }
+
+    // Sample: notes the thread pool's worker count (called about once a second and at the end).
+    public static void Sample() => peakThreads = Math.Max(peakThreads, ThreadPool.ThreadCount);
+
+    // The keys after scenario=: runtime, n and threads (the most pool workers seen), and pool (who
+    // chose the count).
+    public static string Head(long n)
+    {
+        Sample();
+        string runtime = RuntimeFeature.IsDynamicCodeSupported ? "dotnet-jit" : "dotnet-aot";
+        string pool = fixedThreads > 0 ? "BENCH_THREADS" : "default";
+        return $"runtime={runtime} n={n} threads={peakThreads} pool={pool}";
+    }
+
+    // The keys that close the line: the GC mode that ran and the runtime's version.
+    // LatencyMode is Batch exactly when concurrent (background) collection is off.
+    public static string Tail()
+    {
+        string kind = GCSettings.IsServerGC ? "server" : "workstation";
+        string concurrent = GCSettings.LatencyMode == GCLatencyMode.Batch ? "nonconcurrent" : "concurrent";
+        return $"gc={kind}-{concurrent} dotnet={Environment.Version}";
+    }
+}
