@@ -39,7 +39,7 @@ usage: ./run.sh N [scenario ...]
             installed (built in release mode in PEERS_BUILD), each at N and at N=1, into one table
             with a runtime column; scenarios: $peer_scenarios
   scenario  any of: $all_scenarios
-            (default: every one whose .cpp is here; with --peers, those of them it runs)
+            (default: all of them; with --peers, all of those it runs)
 environment:
   RUNS=5              runs per scenario, variant (and N); a row shows the run with the lowest wall time
   THREADS=T           passed as --threads T to every scenario that accepts it
@@ -330,14 +330,11 @@ scenarios=
 for s in "$@"; do
   case " $all_scenarios " in *" $s "*) ;; *) bad "unknown scenario '$s' (allowed: $all_scenarios)" ;; esac
   [ -z "$peers" ] || case " $peer_scenarios " in *" $s "*) ;; *) bad "no peers for '$s' (--peers runs: $peer_scenarios)" ;; esac
-  [ -f "$s.cpp" ] || bad "scenario '$s' is not in this checkout (no $s.cpp)"
   scenarios="$scenarios $s"
 done
 if [ $# -eq 0 ]; then
-  pool=$all_scenarios
-  [ -z "$peers" ] || pool=$peer_scenarios
-  for s in $pool; do [ -f "$s.cpp" ] && scenarios="$scenarios $s"; done
-  [ -n "$scenarios" ] || bad "no scenario .cpp found in $PWD"
+  scenarios=$all_scenarios
+  [ -z "$peers" ] || scenarios=$peer_scenarios
 fi
 [ -z "$peers" ] || peers_build_dir "$here"
 

@@ -466,11 +466,11 @@ build_asio() {
   echo "$stamp" >"$pb/asio.stamp"
 }
 
-# build_reason LOG: why a build failed: its first line that says error, else its last line, on
-# one line of at most 160 characters.
+# build_reason LOG: why a build failed: its first line that says error (a warning that mentions
+# one is not it), else its last line, on one line of at most 160 characters.
 build_reason() {
   local l
-  l=$(grep -i -m 1 'error' "$1" 2>/dev/null)
+  l=$(grep -i -v '^[[:space:]]*warning' "$1" 2>/dev/null | grep -i -m 1 'error')
   [ -n "$l" ] || l=$(awk 'NF { l = $0 } END { print l }' "$1" 2>/dev/null)
   # MSBuild prefixes FILE(LINE,COL): and appends [PROJECT]; the message is what says why.
   printf '%s\n' "${l:-no output}" | awk 'NF { l = $0 } END {

@@ -28,12 +28,13 @@ echo "scenario=$1 n=\$1 threads=1 sleep_ms=50 spawn_ms=1 wall_ms=50 rss_base_kib
 echo "done" >&2
 EOF
   chmod +x "$box/$1"
-  : >"$box/$1.cpp"
 }
 fake threads ""
 fake coro_timer "frame_bytes=64 "
 fake coro_shared "frame_bytes=48 "
+fake atomic_counter "frame_bytes=64 hits=100 "
 fake running_avg "frame_bytes=56 mean=49.9 variance=833.1 "
+fake hash_collect "frame_bytes=64 distinct=10 "
 cd "$box" || exit 1
 
 # cells LINE: the number of cells in a table row; "\|" inside a cell is not a separator.
@@ -66,7 +67,7 @@ check "the flags line comes from make print-build" has "$sec" '^- flags: -std=c\
 check "the header row has 13 columns with units" has "$sec" '^\| scenario \| variant \| N \| threads \| wall s \| user s \| sys s \| max RSS MiB \| RSS at wait MiB \| avg RSS MiB \| bytes/task \| frame bytes \| max RSS spread MiB \|$'
 check "a separator row follows the header" has "$sec" '^\|---\|'
 check "one row per scenario and variant, in order" \
-  [ "$(table_rows | awk -F' [|] ' '{ printf "%s/%s ", substr($1, 3), $2 }')" = "threads/- coro_timer/- coro_shared/- running_avg/--sync mutex running_avg/--sync channel " ]
+  [ "$(table_rows | awk -F' [|] ' '{ printf "%s/%s ", substr($1, 3), $2 }')" = "threads/- coro_timer/- coro_shared/- atomic_counter/- running_avg/--sync mutex running_avg/--sync channel hash_collect/--sync mutex hash_collect/--sync channel " ]
 check "every row has 13 cells" all_rows_have_13_cells
 check "numeric cells are numbers" numbers_parse
 check "the row shows the summary's values" has "$(table_rows | grep coro_timer)" '\| 10 \| 1 \| [0-9.]* \| [0-9.]* \| [0-9.]* \| [0-9.]* \| 1.6 \| 1.5 \| 102.4 \| 64 \| '
@@ -93,7 +94,7 @@ rm fail_threads
 check "a failed row makes run.sh exit 1" [ "$rc" -eq 1 ]
 check "the failed row quotes the last stderr line, pipes escaped" \
   has "$(table_rows | grep '^| threads')" '\| failed \(exit 1\): threads: pthread_create: Resource temporarily unavailable \\\| ulimit -u \|'
-check "the other rows are present" [ "$(table_rows | grep -c -v failed)" -eq 4 ]
+check "the other rows are present" [ "$(table_rows | grep -c -v failed)" -eq 7 ]
 check "the failed row has 13 cells too" all_rows_have_13_cells
 
 # 3. An interrupted run.sh leaves RESULTS byte-identical, no temp files and no running benchmark.
@@ -142,7 +143,6 @@ bad_case "N must be" ./run.sh abc
 bad_case "N must be" ./run.sh 0
 bad_case "missing N" ./run.sh
 bad_case "unknown scenario 'nosuch'" ./run.sh 10 nosuch
-bad_case "not in this checkout .no atomic_counter.cpp." ./run.sh 10 atomic_counter
 bad_case "RUNS must be" RUNS=x ./run.sh 10
 bad_case "THREAD_CAP must be" THREAD_CAP=0 ./run.sh 10
 bad_case "THREADS must be" THREADS=-1 ./run.sh 10

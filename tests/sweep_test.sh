@@ -27,7 +27,6 @@ dd if=/dev/zero of=/dev/null bs=\$((\$1 * 40000)) count=1 2>/dev/null
 echo "scenario=$1 n=\$1 threads=1 sleep_ms=50 spawn_ms=1 wall_ms=50 rss_base_kib=1500 rss_wait_kib=\$((1500 + \$1 * 40)) rss_avg_kib=1550 rss_peak_kib=1650 bytes_per_task=40960.0 ${2}completed=\$1"
 EOF
   chmod +x "$box/$1"
-  : >"$box/$1.cpp"
 }
 fake threads ""
 fake coro_timer "frame_bytes=64 "
@@ -110,7 +109,7 @@ title_names_machine_and_date() {
 charts_unchanged() { ls "$rdir/charts" | cmp -s - "$tmp/charts_before"; }
 
 # 1. A sweep: one row per scenario, variant and N; threads skips the N above THREAD_CAP.
-bench RUNS=1 SLEEP_MS=50 THREAD_CAP=10 SWEEP="100 10 1" ./run.sh --sweep
+bench RUNS=1 SLEEP_MS=50 THREAD_CAP=10 SWEEP="100 10 1" ./run.sh --sweep threads coro_timer running_avg
 sec=$(last_section)
 chart=$(chart_of_last_section)
 check "a sweep exits 0" [ "$rc" -eq 0 ]
