@@ -27,7 +27,7 @@ for s in coro_timer coro_shared atomic_counter; do cp "$bin/$s" "$box/"; done
 cd "$box" || exit 1
 
 # 1. run.sh builds both and runs every C# program: at N and at N=1, each passing its own checks.
-bench RUNS=1 SLEEP_MS=50 PEERS="csharp csharp-aot" PEERS_BUILD="$pb" ./run.sh --peers 20
+bench RUNS=1 SLEEP_MS=50 PEERS="csharp csharp-aot" PEERS_BUILD="$pb" ./run.sh --peers 20 coro_timer coro_shared atomic_counter
 sec=$(last_section)
 check "run.sh --peers with csharp and csharp-aot exits 0" [ "$rc" -eq 0 ]
 check "six C# rows, each with a measured wall time" \
