@@ -28,6 +28,8 @@ threads java-threads java platform Thread per task
 coro_timer go-coro_timer go goroutine + time.Sleep, WaitGroup
 coro_timer csharp-coro_timer csharp async lambda + Task.Delay, Task.WhenAll
 coro_timer csharp-aot-coro_timer csharpaot async lambda + Task.Delay, Task.WhenAll
+coro_timer csharp-coro_timer_list csharp List of bare Task.Delay, Task.WhenAll (the 2024 posts)
+coro_timer csharp-aot-coro_timer_list csharpaot List of bare Task.Delay, Task.WhenAll (the 2024 posts)
 coro_timer tokio-coro_timer tokio tokio::spawn(sleep) per task
 coro_timer tokio-coro_timer_join_all tokio join_all of N sleeps in one task
 coro_timer async-std-coro_timer asyncstd task::spawn(sleep) per task

@@ -30,8 +30,8 @@ cd "$box" || exit 1
 bench RUNS=1 SLEEP_MS=50 PEERS="csharp csharp-aot" PEERS_BUILD="$pb" ./run.sh --peers 20 coro_timer coro_shared atomic_counter
 sec=$(last_section)
 check "run.sh --peers with csharp and csharp-aot exits 0" [ "$rc" -eq 0 ]
-check "six C# rows, each with a measured wall time" \
-  [ "$(table_rows | grep -c -E '^\| [a-z_]+ \| c# \.NET 10\.[0-9.]+ (JIT|NativeAOT) \| [^|]+ \| 20 \| [0-9]+[.][0-9]{2} \|')" -eq 6 ]
+check "eight C# rows, each with a measured wall time" \
+  [ "$(table_rows | grep -c -E '^\| [a-z_]+ \| c# \.NET 10\.[0-9.]+ (JIT|NativeAOT) \| [^|]+ \| 20 \| [0-9]+[.][0-9]{2} \|')" -eq 8 ]
 check "the section names the SDK and the runtime" has "$sec" '^- dotnet: SDK 10\.[0-9.]+, runtime Microsoft\.NETCore\.App 10\.[0-9.]+$'
 check "and the GC mode each build ran with" \
   [ "$(printf '%s\n' "$sec" | grep -c -E '^- c# \.NET 10\.[0-9.]+ (JIT|NativeAOT): the [a-z]+-[a-z]+ GC ran, runtime 10\.')" -eq 2 ]
@@ -39,7 +39,7 @@ check "nothing is built inside the tree" [ -z "$(find peers/csharp -name bin -o 
 check "the NativeAOT program is one native file" eval '[ -x "$pb/bin/csharp-aot-coro_timer" ] && ! head -c 2 "$pb/bin/csharp-aot-coro_timer" | grep -q "#!"'
 
 # 2. Each program on its own: a usage line and exit 2 on bad arguments, nothing on stdout.
-for p in csharp-coro_timer csharp-aot-coro_shared csharp-atomic_counter csharp-aot-atomic_counter; do
+for p in csharp-coro_timer csharp-aot-coro_timer_list csharp-aot-coro_shared csharp-atomic_counter csharp-aot-atomic_counter; do
   for args in "" "x" "0" "5 -1" "5 50 1 extra" "-5" "99999999999"; do
     # shellcheck disable=SC2086 # the arguments are words
     run_cmd "$pb/bin/$p" $args
@@ -57,7 +57,8 @@ check "BENCH_THREADS=abc: exit 2 naming it" exited 2 'BENCH_THREADS must be a wh
 # 3. Tiny runs: every task completes, none early (lower bounds only: by the Stopwatch, which may
 # read up to 3 ms less than the delays' coarse clock), and the line says which build.
 field() { printf '%s\n' "$out" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
-for p in csharp-coro_timer csharp-aot-coro_timer csharp-coro_shared csharp-aot-coro_shared; do
+for p in csharp-coro_timer csharp-aot-coro_timer csharp-coro_timer_list csharp-aot-coro_timer_list csharp-coro_shared \
+  csharp-aot-coro_shared; do
   run_cmd "$pb/bin/$p" 1000 30
   kind=jit
   case $p in csharp-aot-*) kind=aot ;; esac

@@ -52,15 +52,15 @@ static class Peer
         fixedThreads = (int)t;
     }
 
-    // WaitAll: Task.WhenAll(tasks), with a progress line on stderr about once a second. A task
+    // WaitAll: waits for `all` (the caller's Task.WhenAll of `tasks`, so that the overload is the
+    // one its public program calls), with a progress line on stderr about once a second. A task
     // that threw is counted by the caller (IsCompletedSuccessfully), not rethrown here.
-    public static void WaitAll(string name, Task[] tasks)
+    public static void WaitAll(string name, Task all, IEnumerable<Task> tasks, long n)
     {
-        Task all = Task.WhenAll(tasks);
         while (!((IAsyncResult)all).AsyncWaitHandle.WaitOne(1000))
         {
             Sample();
-            Console.Error.WriteLine($"{name}: {tasks.Count(t => t.IsCompleted)} of {tasks.Length} completed");
+            Console.Error.WriteLine($"{name}: {tasks.Count(t => t.IsCompleted)} of {n} completed");
         }
     }
 

@@ -49,7 +49,7 @@ double reachedS = clock.Elapsed.TotalSeconds;
 int endedEarly = Volatile.Read(ref completed);
 Volatile.Write(ref stop, true);
 Console.Error.WriteLine($"{name}: {Interlocked.Read(ref hits)} hits, stopping");
-Peer.WaitAll(name, tasks);
+Peer.WaitAll(name, Task.WhenAll(tasks), tasks, n);
 long wallMs = clock.ElapsedMilliseconds;
 long total = Interlocked.Read(ref hits);
 

@@ -20,7 +20,7 @@ Task shared = Task.Delay((int)ms);
 Task[] tasks = Enumerable.Range(0, (int)n).Select(async _ => await shared).ToArray();
 long spawnMs = clock.ElapsedMilliseconds;
 Console.Error.WriteLine($"{name}: {n} tasks spawned in {spawnMs} ms");
-Peer.WaitAll(name, tasks);
+Peer.WaitAll(name, Task.WhenAll(tasks), tasks, n);
 long wallMs = clock.ElapsedMilliseconds;
 long ticks = Environment.TickCount64 - ticks0;
 

@@ -18,7 +18,7 @@ long ticks0 = Environment.TickCount64;
 Task[] tasks = Enumerable.Range(0, (int)n).Select(async _ => await Task.Delay((int)ms)).ToArray();
 long spawnMs = clock.ElapsedMilliseconds;
 Console.Error.WriteLine($"{name}: {n} tasks spawned in {spawnMs} ms");
-Peer.WaitAll(name, tasks);
+Peer.WaitAll(name, Task.WhenAll(tasks), tasks, n);
 long wallMs = clock.ElapsedMilliseconds;
 long ticks = Environment.TickCount64 - ticks0;
 
