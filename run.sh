@@ -468,7 +468,7 @@ if [ -n "$peers" ]; then
     [ -z "$capped" ] || echo "- threads: every runtime ran min(N, THREAD_CAP=$THREAD_CAP) threads."
     sed 's/^/- /' "$pw/notes"
     sed 's/^/- not run: /' "$pw/missing"
-    echo "- Peers built in $pb."
+    echo "- Peers built in PEERS_BUILD, outside this tree."
     echo
   } >"$work/section"
 elif [ -z "$sweep" ]; then

@@ -13,7 +13,7 @@
 #   3. peer_catalogue: a line per program: scenario, program, group, variant (the table's words).
 #   4. detect: a case for the toolchain: `missing` when its command is absent, else a label (the
 #      runtime column) in $pw/GROUP.label for each of its groups, and its version line in out.
-#   5. build_GROUP: copies peers/DIR (copy_src) and builds each program of `programs_of GROUP` as
+#   5. build_GROUP: copies peers/DIR (copy_src DIR [COPY]) and builds each program of `programs_of GROUP` as
 #      $pb/bin/PROGRAM, a binary or a `launcher`; a non-zero status is a failed build, shown in
 #      the table. Optional: ready_GROUP, run before the build, returns 1 to skip the group after
 #      a line in $pw/notes saying why.
@@ -170,10 +170,11 @@ install_hint() {
   [ "$(id -u)" != 0 ] || sudo=
   if [ "$(uname -s)" = Darwin ]; then
     echo "brew install $(peer_toolchains | awk -v t="$1" '$1 == t { print $2 }')"
-  elif [ "$1" = dotnet ]; then
-    echo "${sudo}apt-get install dotnet-sdk-10.0, from Microsoft's package repository (Debian: https://learn.microsoft.com/dotnet/core/install/linux-debian; Ubuntu: https://learn.microsoft.com/dotnet/core/install/linux-ubuntu)"
   else
-    echo "${sudo}apt-get install $(peer_toolchains | awk -v t="$1" '$1 == t { $1 = $2 = ""; sub(/^ +/, ""); print }')"
+    printf '%s' "${sudo}apt-get install $(peer_toolchains | awk -v t="$1" '$1 == t { $1 = $2 = ""; sub(/^ +/, ""); print }')"
+    [ "$1" != dotnet ] || printf ' (on Debian, after adding Microsoft'"'"'s package repository: %s)' \
+      https://learn.microsoft.com/dotnet/core/install/linux-debian
+    echo
   fi
 }
 
@@ -210,7 +211,10 @@ detect() {
       have "$DOTNET" || { missing dotnet "\`$DOTNET\`"; return 1; }
       # The JIT programs roll forward to the newest 10.0.x runtime installed (--list-runtimes is in
       # increasing order); build_csharpaot names the runtime NativeAOT compiled in.
-      v=$("$DOTNET" --list-runtimes 2>/dev/null | awk '$1 == "Microsoft.NETCore.App" && $2 ~ /^10[.]/ { v = $2 } END { print v }')
+      out=$("$DOTNET" --list-runtimes 2>/dev/null | awk '$1 == "Microsoft.NETCore.App" && $2 ~ /^10[.]/ { l = $0 } END { print l }')
+      v=$(echo "$out" | awk '{ print $2 }')
+      # "Microsoft.NETCore.App 10.0.12 [/usr/share/dotnet/shared/Microsoft.NETCore.App]": the root.
+      echo "$out" | sed -n 's/^[^[]*\[\(.*\)\/shared\/Microsoft\.NETCore\.App\]$/\1/p' >"$pw/dotnet_root"
       out="SDK $("$DOTNET" --version 2>&1 | head -n 1), runtime Microsoft.NETCore.App ${v:-10.0 not installed}"
       echo "c# .NET ${v:-?} JIT" >"$pw/csharp.label"
       echo "c# .NET NativeAOT" >"$pw/csharpaot.label" ;;
@@ -269,9 +273,14 @@ run_logged() {
   return "$status"
 }
 
-# copy_src DIR: a fresh copy of peers/DIR in $pb/src (times kept, so unchanged sources stay older
-# than what was built from them).
-copy_src() { rm -rf "${pb:?}/src/$1" && mkdir -p "$pb/src" && cp -Rp "peers/$1" "$pb/src/$1"; }
+# copy_src DIR [COPY]: a fresh copy of peers/DIR as $pb/src/COPY (default: DIR; times kept, so
+# unchanged sources stay older than what was built from them), without the bin/ and obj/ that a
+# build by hand in peers/ may have left.
+copy_src() {
+  local to=${2:-$1}
+  rm -rf "${pb:?}/src/${to:?}" && mkdir -p "$pb/src" && cp -Rp "peers/$1" "$pb/src/$to" &&
+    rm -rf "$pb/src/$to"/*/bin "$pb/src/$to"/*/obj
+}
 
 # launcher PROGRAM COMMAND...: $pb/bin/PROGRAM, a script that execs COMMAND "$@" (exec: the
 # runtime itself is the process /usr/bin/time measures).
@@ -345,7 +354,7 @@ cargo_mode() {
         mode=crates-io
       elif [ -d "$registry" ] && [ -n "$(ls "$registry" 2>/dev/null)" ]; then
         mode=debian
-        echo "crates.io could not be reached (log: $pb/logs/cargo-probe.log): the Rust peers were built offline from Debian's crate sources in $registry" >>"$pw/notes"
+        echo "crates.io could not be reached (log: PEERS_BUILD/logs/cargo-probe.log): the Rust peers were built offline from Debian's crate sources in $registry" >>"$pw/notes"
       else
         mode=crates-io # the build fails and its row says why
         echo "crates.io could not be reached and $registry is empty: $(install_hint rust) gives the Rust peers Debian's crate sources" >>"$pw/notes"
@@ -367,7 +376,7 @@ cargo_mode() {
 build_dotnet() {
   local g=$1 prefix=$2 p s
   shift 2
-  rm -rf "${pb:?}/src/$g" "${pb:?}/dotnet/$g" && mkdir -p "$pb/src" && cp -Rp peers/csharp "$pb/src/$g" || return 1
+  rm -rf "${pb:?}/dotnet/${g:?}" && copy_src csharp "$g" || return 1
   for p in $(programs_of "$g"); do
     s=${p#"$prefix"-}
     DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 "$DOTNET" publish "$pb/src/$g/$s/$s.csproj" -c Release \
@@ -376,11 +385,14 @@ build_dotnet() {
 }
 
 # The JIT build: the apphost needs its .dll and .runtimeconfig.json beside it, so the launcher
-# execs it where it was published.
+# execs it where it was published, with DOTNET_ROOT naming the runtime that detect found (the
+# apphost alone looks only in the default install location).
 build_csharp() {
   local p
   build_dotnet csharp csharp || return 1
-  for p in $(programs_of csharp); do launcher "$p" "$pb/dotnet/csharp/${p#csharp-}/$p" || return 1; done
+  for p in $(programs_of csharp); do
+    launcher "$p" env DOTNET_ROOT="$(cat "$pw/dotnet_root")" "$pb/dotnet/csharp/${p#csharp-}/$p" || return 1
+  done
 }
 
 # NativeAOT links with clang, or gcc when there is no clang (make's g++ brings gcc); without either
@@ -469,10 +481,10 @@ build_asio() {
 }
 
 # build_reason LOG: why a build failed: its first line that says error (a warning that mentions
-# one is not it), else its last line, on one line of at most 160 characters.
+# one, even MSBuild's "FILE : warning CODE: ...", is not it), else its last line, on one line of at most 160 characters.
 build_reason() {
   local l
-  l=$(grep -i -v '^[[:space:]]*warning' "$1" 2>/dev/null | grep -i -m 1 'error')
+  l=$(grep -i -v -e '^[[:space:]]*warning' -e ': warning [a-z]*[0-9]*:' "$1" 2>/dev/null | grep -i -m 1 'error')
   [ -n "$l" ] || l=$(awk 'NF { l = $0 } END { print l }' "$1" 2>/dev/null)
   # MSBuild prefixes FILE(LINE,COL): and appends [PROJECT]; the message is what says why.
   printf '%s\n' "${l:-no output}" | awk 'NF { l = $0 } END {
@@ -508,7 +520,8 @@ prepare_peers() {
     if run_logged "$log" "build_$g"; then
       echo ok >"$pw/$g.state"
     else
-      echo "build failed: $(build_reason "$log") (log: $log)" >"$pw/$g.state"
+      # The section names the log under PEERS_BUILD, not by its path on this machine.
+      echo "build failed: $(build_reason "$log") (log: PEERS_BUILD/logs/$g.log)" >"$pw/$g.state"
       echo "run.sh: --peers: $g: $(cat "$pw/$g.state")" >&2
     fi
   done

@@ -6,8 +6,9 @@
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 
-if ! command -v dotnet >/dev/null 2>&1; then
-  echo "skip - the C# peers: dotnet is not installed"
+DOTNET=${DOTNET:-dotnet} # the SDK run.sh would use
+if ! command -v "$DOTNET" >/dev/null 2>&1; then
+  echo "skip - the C# peers: $DOTNET is not installed"
   finish
   exit
 fi
@@ -22,6 +23,7 @@ res=$tmp/RESULTS.md
 pb=$tmp/peers-build
 mkdir -p "$box" "$tmp/tmpdir"
 cp -R run.sh peers "$box/"
+rm -rf "${box:?}"/peers/csharp/*/bin "${box:?}"/peers/csharp/*/obj # a build by hand in peers/ is not the test's
 printf 'all:\n\t@:\nprint-build:\n\t@echo "compiler=g++"\n\t@echo "flags=-O2"\n' >"$box/Makefile"
 for s in coro_timer coro_shared atomic_counter; do cp "$bin/$s" "$box/"; done
 cd "$box" || exit 1
@@ -43,8 +45,8 @@ for p in csharp-coro_timer csharp-aot-coro_timer_list csharp-aot-coro_shared csh
   for args in "" "x" "0" "5 -1" "5 50 1 extra" "-5" "99999999999"; do
     # shellcheck disable=SC2086 # the arguments are words
     run_cmd "$pb/bin/$p" $args
-    check "$p '$args': exit 2 with a usage line, nothing on stdout" \
-      eval '[ "$rc" -eq 2 ] && has "$err" "^usage: [a-z_]+ N " && [ -z "$out" ]'
+    check "$p '$args': exit 2 with one usage line, nothing on stdout" \
+      eval '[ "$rc" -eq 2 ] && has "$err" "^usage: [a-z_]+ N " && [ "$(printf "%s\n" "$err" | wc -l)" -eq 1 ] && [ -z "$out" ]'
   done
 done
 run_cmd "$pb/bin/csharp-aot-atomic_counter" 5 50 0

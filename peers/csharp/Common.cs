@@ -1,5 +1,5 @@
-// What the three C# peers share (each project compiles this file beside its Program.cs): the
-// command line, BENCH_THREADS, the self-checks and the keys every summary line carries.
+// What the C# peers share (each project compiles this file beside its Program.cs): the command
+// line, BENCH_THREADS, the wait, the self-checks and the keys every summary line carries.
 using System.Globalization;
 using System.Runtime;
 using System.Runtime.CompilerServices;
@@ -15,6 +15,29 @@ static class Peer
         && long.TryParse(s, NumberStyles.None, CultureInfo.InvariantCulture, out long v) && v <= max
             ? v
             : -1;
+
+    // SleepArgs: `N [SLEEP_MS=5000]`, the arguments of coro_timer and coro_shared; exit 2 otherwise.
+    public static (long n, long ms) SleepArgs(string[] args, string name)
+    {
+        long n = args.Length is 1 or 2 ? Num(args[0], int.MaxValue) : -1;
+        long ms = args.Length == 2 ? Num(args[1], int.MaxValue) : 5000;
+        if (n < 1 || ms < 0) Usage($"usage: {name} N [SLEEP_MS=5000]  (N >= 1; env BENCH_THREADS=T for T pool workers)");
+        SetThreads(name);
+        return (n, ms);
+    }
+
+    // Finish: after every task of a sleeping scenario ended, checks that each completed, and that
+    // the run took at least one sleep by Environment.TickCount64 since ticks0 (the clock Task.Delay
+    // counts on: coarse, so by a Stopwatch a delay may end up to 3 ms early; measured on Linux, where
+    // a wallMs >= ms check failed 5-17% of 1-task runs of 20 ms). Returns the completed count.
+    public static int Finish(string name, IEnumerable<Task> tasks, long n, long ms, long ticks0)
+    {
+        long ticks = Environment.TickCount64 - ticks0;
+        int completed = tasks.Count(t => t.IsCompletedSuccessfully);
+        Check(name, completed == n, $"completed {completed} of {n}");
+        Check(name, ticks >= ms, $"the run took {ticks} ms by Environment.TickCount64, less than one sleep");
+        return completed;
+    }
 
     public static void Usage(string line)
     {

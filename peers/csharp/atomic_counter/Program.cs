@@ -3,8 +3,8 @@
 // HITS (default 10 x N), tells them to stop and waits for all with Task.WhenAll.
 // Run:    csharp-atomic_counter N [SLEEP_MS=1000 [HITS]]   (env BENCH_THREADS=T: T pool workers)
 // Prints: scenario=atomic_counter runtime=dotnet-jit|dotnet-aot n=N threads=T pool=... sleep_ms=MS
-//         spawn_ms=S wall_ms=W hits=H hits_per_s=R completed=C gc=... dotnet=V; exits 1 if C != N,
-//         H < HITS or a task ended before the stop.
+//         spawn_ms=S wall_ms=W hits=H hits_per_s=R completed=C gc=... dotnet=V; exits 1 if a task
+//         ended (or threw) before the stop, or C != N.
 using System.Diagnostics;
 
 const string name = "atomic_counter";
@@ -46,7 +46,7 @@ for (int polls = 1; Interlocked.Read(ref hits) < target; polls++)
     }
 }
 double reachedS = clock.Elapsed.TotalSeconds;
-int endedEarly = Volatile.Read(ref completed);
+int endedEarly = tasks.Count(t => t.IsCompleted);  // before the stop, a task can only end by throwing
 Volatile.Write(ref stop, true);
 Console.Error.WriteLine($"{name}: {Interlocked.Read(ref hits)} hits, stopping");
 Peer.WaitAll(name, Task.WhenAll(tasks), tasks, n);
@@ -54,7 +54,6 @@ long wallMs = clock.ElapsedMilliseconds;
 long total = Interlocked.Read(ref hits);
 
 Peer.Check(name, endedEarly == 0, $"{endedEarly} tasks ended before the stop");
-Peer.Check(name, total >= target, $"{total} hits, fewer than the target {target}");
 Peer.Check(name, completed == n && tasks.All(t => t.IsCompletedSuccessfully), $"completed {completed} of {n}");
 Console.WriteLine($"scenario={name} {Peer.Head(n)} sleep_ms={ms} spawn_ms={spawnMs} wall_ms={wallMs} " +
                   $"hits={total} hits_per_s={total / reachedS:F0} completed={completed} {Peer.Tail()}");

@@ -8,10 +8,7 @@
 using System.Diagnostics;
 
 const string name = "coro_timer";
-long n = args.Length is 1 or 2 ? Peer.Num(args[0], int.MaxValue) : -1;
-long ms = args.Length == 2 ? Peer.Num(args[1], int.MaxValue) : 5000;
-if (n < 1 || ms < 0) Peer.Usage($"usage: {name} N [SLEEP_MS=5000]  (N >= 1; env BENCH_THREADS=T for T pool workers)");
-Peer.SetThreads(name);
+var (n, ms) = Peer.SleepArgs(args, name);
 
 Console.Error.WriteLine($"{name}: spawning {n} tasks");
 var clock = Stopwatch.StartNew();
@@ -22,11 +19,6 @@ long spawnMs = clock.ElapsedMilliseconds;
 Console.Error.WriteLine($"{name}: {n} tasks spawned in {spawnMs} ms");
 Peer.WaitAll(name, Task.WhenAll(tasks), tasks, n);
 long wallMs = clock.ElapsedMilliseconds;
-long ticks = Environment.TickCount64 - ticks0;
-
-int completed = tasks.Count(t => t.IsCompletedSuccessfully);
-Peer.Check(name, completed == n, $"completed {completed} of {n}");
-// The delays' clock, as in coro_timer: no delay ends before SLEEP_MS by Environment.TickCount64.
-Peer.Check(name, ticks >= ms, $"the run took {ticks} ms by Environment.TickCount64, less than one sleep");
+int completed = Peer.Finish(name, tasks, n, ms, ticks0);
 Console.WriteLine($"scenario={name} {Peer.Head(n)} sleep_ms={ms} spawn_ms={spawnMs} wall_ms={wallMs} " +
                   $"completed={completed} {Peer.Tail()}");
