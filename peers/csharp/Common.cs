@@ -1,5 +1,6 @@
 // What the C# peers share (each project compiles this file beside its Program.cs): the command
 // line, BENCH_THREADS, the wait, the self-checks and the keys every summary line carries.
+using System.Diagnostics;
 using System.Globalization;
 using System.Runtime;
 using System.Runtime.CompilerServices;
@@ -16,27 +17,34 @@ static class Peer
             ? v
             : -1;
 
-    // SleepArgs: `N [SLEEP_MS=5000]`, the arguments of coro_timer and coro_shared; exit 2 otherwise.
-    public static (long n, long ms) SleepArgs(string[] args, string name)
+    // RunSleepers: all of coro_timer and coro_shared but the line that makes the tasks. Reads
+    // `N [SLEEP_MS=5000]` (exit 2 otherwise), times `spawn` (N, SLEEP_MS -> the N tasks), waits with
+    // Task.WhenAll as the public program does (of an array, or of a List as IEnumerable), then checks
+    // that every task completed and that the run took at least one sleep by Environment.TickCount64,
+    // the clock Task.Delay counts on (coarse: by a Stopwatch a delay may end up to 3 ms early, so a
+    // Stopwatch check failed 5-17% of 1-task runs of 20 ms on Linux). Prints the summary line.
+    public static void RunSleepers(string name, string[] args, Func<int, int, IEnumerable<Task>> spawn)
     {
         long n = args.Length is 1 or 2 ? Num(args[0], int.MaxValue) : -1;
         long ms = args.Length == 2 ? Num(args[1], int.MaxValue) : 5000;
         if (n < 1 || ms < 0) Usage($"usage: {name} N [SLEEP_MS=5000]  (N >= 1; env BENCH_THREADS=T for T pool workers)");
         SetThreads(name);
-        return (n, ms);
-    }
 
-    // Finish: after every task of a sleeping scenario ended, checks that each completed, and that
-    // the run took at least one sleep by Environment.TickCount64 since ticks0 (the clock Task.Delay
-    // counts on: coarse, so by a Stopwatch a delay may end up to 3 ms early; measured on Linux, where
-    // a wallMs >= ms check failed 5-17% of 1-task runs of 20 ms). Returns the completed count.
-    public static int Finish(string name, IEnumerable<Task> tasks, long n, long ms, long ticks0)
-    {
+        Console.Error.WriteLine($"{name}: spawning {n} tasks");
+        var clock = Stopwatch.StartNew();
+        long ticks0 = Environment.TickCount64;
+        IEnumerable<Task> tasks = spawn((int)n, (int)ms);
+        long spawnMs = clock.ElapsedMilliseconds;
+        Console.Error.WriteLine($"{name}: {n} tasks spawned in {spawnMs} ms");
+        WaitAll(name, tasks is Task[] array ? Task.WhenAll(array) : Task.WhenAll(tasks), tasks, n);
+        long wallMs = clock.ElapsedMilliseconds;
         long ticks = Environment.TickCount64 - ticks0;
+
         int completed = tasks.Count(t => t.IsCompletedSuccessfully);
         Check(name, completed == n, $"completed {completed} of {n}");
         Check(name, ticks >= ms, $"the run took {ticks} ms by Environment.TickCount64, less than one sleep");
-        return completed;
+        Console.WriteLine($"scenario={name} {Head(n)} sleep_ms={ms} spawn_ms={spawnMs} wall_ms={wallMs} " +
+                          $"completed={completed} {Tail()}");
     }
 
     public static void Usage(string line)
@@ -75,8 +83,8 @@ static class Peer
         fixedThreads = (int)t;
     }
 
-    // WaitAll: waits for `all` (the caller's Task.WhenAll of `tasks`, so that the overload is the
-    // one its public program calls), with a progress line on stderr about once a second. A task
+    // WaitAll: waits for `all` (the Task.WhenAll of `tasks` that the public program awaits), with a
+    // progress line on stderr about once a second. A task
     // that threw is counted by the caller (IsCompletedSuccessfully), not rethrown here.
     public static void WaitAll(string name, Task all, IEnumerable<Task> tasks, long n)
     {

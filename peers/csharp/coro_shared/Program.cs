@@ -5,20 +5,8 @@
 // Prints: scenario=coro_shared runtime=dotnet-jit|dotnet-aot n=N threads=T pool=... sleep_ms=MS spawn_ms=S
 //         wall_ms=W completed=C gc=... dotnet=V; exits 1 if C != N or the run took less than one sleep
 //         (by the timers' own clock).
-using System.Diagnostics;
-
-const string name = "coro_shared";
-var (n, ms) = Peer.SleepArgs(args, name);
-
-Console.Error.WriteLine($"{name}: spawning {n} tasks");
-var clock = Stopwatch.StartNew();
-long ticks0 = Environment.TickCount64;
-Task shared = Task.Delay((int)ms);
-Task[] tasks = Enumerable.Range(0, (int)n).Select(async _ => await shared).ToArray();
-long spawnMs = clock.ElapsedMilliseconds;
-Console.Error.WriteLine($"{name}: {n} tasks spawned in {spawnMs} ms");
-Peer.WaitAll(name, Task.WhenAll(tasks), tasks, n);
-long wallMs = clock.ElapsedMilliseconds;
-int completed = Peer.Finish(name, tasks, n, ms, ticks0);
-Console.WriteLine($"scenario={name} {Peer.Head(n)} sleep_ms={ms} spawn_ms={spawnMs} wall_ms={wallMs} " +
-                  $"completed={completed} {Peer.Tail()}");
+Peer.RunSleepers("coro_shared", args, (n, ms) =>
+{
+    Task shared = Task.Delay(ms);
+    return Enumerable.Range(0, n).Select(async _ => await shared).ToArray();
+});
