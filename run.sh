@@ -125,7 +125,8 @@ per_task() { awk -v r="$1" -v b="$2" -v n="$3" 'BEGIN { printf "%.1f\n", (r - b)
 # lowest wall time and spread the min–max of max RSS over the runs in MiB; otherwise why says what
 # failed. PROGRAM is a path, so a program that is not one of the scenarios here (a peer) is
 # measured the same way. A summary line of another scenario, or whose completed= is not N, is a
-# failure too.
+# failure too. With time_limit (seconds) set, a run still going then is stopped, TERM and 5 s later
+# KILL to its process group, and is a failure that says how far it got (its last stderr line).
 measure() {
   local i status t summary shown done_n times=${5:-$RUNS}
   why='' best='' spread=''
@@ -139,10 +140,23 @@ measure() {
     # shellcheck disable=SC2086 # OPTS is a list of plain words
     "$time_bin" "$time_flag" "$2" "$3" $4 </dev/null >"$work/out" 2>"$work/err" &
     job=$!
+    rm -f "$work/timed_out"
+    # The watchdog has its own group too (ended with it below) and no stdout: a $(...) around
+    # run.sh must not wait for its sleep.
+    [ -z "$time_limit" ] || { sleep "$time_limit" && : >"$work/timed_out" && kill -TERM -- "-$job" &&
+      sleep 5 && kill -KILL -- "-$job"; } >/dev/null 2>&1 </dev/null &
+    [ -z "$time_limit" ] || watchdog=$!
     set +m
     wait "$job"
     status=$?
     job=
+    end_watchdog
+    if [ -f "$work/timed_out" ]; then
+      why="timed out after $time_limit s"
+      t=$(last_error "$work/err")
+      [ -z "$t" ] || why="$why (last: $t)"
+      return
+    fi
     if [ "$status" -ne 0 ]; then
       why="failed (exit $status)"
       t=$(last_error "$work/err")
@@ -160,6 +174,12 @@ measure() {
   done
   best=$(sort -n -k1,1 "$work/runs" | head -n 1)
   spread=$(awk 'NR == 1 || $4 < lo { lo = $4 } $4 > hi { hi = $4 } END { printf "%.1f–%.1f", lo / 1024, hi / 1024 }' "$work/runs")
+}
+
+# end_watchdog: stops measure's watchdog, if one is waiting.
+end_watchdog() {
+  if [ -n "$watchdog" ]; then kill -- "-$watchdog" 2>/dev/null; wait "$watchdog" 2>/dev/null; fi
+  watchdog=
 }
 
 # best_rss: the max RSS in KiB of the run measure kept.
@@ -341,9 +361,10 @@ fi
 # Everything temporary lives in one directory; RESULTS is only written by the last step, so an
 # interrupted run leaves it exactly as it was.
 work=$(mktemp -d "${TMPDIR:-/tmp}/run_sh.XXXXXX") || exit 1
-job=
+job= watchdog= time_limit=
 on_signal() {
   trap '' INT TERM HUP
+  end_watchdog
   # The timed job runs in its own process group: this stops time and the binary together.
   if [ -n "$job" ]; then kill -TERM -- "-$job" 2>/dev/null; wait "$job" 2>/dev/null; fi
   echo "run.sh: interrupted; $RESULTS left unchanged" >&2
@@ -466,6 +487,7 @@ if [ -n "$peers" ]; then
     if [ -z "$THREADS" ]; then loops="one event loop"; else loops="$THREADS event loops (THREADS)"; fi
     echo "- Threads: ours runs $loops; each peer keeps its runtime's default ($peer_threads)."
     [ -z "$capped" ] || echo "- threads: every runtime ran min(N, THREAD_CAP=$THREAD_CAP) threads."
+    sed 's/^/- /' "$pw/limits"
     sed 's/^/- /' "$pw/notes"
     sed 's/^/- not run: /' "$pw/missing"
     echo "- Peers built in PEERS_BUILD, outside this tree."

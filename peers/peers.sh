@@ -111,6 +111,8 @@ peers_usage() {
                       where --peers copies, builds and keeps the peers (never inside this tree)
   PEERS_CARGO=auto    auto: crates.io, or Debian's crate sources when crates.io cannot be reached;
                       crates-io or debian to choose; PEERS_CARGO_REGISTRY=/usr/share/cargo/registry
+  PEER_TIMEOUT=S      each --peers run is stopped after S seconds and its row says so (default:
+                      the larger of 60 s and 10 x the rounds of sleep the scenario needs)
 EOF
   # The command variables on one line, their defaults below, wrapped at 100 columns.
   printf '%s\n' "$peer_commands" | awk '{
@@ -133,6 +135,8 @@ peers_settings() {
   case $PEERS_CARGO in auto | crates-io | debian) ;; *) bad "PEERS_CARGO must be auto, crates-io or debian, got '$PEERS_CARGO'" ;; esac
   for kv in $peer_commands; do eval "${kv%%=*}=\${${kv%%=*}:-${kv#*=}}"; done
   registry=${PEERS_CARGO_REGISTRY:-/usr/share/cargo/registry}
+  [ -z "${PEER_TIMEOUT:-}" ] || is_count "$PEER_TIMEOUT" ||
+    bad "PEER_TIMEOUT must be a whole number of seconds >= 1, got '$PEER_TIMEOUT'"
   PEERS=${PEERS-$peer_names}
   for p in $PEERS; do
     case " $peer_names " in *" $p "*) ;; *) bad "PEERS: unknown runtime '$p' (allowed: $peer_names)" ;; esac
@@ -497,7 +501,7 @@ build_reason() {
 prepare_peers() {
   local g tc log groups
   pw=$work/peers
-  mkdir -p "$pw" && : >"$pw/tools" && : >"$pw/tools.last" && : >"$pw/missing" && : >"$pw/notes" || exit 1
+  mkdir -p "$pw" && : >"$pw/tools" && : >"$pw/tools.last" && : >"$pw/missing" && : >"$pw/notes" && : >"$pw/limits" || exit 1
   groups=$(peer_catalogue | awk -v sel=" $scenarios " 'index(sel, " " $1 " ") && !seen[$3]++ { print $3 }')
   mkdir -p "$pb/bin" "$pb/logs" || { echo "run.sh: cannot create $pb" >&2; exit 1; }
   for g in $groups; do
@@ -528,6 +532,15 @@ prepare_peers() {
   cat "$pw/tools.last" >>"$pw/tools"
 }
 
+# peer_timeout SCENARIO SLEEP_MS: the default time limit of a run, in seconds: the larger of 60 and
+# 10 x the sleep x the rounds of sleep the scenario needs (atomic_counter: 10, its hits are 10 x N;
+# the others: 1). A run that takes ten times its work is not going to finish.
+peer_timeout() {
+  local rounds=1
+  [ "$1" != atomic_counter ] || rounds=10
+  awk -v ms="$2" -v r="$rounds" 'BEGIN { t = int((10 * ms * r + 999) / 1000); print (t > 60 ? t : 60) }'
+}
+
 # peers_section_rows: every chosen scenario, ours first, then each peer the catalogue lists; each
 # program at N after a 1-task run, its baseline: (max RSS at N − max RSS at N=1) × 1024 / N.
 peers_section_rows() {
@@ -538,6 +551,8 @@ peers_section_rows() {
       sleep=5000
       [ "$s" != atomic_counter ] || sleep=1000
     fi
+    time_limit=${PEER_TIMEOUT:-$(peer_timeout "$s" "$sleep")}
+    echo "$s: a run is stopped after $time_limit s${PEER_TIMEOUT:+ (PEER_TIMEOUT)}" >>"$pw/limits"
     n=$N
     if [ "$s" = threads ] && [ "$N" -gt "$THREAD_CAP" ]; then n=$THREAD_CAP capped=yes; fi
     base=run
@@ -560,6 +575,7 @@ peers_section_rows() {
 $(peer_catalogue)
 EOF
   done
+  time_limit=
 }
 
 # peer_facts LABEL: what the kept run's summary line says of its runtime beyond the table (the C#

@@ -30,7 +30,7 @@ name=\$1 scenario=\$2
 shift 2
 echo "\$name \$*" >>"$box/args.log"
 [ -f "$box/fail_\$name" ] && { echo "\$scenario: check failed: completed 0 of \$1" >&2; exit 1; }
-[ -f "$box/slow_\$name" ] && { trap 'echo >"$box/slow.stopped"; exit 143' TERM; echo \$\$ >"$box/slow.pid"; sleep 30 & wait; exit 0; }
+[ -f "$box/slow_\$name" ] && { echo "\$scenario: 3 of \$1 done" >&2; trap 'echo >"$box/slow.stopped"; exit 143' TERM; echo \$\$ >"$box/slow.pid"; sleep 30 & wait; exit 0; }
 dd if=/dev/zero of=/dev/null bs=\$((\$1 * 40000)) count=1 2>/dev/null
 done=\$1
 [ -f "$box/short_\$name" ] && done=\$((\$1 - 1))
@@ -344,6 +344,26 @@ check "the failed row quotes the program's error" \
 check "a lost task is a failure too" has "$(table_rows)" '^\| coro_timer \| python 3.11.0 \| [^|]+ \| 10 \| failed: completed=9 of 10 \|'
 check "so is a failed 1-task run, in its own cell" has "$(table_rows)" '^\| coro_timer \| python 3.11.0 \| .* \| N=1 failed: completed=0 of 1 \| - \| - \|$'
 
+# A run past PEER_TIMEOUT is stopped (TERM to its group), its row says so and how far it got, the
+# remaining runs of that program at that N are skipped, and the other peers still run.
+touch slow_go-coro_timer
+rm -f args.log slow.stopped
+t0=$(date +%s)
+bench RUNS=2 SLEEP_MS=50 PEER_TIMEOUT=1 PEERS="go node" ./run.sh --peers 10 coro_timer
+t1=$(date +%s)
+rm slow_go-coro_timer
+check "a timed-out run makes run.sh exit 1, and it ends long before the hung program would" \
+  eval '[ "$rc" -eq 1 ] && [ $((t1 - t0)) -lt 20 ]'
+check "the row says it timed out, and the program's last progress line" \
+  has "$(table_rows)" '^\| coro_timer \| go 1.19.8 \| [^|]+ \| 10 \| timed out after 1 s \(last: coro_timer: 3 of 10 done\) \|'
+check "the stopped program got SIGTERM" [ -f slow.stopped ]
+check "its second run at N is skipped" ran go-coro_timer 10 1
+check "the other peers still ran" has "$(table_rows)" '^\| coro_timer \| node 20.0.0 \| [^|]+ \| 10 \| [0-9]'
+check "the section states the limit" has "$(last_section)" '^- coro_timer: a run is stopped after 1 s \(PEER_TIMEOUT\)$'
+check "the default limit: 60 s at least" [ "$(lib peer_timeout coro_timer 5000)" = 60 ]
+check "the default limit: 10 x the sleep" [ "$(lib peer_timeout coro_shared 20000)" = 200 ]
+check "the default limit: atomic_counter needs 10 rounds" [ "$(lib peer_timeout atomic_counter 1000)" = 100 ]
+
 # 7. JDK 21: the virtual-thread peers are built and run.
 echo 21.0.4 >jdk
 bench RUNS=1 SLEEP_MS=50 PEERS=java ./run.sh --peers 10 coro_timer coro_shared
@@ -388,6 +408,8 @@ bad_case "--peers comes first" ./run.sh 10 --peers
 bad_case "PEERS_CARGO must be auto, crates-io or debian" PEERS_CARGO=maybe ./run.sh --peers 10
 bad_case "PEERS_BUILD must be outside this tree" PEERS_BUILD="$box/build" ./run.sh --peers 10
 bad_case "PEERS: unknown runtime 'rust'" PEERS="go rust" ./run.sh --peers 10
+bad_case "PEER_TIMEOUT must be a whole number of seconds >= 1, got '0'" PEER_TIMEOUT=0 ./run.sh --peers 10
+bad_case "PEER_TIMEOUT must be a whole number of seconds >= 1, got '1.5'" PEER_TIMEOUT=1.5 ./run.sh --peers 10
 bench ./run.sh --help
 check "--help shows the --peers usage" has "$out" '^       ./run.sh --peers N \[scenario ...\]$'
 check "--help names PEERS_BUILD" has "$out" '^  PEERS_BUILD='
