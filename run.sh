@@ -142,9 +142,10 @@ measure() {
     job=$!
     rm -f "$work/timed_out"
     # The watchdog has its own group too (ended with it below) and no stdout: a $(...) around
-    # run.sh must not wait for its sleep.
-    [ -z "$time_limit" ] || { sleep "$time_limit" && : >"$work/timed_out" && kill -TERM -- "-$job" &&
-      sleep 5 && kill -KILL -- "-$job"; } >/dev/null 2>&1 </dev/null &
+    # run.sh must not wait for its sleep. How far the run got is its last stderr line before the
+    # TERM (after it, a program may only say that it was terminated).
+    [ -z "$time_limit" ] || { sleep "$time_limit" && last_error "$work/err" >"$work/timed_out" &&
+      kill -TERM -- "-$job" && sleep 5 && kill -KILL -- "-$job"; } >/dev/null 2>&1 </dev/null &
     [ -z "$time_limit" ] || watchdog=$!
     set +m
     wait "$job"
@@ -153,7 +154,7 @@ measure() {
     end_watchdog
     if [ -f "$work/timed_out" ]; then
       why="timed out after $time_limit s"
-      t=$(last_error "$work/err")
+      t=$(cat "$work/timed_out")
       [ -z "$t" ] || why="$why (last: $t)"
       return
     fi

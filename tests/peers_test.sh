@@ -30,7 +30,7 @@ name=\$1 scenario=\$2
 shift 2
 echo "\$name \$*" >>"$box/args.log"
 [ -f "$box/fail_\$name" ] && { echo "\$scenario: check failed: completed 0 of \$1" >&2; exit 1; }
-[ -f "$box/slow_\$name" ] && { echo "\$scenario: 3 of \$1 done" >&2; trap 'echo >"$box/slow.stopped"; exit 143' TERM; echo \$\$ >"$box/slow.pid"; sleep 30 & wait; exit 0; }
+[ -f "$box/slow_\$name" ] && { echo "\$scenario: 3 of \$1 done" >&2; trap 'echo >"$box/slow.stopped"; echo "\$scenario: terminated" >&2; exit 143' TERM; echo \$\$ >"$box/slow.pid"; sleep 30 & wait; exit 0; }
 dd if=/dev/zero of=/dev/null bs=\$((\$1 * 40000)) count=1 2>/dev/null
 done=\$1
 [ -f "$box/short_\$name" ] && done=\$((\$1 - 1))
