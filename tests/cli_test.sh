@@ -144,7 +144,6 @@ if true; then
 fi
 
 # running_avg and hash_collect: the mutex mode (smoke_args ran the channel), their own keys and options.
-field() { printf '%s\n' "$out" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 for s in $scenarios; do
   case $s in running_avg | hash_collect) ;; *) continue ;; esac
   run_cmd "$bin/$s" 1000 --sync mutex

@@ -58,7 +58,6 @@ check "BENCH_THREADS=abc: exit 2 naming it" exited 2 'BENCH_THREADS must be a wh
 
 # 3. Tiny runs: every task completes, none early (lower bounds only: by the Stopwatch, which may
 # read up to 3 ms less than the delays' coarse clock), and the line says which build.
-field() { printf '%s\n' "$out" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 for p in csharp-coro_timer csharp-aot-coro_timer csharp-coro_timer_list csharp-aot-coro_timer_list csharp-coro_shared \
   csharp-aot-coro_shared; do
   run_cmd "$pb/bin/$p" 1000 30

@@ -37,6 +37,9 @@ skipped() {
 # has TEXT REGEX: a line of TEXT matches the extended regular expression REGEX.
 has() { printf '%s\n' "$1" | grep -Eq -- "$2"; }
 
+# field KEY [LINE]: the value of KEY=value in a summary line (default: $out, the last run_cmd's).
+field() { printf '%s\n' "${2-$out}" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+
 # exited STATUS REGEX: the last run_cmd exited STATUS and said REGEX on stderr.
 exited() { [ "$rc" -eq "$1" ] && has "$err" "$2"; }
 

@@ -5,8 +5,6 @@ cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 [ -x "$bin/threads" ] || make threads >/dev/null || exit 1
 
-# field KEY LINE: the value of KEY=value in a summary line.
-field() { printf '%s\n' "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 # numeric KEY...: every KEY is in $out once, with a number as its value.
 numeric() {
   for k in "$@"; do
