@@ -26,7 +26,7 @@
 //   bench::big_vector<T>                        a std::vector on huge pages, for one element per task
 //   bench::frame_bytes_per_task(n)              checks that every frame was freed; frame bytes / n
 //   bench::splitmix64(state)                    per-task random streams from one seed
-//
+// Everything else is in bench::os (the platform block) or bench::detail: no scenario calls it.
 // Sections, in dependency order: platform block, errors and arguments, randomness, metrics, frame
 // pool, job, task list, timer wheel, event loop and runtime, sleeping, mutex, event, channel<T>.
 #pragma once
@@ -63,7 +63,6 @@
 #include <time.h>
 #include <unistd.h>
 
-// ---------------------------------------------------------------------------------------------
 // Platform block: the only place that names the OS, in two halves. The poller blocks until a
 // timeout or a wake(); which deadline comes next and how long to wait is portable code below.
 // Then memory: the resident set and what is available. A test build may define BENCH_KQUEUE_SHIM
@@ -302,26 +301,12 @@ inline void cpu_relax() noexcept {
 
 namespace bench {
 
-// ---------------------------------------------------------------------------------------------
 // Errors and arguments. Bad input: one line on stderr, exit 2, before any work starts. A failure
 // at run time: an exception whose what() names the call; the terminate handler prints it, exit 1.
 
+namespace detail {
 inline const char* program = "bench";
 inline std::uint64_t tasks_planned = 0;  // N, for the out-of-memory message
-
-[[noreturn]] inline void exit_with(int code, std::string_view message) {
-    std::fflush(stdout);
-    std::fprintf(stderr, "%s: %.*s\n", program, static_cast<int>(message.size()), message.data());
-    std::fflush(stderr);
-    std::_Exit(code);
-}
-
-[[noreturn]] inline void usage_error(const std::string& message) { exit_with(2, message + " (see --help)"); }
-
-// A broken invariant (a task lost, a timer early, a wrong digest): the run must not look like a fast one.
-inline void check(bool ok, const std::string& what) {
-    if (!ok) exit_with(1, "self-check failed: " + what);
-}
 
 // Uncaught exceptions (a failed system call, std::bad_alloc, a throw in a spawned task) end here.
 // Defined after the frame pool: an out-of-memory message says how many tasks existed.
@@ -336,6 +321,21 @@ extern "C" inline void on_signal(int sig) {
     (void)ignored;
     ::_exit(128 + sig);
 }
+}  // namespace detail
+
+[[noreturn]] inline void exit_with(int code, std::string_view message) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s: %.*s\n", detail::program, static_cast<int>(message.size()), message.data());
+    std::fflush(stderr);
+    std::_Exit(code);
+}
+
+[[noreturn]] inline void usage_error(const std::string& message) { exit_with(2, message + " (see --help)"); }
+
+// A broken invariant (a task lost, a timer early, a wrong digest): the run must not look like a fast one.
+inline void check(bool ok, const std::string& what) {
+    if (!ok) exit_with(1, "self-check failed: " + what);
+}
 
 // Parses `NAME N [--option value]...`. Each option is read once by the scenario, which then calls
 // finish() to reject whatever it did not read. --help anywhere prints the usage and exits 0. Every
@@ -346,11 +346,11 @@ public:
     cli(int argc, char** argv, const char* usage) : argc_{argc}, argv_{argv} {
         if (argc > 0) {
             const char* slash = std::strrchr(argv[0], '/');
-            program = slash ? slash + 1 : argv[0];
+            detail::program = slash ? slash + 1 : argv[0];
         }
-        std::set_terminate(on_terminate);
-        std::signal(SIGINT, on_signal);
-        std::signal(SIGTERM, on_signal);
+        std::set_terminate(detail::on_terminate);
+        std::signal(SIGINT, detail::on_signal);
+        std::signal(SIGTERM, detail::on_signal);
         for (int i = 1; i < argc; ++i)
             if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
                 std::printf("%s", usage);
@@ -364,7 +364,7 @@ public:
         if (argc_ < 2 || std::string_view(argv_[1]).starts_with("--"))
             usage_error("missing N, the number of tasks (a whole number >= 1)");
         used_[1] = true;
-        return n_ = tasks_planned = parse("N", argv_[1], 1, UINT64_MAX);
+        return n_ = detail::tasks_planned = parse("N", argv_[1], 1, UINT64_MAX);
     }
 
     // `--name value`, a whole number in [min, max]; `fallback` when the option is absent (a
@@ -455,7 +455,6 @@ private:
     std::string params_;
 };
 
-// ---------------------------------------------------------------------------------------------
 // Randomness: splitmix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators",
 // OOPSLA 2014; constants from Vigna's public-domain splitmix64.c). One state seeded once; per-task
 // streams start from splitmix64 of (seed + index), so no task needs a system call.
@@ -467,7 +466,6 @@ inline std::uint64_t splitmix64(std::uint64_t& state) noexcept {
     return z ^ (z >> 31);
 }
 
-// ---------------------------------------------------------------------------------------------
 // Metrics. A report starts a sampler thread (resident set every 100 ms, for rss_avg), records
 // rss_base just before the first task, rss_wait once all tasks are suspended, and prints the one
 // summary line: key=value pairs, starting with scenario=, then N and the options the cli read.
@@ -530,16 +528,14 @@ public:
         std::fflush(stdout);
     }
 
-    // "12.0" prints as 12: whole figures stay whole.
-    static std::string fixed1(double v) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, v == std::round(v) ? "%.0f" : "%.1f", v);
-        return buf;
-    }
-
 private:
     static void add(std::string& line, const char* key, const std::string& value) {
         line += ' ' + std::string(key) + '=' + value;
+    }
+    static std::string fixed1(double v) {  // "12.0" prints as 12: whole figures stay whole
+        char buf[32];
+        std::snprintf(buf, sizeof buf, v == std::round(v) ? "%.0f" : "%.1f", v);
+        return buf;
     }
 
     void sample_every_100ms() {
@@ -575,7 +571,6 @@ private:
     std::thread sampler_;
 };
 
-// ---------------------------------------------------------------------------------------------
 // Frame pool. Every byte of a frame is multiplied by N, and malloc would add an 8-byte header.
 // Frames come instead from per-thread free lists, one per 16-byte size class (powers of two above
 // 512 bytes), carved from chunks that grow from 64 KiB to 32 MiB (so a small run stays small), all
@@ -712,28 +707,19 @@ private:
 // lists die with it (its chunks stay allocated), so pools belong to long-lived threads.
 inline constinit thread_local frame_pool pool;
 
-}  // namespace detail
-
 // Totals over every thread: frames alive now (0 once every task has ended) and bytes allocated.
 struct frame_totals {
     std::int64_t live = 0, bytes = 0;
 };
 inline frame_totals frames() {
-    detail::pool.stats();  // this thread is listed too
-    std::lock_guard lock(detail::stats_mutex);
+    pool.stats();  // this thread is listed too
+    std::lock_guard lock(stats_mutex);
     frame_totals t;
-    for (auto* s = detail::all_stats; s; s = s->next) {
+    for (auto* s = all_stats; s; s = s->next) {
         t.live += s->live.load(std::memory_order_relaxed);
         t.bytes += s->bytes.load(std::memory_order_relaxed);
     }
     return t;
-}
-
-// After the run: checks that every frame was freed (exit 1 otherwise); frame bytes per task.
-inline double frame_bytes_per_task(std::uint64_t n) {
-    const frame_totals t = frames();
-    check(t.live == 0, std::to_string(t.live) + " frames never freed");
-    return static_cast<double>(t.bytes) / static_cast<double>(n);
 }
 
 inline void on_terminate() {
@@ -754,6 +740,15 @@ inline void on_terminate() {
         }
     }
     exit_with(1, "terminated");
+}
+
+}  // namespace detail
+
+// After the run: checks that every frame was freed (exit 1 otherwise); frame bytes per task.
+inline double frame_bytes_per_task(std::uint64_t n) {
+    const detail::frame_totals t = detail::frames();
+    check(t.live == 0, std::to_string(t.live) + " frames never freed");
+    return static_cast<double>(t.bytes) / static_cast<double>(n);
 }
 
 // For vectors of one element per task (digests, a channel's buffer): a block of 2 MiB or more is
@@ -781,7 +776,6 @@ template <class T> struct big_allocator {
 };
 template <class T> using big_vector = std::vector<T, big_allocator<T>>;
 
-// ---------------------------------------------------------------------------------------------
 // The task type: `job`, spawned and never awaited. No one wants its result or its end, so it frees
 // its own frame when it ends, and its promise is 4 bytes: the link of the one queue the waiting
 // task is in (the ready queue, a timer's bucket, an event's waiters), as the next task's index in
@@ -792,9 +786,12 @@ template <class T> using big_vector = std::vector<T, big_allocator<T>>;
 // awaiting task's handle and the result, and an awaiter that records the caller and resumes it from
 // final_suspend by symmetric transfer. README.md shows one in a few lines.
 
+class event;
+class runtime;
+namespace detail {
+
 class loop;
 inline thread_local loop* current_loop = nullptr;
-class event;
 struct parked;
 template <class T> inline constexpr bool is_duration = false;
 template <class Rep, class Period> inline constexpr bool is_duration<std::chrono::duration<Rep, Period>> = true;
@@ -805,14 +802,14 @@ struct promise_base {
     promise_base& operator=(const promise_base&) = delete;
 
     promise_base* next() const noexcept {
-        return link_ ? reinterpret_cast<promise_base*>(detail::region.base() + std::size_t{link_} * unit) : nullptr;
+        return link_ ? reinterpret_cast<promise_base*>(region.base() + std::size_t{link_} * unit) : nullptr;
     }
     void set_next(promise_base* p) noexcept {
-        link_ = p ? static_cast<std::uint32_t>((reinterpret_cast<char*>(p) - detail::region.base()) / unit) : 0;
+        link_ = p ? static_cast<std::uint32_t>((reinterpret_cast<char*>(p) - region.base()) / unit) : 0;
     }
 
-    static void* operator new(std::size_t size) { return detail::pool.allocate(size); }
-    static void operator delete(void* p, std::size_t size) noexcept { detail::pool.deallocate(p, size); }
+    static void* operator new(std::size_t size) { return pool.allocate(size); }
+    static void operator delete(void* p, std::size_t size) noexcept { pool.deallocate(p, size); }
 
     // The two waits every scenario's N tasks do file the task where it waits right here, and then
     // it suspends holding nothing: g++ 12 keeps every awaiter and every temporary of a co_await in
@@ -831,7 +828,7 @@ struct promise_base {
     }
 
 private:
-    static constexpr std::size_t unit = detail::frame_region::unit;
+    static constexpr std::size_t unit = frame_region::unit;
     std::uint32_t link_ = 0;  // the next task's index in the frame region; 0: none
 };
 
@@ -852,9 +849,11 @@ inline std::coroutine_handle<> handle_of(promise_base& p) noexcept {
 
 inline void task_finished();  // defined with the loop
 
+}  // namespace detail
+
 class [[nodiscard]] job {
 public:
-    struct promise_type : promise_base {
+    struct promise_type : detail::promise_base {
         job get_return_object() noexcept { return job{*this}; }
         std::suspend_always initial_suspend() noexcept { return {}; }
         // At its end the job frees its own frame and is counted.
@@ -862,7 +861,7 @@ public:
             bool await_ready() const noexcept { return false; }
             void await_suspend(std::coroutine_handle<> h) const noexcept {
                 h.destroy();
-                task_finished();
+                detail::task_finished();
             }
             void await_resume() const noexcept {}
         };
@@ -876,18 +875,19 @@ public:
     job(job&& other) noexcept : p_{std::exchange(other.p_, nullptr)} {}
     job& operator=(job&&) = delete;
     ~job() {
-        if (p_) handle_of(*p_).destroy();
+        if (p_) detail::handle_of(*p_).destroy();
     }
 
     // Gives up ownership: the frame now frees itself when the job ends (see spawn).
-    promise_base& release() noexcept { return *std::exchange(p_, nullptr); }
+    detail::promise_base& release() noexcept { return *std::exchange(p_, nullptr); }
 
 private:
-    explicit job(promise_base& p) noexcept : p_{&p} {}
-    promise_base* p_;
+    explicit job(detail::promise_base& p) noexcept : p_{&p} {}
+    detail::promise_base* p_;
 };
 
-// ---------------------------------------------------------------------------------------------
+namespace detail {
+
 // Intrusive FIFO of tasks, linked through promise_base's link: push and splice are O(1) and
 // allocate nothing.
 
@@ -923,7 +923,6 @@ private:
     promise_base* tail_ = nullptr;
 };
 
-// ---------------------------------------------------------------------------------------------
 // Timer wheel: hierarchical, 8 levels of 256 slots, 1 ms ticks (Varghese and Lauck, "Hashed and
 // hierarchical timing wheels", SOSP 1987), over buckets: every task due at the same tick waits in
 // one bucket, which keeps the deadline for all of them. A task pays no timer memory of its own (it
@@ -1061,7 +1060,6 @@ private:
     std::int64_t cur_;
 };
 
-// ---------------------------------------------------------------------------------------------
 // Event loop: one thread's ready queue, timer wheel and poller. It resumes ready tasks, fires due
 // timers, and otherwise blocks in the poller until the next deadline or a wake-up from another
 // loop. Tasks stay on the loop they were given to (no stealing). Loops hand each other tasks
@@ -1073,8 +1071,6 @@ inline std::int64_t now_ns() {
         throw std::system_error(errno, std::generic_category(), "clock_gettime");
     return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
-
-class runtime;
 
 class loop {
 public:
@@ -1097,7 +1093,7 @@ public:
     void finished_one() noexcept { ++completed_; }
 
 private:
-    friend class runtime;
+    friend class bench::runtime;
 
     loop(runtime& group, unsigned index, unsigned loops)
         : group_{group}, index_{index}, timers_{now_ns() / 1000000}, outboxes_{new task_list[loops]} {}
@@ -1150,6 +1146,8 @@ private:
     std::uint64_t started_acked_ = 0;
 };
 
+}  // namespace detail
+
 // T loops on T threads: loop 0 is the thread that creates the runtime (main), the others get
 // threads of their own. Tasks are spread round-robin, and each stays on its loop to its end.
 class runtime {
@@ -1157,8 +1155,8 @@ public:
     explicit runtime(unsigned threads) {
         if (threads < 1) throw std::invalid_argument("runtime needs at least one thread");
         loops_.reserve(threads);
-        for (unsigned i = 0; i < threads; ++i) loops_.emplace_back(new loop(*this, i, threads));
-        previous_ = std::exchange(current_loop, loops_[0].get());
+        for (unsigned i = 0; i < threads; ++i) loops_.emplace_back(new detail::loop(*this, i, threads));
+        previous_ = std::exchange(detail::current_loop, loops_[0].get());
         for (unsigned i = 1; i < threads; ++i) {
             try {
                 threads_.emplace_back([this, i] { run_loop(*loops_[i]); });
@@ -1171,7 +1169,7 @@ public:
     }
     ~runtime() {
         end_threads();
-        current_loop = previous_;
+        detail::current_loop = previous_;
     }
     runtime(const runtime&) = delete;
     runtime& operator=(const runtime&) = delete;
@@ -1180,13 +1178,13 @@ public:
 
     // From the main thread or from a task: the next loop in turn gets it. It starts when that loop
     // runs, and frees its own frame when it ends.
-    void spawn(job j) noexcept { current_loop->spawn(j.release()); }
+    void spawn(job j) noexcept { detail::current_loop->spawn(j.release()); }
 
     // The main thread: runs every task spawned so far to its first wait, on every loop, and fires
     // no timer on this one: every task has then started and is suspended (for rss_wait), and a
     // timer spawned first, however short, has not fired while the rest were still starting.
     void start_all() {
-        loop& main = *loops_[0];
+        detail::loop& main = *loops_[0];
         while (main.step(false, false)) {
         }
         if (size() == 1) return;
@@ -1206,7 +1204,7 @@ public:
     // The main thread: runs until every task has ended, then ends the other loops' threads, so
     // that the totals below are exact.
     void join() {
-        loop& main = *loops_[0];
+        detail::loop& main = *loops_[0];
         main.step(false, true);  // sends what main spawned, and counts it
         while (outstanding_.load(std::memory_order_acquire) > 0) main.step(true, true);
         end_threads();
@@ -1214,14 +1212,14 @@ public:
 
     // Totals over every loop: tasks that ran to their end, and sleepers the wheel released before
     // their deadline (a broken timer: scenarios check that it stays 0).
-    std::uint64_t completed() const noexcept { return sum(&loop::completed_); }
-    std::uint64_t early_wakeups() const noexcept { return sum(&loop::early_); }
+    std::uint64_t completed() const noexcept { return sum(&detail::loop::completed_); }
+    std::uint64_t early_wakeups() const noexcept { return sum(&detail::loop::early_); }
 
 private:
-    friend class loop;
+    friend class detail::loop;
 
-    void run_loop(loop& l) {
-        current_loop = &l;
+    void run_loop(detail::loop& l) {
+        detail::current_loop = &l;
         while (!stop_.load(std::memory_order_acquire)) l.step(true, true);
         l.shutdown();
     }
@@ -1240,19 +1238,21 @@ private:
             loops_[0]->poller_.wake();
     }
 
-    std::uint64_t sum(std::uint64_t loop::*field) const noexcept {
+    std::uint64_t sum(std::uint64_t detail::loop::*field) const noexcept {
         std::uint64_t n = 0;
         for (auto& l : loops_) n += (*l).*field;
         return n;
     }
 
-    std::vector<std::unique_ptr<loop>> loops_;
+    std::vector<std::unique_ptr<detail::loop>> loops_;
     std::vector<std::thread> threads_;
     std::atomic<std::int64_t> outstanding_{0};
     std::atomic<bool> stop_{false};
     std::atomic<std::uint64_t> start_epoch_{0}, started_acks_{0};
-    loop* previous_ = nullptr;
+    detail::loop* previous_ = nullptr;
 };
+
+namespace detail {
 
 inline void loop::spawn(promise_base& p) noexcept {
     const unsigned target = next_target_;
@@ -1308,7 +1308,6 @@ inline bool loop::step(bool block, bool timers) {
 
 inline void task_finished() { current_loop->finished_one(); }
 
-// ---------------------------------------------------------------------------------------------
 // Awaitables. A sleep runs on the current thread's loop; an event's waiters may be on any.
 
 template <class Rep, class Period>
@@ -1319,6 +1318,8 @@ parked promise_base::await_transform(const std::chrono::duration<Rep, Period>& d
     current_loop->sleep(*this, too_long ? longest : std::chrono::ceil<std::chrono::milliseconds>(d));
     return {false};
 }
+
+}  // namespace detail
 
 // A std::mutex that spins briefly before it sleeps. glibc's mutex goes to the kernel at the first
 // collision (a futex wait, then a wake from the holder: microseconds each), where the holder
@@ -1332,7 +1333,6 @@ public:
         }
         m_.lock();
     }
-    bool try_lock() { return m_.try_lock(); }
     void unlock() { m_.unlock(); }
 
 private:
@@ -1365,17 +1365,17 @@ public:
     }
 
 private:
-    friend struct promise_base;
+    friend struct detail::promise_base;
 
     // Files p among the waiters (it suspends right after), or returns false if the event is set.
-    bool park(promise_base& p) {
+    bool park(detail::promise_base& p) {
         if (is_set()) return false;
         std::lock_guard lock(mutex_);
         if (set_.load(std::memory_order_relaxed)) return false;  // set meanwhile: do not suspend
-        if (groups_.empty() || groups_.back().owner != current_loop) {
-            auto it =
-                std::find_if(groups_.begin(), groups_.end(), [](const group& g) { return g.owner == current_loop; });
-            if (it == groups_.end()) it = groups_.insert(groups_.end(), group{current_loop, {}});
+        detail::loop* here = detail::current_loop;
+        if (groups_.empty() || groups_.back().owner != here) {
+            auto it = std::find_if(groups_.begin(), groups_.end(), [here](const group& g) { return g.owner == here; });
+            if (it == groups_.end()) it = groups_.insert(groups_.end(), group{here, {}});
             std::iter_swap(it, groups_.end() - 1);  // the caller's group goes last: found first next time
         }
         groups_.back().waiters.push(p);
@@ -1383,15 +1383,15 @@ private:
     }
 
     struct group {
-        loop* owner;
-        task_list waiters;
+        detail::loop* owner;
+        detail::task_list waiters;
     };
     mutex mutex_;
     std::vector<group> groups_;
     std::atomic<bool> set_{false};
 };
 
-inline parked promise_base::await_transform(event& e) { return {!e.park(*this)}; }
+inline detail::parked detail::promise_base::await_transform(event& e) { return {!e.park(*this)}; }
 
 // Many producers on any loop, one consumer task: send() never suspends (the buffer grows), and
 // `co_await ch.receive(out)` waits until values arrive, then appends every value sent since to
@@ -1424,7 +1424,7 @@ public:
             if (!ch_.items_.empty() || ch_.open_ == 0) return false;
             if (ch_.consumer_) throw std::logic_error("channel: a second consumer");
             ch_.consumer_ = &h.promise();
-            ch_.owner_ = current_loop;
+            ch_.owner_ = detail::current_loop;
             return true;
         }
         // Appends the batch to `out`; false when closed and nothing is left. The values are moved
@@ -1449,9 +1449,9 @@ public:
 private:
     void wake_consumer(std::unique_lock<mutex>& lock) {
         if (!consumer_) return;
-        task_list ready;
+        detail::task_list ready;
         ready.push(*std::exchange(consumer_, nullptr));
-        loop* owner = owner_;
+        detail::loop* owner = owner_;
         lock.unlock();
         owner->resume(ready);
     }
@@ -1459,8 +1459,8 @@ private:
     mutex mutex_;
     big_vector<T> items_;
     std::uint64_t open_;
-    promise_base* consumer_ = nullptr;
-    loop* owner_ = nullptr;
+    detail::promise_base* consumer_ = nullptr;
+    detail::loop* owner_ = nullptr;
 };
 
 }  // namespace bench

@@ -13,9 +13,9 @@
 
 using bench::event;
 using bench::job;
-using bench::promise_base;
-using bench::task_list;
-using bench::timer_wheel;
+using bench::detail::promise_base;
+using bench::detail::task_list;
+using bench::detail::timer_wheel;
 using std::chrono::milliseconds;
 using std::chrono::steady_clock;
 
@@ -134,7 +134,7 @@ TEST_CASE("100000 random deadlines of every magnitude fire once each, in deadlin
 
 namespace {
 
-std::int64_t live() { return bench::frames().live; }
+std::int64_t live() { return bench::detail::frames().live; }
 
 // Named coroutines rather than lambdas: g++ 12 copies an awaited lvalue that a lambda coroutine
 // captured by reference, and event is not copyable.
@@ -259,11 +259,11 @@ TEST_CASE("a job's promise is 4 bytes, it runs once when spawned and frees itsel
 }
 
 TEST_CASE("frame bytes are counted as the pool hands them out: whole 16-byte classes", "[frame]") {
-    const auto before = bench::frames();
+    const auto before = bench::detail::frames();
     bench::runtime rt{1};
     odd_sum = 0;
     rt.spawn(odd(milliseconds(0), 1));
-    const auto during = bench::frames();
+    const auto during = bench::detail::frames();
     CHECK(during.live == before.live + 1);
     CHECK((during.bytes - before.bytes) % 16 == 0);
     CHECK(during.bytes > before.bytes);

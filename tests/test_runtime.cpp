@@ -63,7 +63,7 @@ job burst_spawner(runtime& rt, std::atomic<int>* runs, int n, int burst, steady_
 }  // namespace
 
 TEST_CASE("with two loops every task runs exactly once and every frame is freed") {
-    const auto frames = bench::frames().live;
+    const auto frames = bench::detail::frames().live;
     const int n = 20000;
     auto runs = std::make_unique<std::atomic<int>[]>(n);
     {
@@ -75,7 +75,7 @@ TEST_CASE("with two loops every task runs exactly once and every frame is freed"
         CHECK(rt.early_wakeups() == 0);
     }
     CHECK(std::all_of(runs.get(), runs.get() + n, [](const std::atomic<int>& r) { return r.load() == 1; }));
-    CHECK(bench::frames().live == frames);
+    CHECK(bench::detail::frames().live == frames);
 }
 
 TEST_CASE("tasks spawned from a task on another loop are all counted before join returns") {
@@ -90,7 +90,7 @@ TEST_CASE("tasks spawned from a task on another loop are all counted before join
 
 TEST_CASE("join ends every loop's thread, so the totals read after it are exact and race with nothing") {
     // Under ThreadSanitizer (make tsan) a loop thread still counting after join() is a data race.
-    const auto frames = bench::frames().live;
+    const auto frames = bench::detail::frames().live;
     std::atomic<bool> stop{false};
     std::atomic<std::uint64_t> hits{0};
     for (unsigned loops : {2u, 3u}) {
@@ -105,7 +105,7 @@ TEST_CASE("join ends every loop's thread, so the totals read after it are exact 
         CHECK(rt.early_wakeups() == 0);
         CHECK(hits.load() >= 20000);
     }
-    CHECK(bench::frames().live == frames);
+    CHECK(bench::detail::frames().live == frames);
 }
 
 TEST_CASE("start_all on several loops returns while timers due every few ms keep them busy") {
@@ -231,11 +231,17 @@ TEST_CASE("bench::mutex excludes: two threads add a million times under it and l
     add();
     other.join();
     CHECK(count == 1000000);
-    CHECK(m.try_lock());
-    bool taken_elsewhere = true;
-    std::thread([&] { taken_elsewhere = m.try_lock(); }).join();  // held here: another thread fails
-    CHECK_FALSE(taken_elsewhere);
+    m.lock();
+    std::atomic<bool> taken{false};
+    std::thread waiter([&] {
+        std::lock_guard lock(m);  // held here: waits until the unlock below, past its spinning
+        taken = true;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    CHECK_FALSE(taken);
     m.unlock();
+    waiter.join();
+    CHECK(taken);
 }
 
 TEST_CASE("big_vector keeps its elements through growth across the mapped-block threshold") {
