@@ -66,12 +66,12 @@ int main(int argc, char** argv) {
     // At least 1: with 0 a looping task would yield forever instead of sleeping.
     const milliseconds sleep{cli.number("--sleep-ms", 1000, 1, 86400000)};
     const auto threads = cli.threads();
-    cli.finish(64);  // resident bytes per task, about: one frame
+    scoreboard s;
+    cli.finish(bench::frame_of([&] { return loop_mode ? looper(s, sleep) : once(s, sleep); }));  // one frame
     if (burst && !from_task) bench::usage_error("--burst needs --spawn-from task");
 
     runtime rt{threads};
     bench::report report{"atomic_counter", cli};
-    scoreboard s;
     counter spawned{0};
     report.start();
     const auto start = bench::clock_type::now();
@@ -99,6 +99,8 @@ int main(int argc, char** argv) {
     // Per second until the target was reached (once mode: until the end), as the scoreboard counts.
     const double counted_ms = loop_mode ? s.reached_ms : report.wall_ms();
     report.result("hits_per_s", std::llround(static_cast<double>(hits) / (counted_ms / 1000)));
+    report.result("late_max_ms", rt.late_ms(1), 2);
+    report.result("late_p99_ms", rt.late_ms(0.99), 2);
     report.result("completed", completed);
     report.print(bench::frame_bytes_per_task(n));
 }

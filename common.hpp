@@ -7,6 +7,7 @@
 //     cli.choice("--sync", "mutex channel")     one of a list; the first is the default
 //     cli.threads()                             --threads T: event loops, one per thread
 //     cli.finish(bytes_per_task)                rejects the rest; refuses an N that cannot fit
+//   bench::frame_of([&] { return task(...); })  one task's frame bytes, measured (for cli.finish)
 //   bench::report report{"coro_timer", cli};    resident-set sampler and the one summary line
 //     report.start(), spawned(), waiting(), finished(), result(key, value), print(frame_bytes)
 //   bench::check(ok, "what")                    a failed self-check: exit 1
@@ -20,6 +21,7 @@
 //     rt.run_until(done)                        runs, timers included, until done() holds
 //     rt.join()                                 runs until every task has ended
 //     rt.completed(), rt.early_wakeups()        totals over every loop, exact after join()
+//     rt.late_ms(1), rt.late_ms(0.99)           how late sleepers resumed: the latest, the 99th pct
 //   bench::event e;  e.set();                   one-shot; wakes every waiter on every loop
 //   bench::channel<T> ch{producers};  ch.send(v)  many senders, one receiving task
 //   bench::mutex                                a std::mutex that spins briefly before it sleeps
@@ -162,8 +164,8 @@ private:
 #if defined(__linux__)
 namespace bench::os {
 
-// One "Key:   123 kB" line of a /proc file, in KiB.
-inline long proc_kib(const char* path, const char* key) {
+// The number after `key` in a /proc file: "VmRSS:   123 kB" gives 123; key "": the first number.
+inline long proc_number(const char* path, const char* key) {
     char buf[8192];
     int fd = ::open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw std::system_error(errno, std::generic_category(), std::string("open(") + path + ")");
@@ -176,13 +178,19 @@ inline long proc_kib(const char* path, const char* key) {
     if (!line) throw std::runtime_error(std::string("no ") + key + " in " + path);
     return std::strtol(line + std::strlen(key), nullptr, 10);
 }
-inline long rss_kib() { return proc_kib("/proc/self/status", "VmRSS:"); }
-inline long peak_rss_kib() { return proc_kib("/proc/self/status", "VmHWM:"); }
+inline long rss_kib() { return proc_number("/proc/self/status", "VmRSS:"); }
+inline long peak_rss_kib() { return proc_number("/proc/self/status", "VmHWM:"); }
 // What can be made resident now without swapping: the kernel's own estimate.
-inline double available_bytes() { return 1024.0 * static_cast<double>(proc_kib("/proc/meminfo", "MemAvailable:")); }
+inline double available_bytes() { return 1024.0 * static_cast<double>(proc_number("/proc/meminfo", "MemAvailable:")); }
 inline constexpr const char* available_name = "MemAvailable";
-// Reserved address space: not charged against the commit limit (except under overcommit mode 2).
+// Reserved address space: not charged against the commit limit, except under vm.overcommit_memory=2,
+// where every mapping is charged in full. There: what is left of the commit limit; elsewhere -1.
 inline constexpr int map_reserve = MAP_NORESERVE;
+inline double commit_left() {
+    if (proc_number("/proc/sys/vm/overcommit_memory", "") != 2) return -1;
+    return 1024.0 * static_cast<double>(proc_number("/proc/meminfo", "CommitLimit:") -
+                                        proc_number("/proc/meminfo", "Committed_AS:"));
+}
 
 }  // namespace bench::os
 
@@ -243,6 +251,7 @@ inline double available_bytes() {
 inline constexpr const char* available_name = "free + inactive";
 // The BSDs and macOS commit anonymous memory when it is touched, not when it is mapped.
 inline constexpr int map_reserve = 0;
+inline double commit_left() { return -1; }
 
 }  // namespace bench::os
 #endif
@@ -251,6 +260,19 @@ namespace bench::os {
 
 // The huge page size that big blocks are aligned to (x86-64 and arm64 with 4 KiB pages).
 inline constexpr std::size_t huge_page = 2 << 20;
+
+// Physical memory: no process without swap can hold more resident.
+inline double physical_bytes() {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0) throw std::system_error(errno, std::generic_category(), "sysconf(_SC_PHYS_PAGES)");
+    return static_cast<double>(pages) * static_cast<double>(page);
+}
+// The address-space limit (ulimit -v), or -1 without one.
+inline double address_space_limit() {
+    rlimit r;
+    if (getrlimit(RLIMIT_AS, &r) < 0) throw std::system_error(errno, std::generic_category(), "getrlimit(RLIMIT_AS)");
+    return r.rlim_cur == RLIM_INFINITY ? -1 : static_cast<double>(r.rlim_cur);
+}
 
 // Fresh zeroed memory, nullptr when the OS refuses. `reserve_only`: address space that costs
 // nothing until it is touched. Blocks of 2 MiB or more are aligned to 2 MiB, so that transparent
@@ -490,6 +512,11 @@ public:
         if constexpr (std::is_arithmetic_v<T>) add(results_, key, std::to_string(value));
         else add(results_, key, value);
     }
+    void result(const char* key, double value, int decimals) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+        add(results_, key, buf);
+    }
 
     // The milestones of a run, each with a progress line on stderr.
     void start() {
@@ -595,17 +622,26 @@ inline frame_stats* all_stats = nullptr;
 // Every frame lives in one stretch of address space, reserved at the first allocation, so that a
 // queue link can be a 32-bit index into it instead of a pointer (see promise_base): 2^32 steps of
 // 16 bytes cover 64 GiB. Reserved is not used: only touched pages count, in RSS and against memory.
-// Where the address space is limited (ulimit -v, or the commit limit under vm.overcommit_memory=2),
-// the reservation halves until it fits; filling it is running out of memory (std::bad_alloc).
+// The reservation is what frames could ever fill: physical memory, at most half of ulimit -v, and
+// under vm.overcommit_memory=2 (which charges it in full) half of the commit limit left, the other
+// half being for everything else. If the OS still refuses, it halves until it fits. Filling it is
+// running out of memory (std::bad_alloc).
 class frame_region {
 public:
     static constexpr std::size_t unit = __STDCPP_DEFAULT_NEW_ALIGNMENT__;
     static constexpr std::size_t max_bytes = std::size_t{1} << 32 << std::countr_zero(unit);
 
+    static std::size_t wanted_bytes() {
+        double bytes = std::min(static_cast<double>(max_bytes), os::physical_bytes());
+        if (const double limit = os::address_space_limit(); limit >= 0) bytes = std::min(bytes, limit / 2);
+        if (const double left = os::commit_left(); left >= 0) bytes = std::min(bytes, left / 2);
+        return static_cast<std::size_t>(std::max(bytes, 0.0)) & ~(os::huge_page - 1);
+    }
+
     // `bytes` of the region (2 MiB aligned if that large), or nullptr once it is full.
     char* take(std::size_t bytes) {
         std::call_once(once_, [this] {
-            for (size_ = max_bytes; size_ >= (std::size_t{16} << 20); size_ /= 2)
+            for (size_ = wanted_bytes(); size_ >= (std::size_t{16} << 20); size_ /= 2)
                 if ((base_ = static_cast<char*>(os::map(size_, true)))) return;
             size_ = 0;
         });
@@ -649,6 +685,7 @@ public:
         const std::size_t cls = class_of(size);
         free_[cls] = new (p) free_block{free_[cls]};
     }
+    void forget(std::int64_t bytes) noexcept { add(stats().bytes, -bytes); }  // a probe's (frame_of)
 
     // A thread's counters live on the heap, listed in all_stats, and outlive the thread.
     frame_stats& stats() noexcept {
@@ -886,6 +923,17 @@ private:
     detail::promise_base* p_;
 };
 
+// The bytes one frame of the job make() returns takes in the pool, as the compiler that built this
+// binary lays it out: for cli.finish's estimate. The probe is made and destroyed before any work,
+// and is not counted in frame_bytes_per_task; the first task reuses its place.
+template <class F> double frame_of(F make) {
+    const std::int64_t before = detail::frames().bytes;
+    { job probe = make(); }  // destroyed unstarted
+    const std::int64_t bytes = detail::frames().bytes - before;
+    detail::pool.forget(bytes);
+    return static_cast<double>(bytes);
+}
+
 namespace detail {
 
 // Intrusive FIFO of tasks, linked through promise_base's link: push and splice are O(1) and
@@ -894,6 +942,7 @@ namespace detail {
 class task_list {
 public:
     bool empty() const noexcept { return !head_; }
+    promise_base* back() const noexcept { return tail_; }
     void push(promise_base& p) noexcept {
         p.set_next(nullptr);
         if (tail_) tail_->set_next(&p);
@@ -941,6 +990,13 @@ class timer_wheel {
 public:
     static constexpr int levels = 8, bits = 8, slots = 1 << bits;
 
+    // A bucket moved to the ready queue: its last task, its deadline and its size.
+    struct fired {
+        promise_base* last;
+        std::int64_t deadline;
+        std::uint64_t count;
+    };
+
     explicit timer_wheel(std::int64_t now) : cur_{now} {}
     timer_wheel(const timer_wheel&) = delete;
     timer_wheel& operator=(const timer_wheel&) = delete;
@@ -966,8 +1022,9 @@ public:
     }
 
     // Moves every task due at or before now to `due`, in deadline order, and returns how many of
-    // them were due later than now (0 unless the wheel is broken: the loop counts it).
-    std::uint64_t expire(std::int64_t now, task_list& due) {
+    // them were due later than now (0 unless the wheel is broken: the loop counts it). Each bucket
+    // moved is also listed in `log`, if given.
+    std::uint64_t expire(std::int64_t now, task_list& due, std::vector<fired>* log = nullptr) {
         std::uint64_t early = 0;
         const std::int64_t target = now + 1;  // afterwards cur_ >= target: all of <= now has fired
         for (;;) {
@@ -985,6 +1042,7 @@ public:
                     file(*b);
                 } else {
                     if (b->deadline > now) early += b->count;
+                    if (log) log->push_back({b->tasks.back(), b->deadline, b->count});
                     due.splice(b->tasks);
                     if (last_ == b) last_ = nullptr;
                     buckets_.erase(b->deadline);
@@ -1065,6 +1123,44 @@ private:
 // loop. Tasks stay on the loop they were given to (no stealing). Loops hand each other tasks
 // through a locked inbox once per round: a spawn costs no lock, a burst of spawns one wake-up.
 
+// How late sleepers resumed, in a fixed logarithmic histogram: no memory per task, one clock read per
+// bucket. Every task of a bucket is counted at the lateness of its last task, read once that task
+// has resumed: a bound for the others, which ran before it. Lateness is measured from the tick the
+// bucket was due (the sleep rounded up to whole milliseconds). Bins: 8 per doubling from 1 us, so
+// each is under 9 % wide; a quantile is its bin's upper edge, never below the true figure.
+class lateness {
+public:
+    void add(std::int64_t ns, std::uint64_t tasks) noexcept {
+        ns = std::max<std::int64_t>(ns, 0);  // early: the loop counts those as such
+        max_ns_ = std::max(max_ns_, ns);
+        count_[ns < 1000 ? 0 : std::min(bins - 1, 1 + static_cast<int>(std::log2(ns / 1000.0) * per_doubling))] +=
+            tasks;
+    }
+    void add(const lateness& other) noexcept {
+        max_ns_ = std::max(max_ns_, other.max_ns_);
+        for (int i = 0; i < bins; ++i) count_[i] += other.count_[i];
+    }
+    // q >= 1: the latest, exactly. Otherwise the bound under which a share q of the tasks resumed.
+    double ms(double q) const noexcept {
+        if (q >= 1) return static_cast<double>(max_ns_) / 1e6;
+        std::uint64_t total = 0, seen = 0;
+        for (auto c : count_) total += c;
+        for (int i = 0; i < bins; ++i) {
+            seen += count_[i];
+            if (count_[i] && static_cast<double>(seen) >= q * static_cast<double>(total)) {
+                const double edge_ns = 1000 * std::exp2(static_cast<double>(i) / per_doubling);
+                return std::min(edge_ns, static_cast<double>(max_ns_)) / 1e6;
+            }
+        }
+        return 0;
+    }
+
+private:
+    static constexpr int per_doubling = 8, bins = 48 * per_doubling;  // up to 2^48 us: 9 years
+    std::uint64_t count_[bins] = {};
+    std::int64_t max_ns_ = 0;
+};
+
 inline std::int64_t now_ns() {
     timespec ts;
     if (clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
@@ -1133,6 +1229,8 @@ private:
     unsigned index_;
     task_list ready_;
     timer_wheel timers_;
+    std::vector<timer_wheel::fired> fired_;  // last round's buckets, in the order their tasks run
+    lateness late_;
     std::uint64_t completed_ = 0, early_ = 0;
     os::poller poller_;
 
@@ -1214,6 +1312,12 @@ public:
     // their deadline (a broken timer: scenarios check that it stays 0).
     std::uint64_t completed() const noexcept { return sum(&detail::loop::completed_); }
     std::uint64_t early_wakeups() const noexcept { return sum(&detail::loop::early_); }
+    // How late sleepers resumed, in ms: q = 1 the latest, q = 0.99 a bound for 99 % of them.
+    double late_ms(double q) const noexcept {
+        detail::lateness all;
+        for (auto& l : loops_) all.add(l->late_);
+        return all.ms(q);
+    }
 
 private:
     friend class detail::loop;
@@ -1277,7 +1381,17 @@ inline bool loop::step(bool block, bool timers) {
     const std::uint64_t ended_before = completed_;
     task_list batch;
     batch.splice(ready_);
-    while (!batch.empty()) handle_of(*batch.pop()).resume();
+    std::size_t next_fired = 0;
+    while (!batch.empty()) {
+        promise_base* p = batch.pop();
+        const bool last_of_bucket = next_fired < fired_.size() && p == fired_[next_fired].last;
+        handle_of(*p).resume();
+        if (last_of_bucket) {
+            const auto& b = fired_[next_fired++];
+            late_.add(now_ns() - b.deadline * 1000000, b.count);
+        }
+    }
+    fired_.clear();
     if (index_ > 0 && epoch != started_acked_) {
         started_acked_ = epoch;
         group_.started_acks_.fetch_add(1, std::memory_order_acq_rel);
@@ -1285,7 +1399,7 @@ inline bool loop::step(bool block, bool timers) {
     }
 
     const std::int64_t ns = now_ns();
-    if (timers) early_ += timers_.expire(ns / 1000000, ready_);
+    if (timers) early_ += timers_.expire(ns / 1000000, ready_, &fired_);
     send_spawned();  // what this round's tasks spawned, counted before the ended are
     group_.account(-static_cast<std::int64_t>(completed_ - ended_before));
     if (!ready_.empty() || has_mail_.load(std::memory_order_acquire)) return true;

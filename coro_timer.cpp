@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
     const milliseconds sleep{cli.number("--sleep-ms", 5000, 0, 86400000)};
     const auto jitter = cli.number("--jitter-ms", 0, 0, 86400000);
     const auto threads = cli.threads();
-    cli.finish(48);  // resident bytes per task, about: one frame
+    cli.finish(bench::frame_of([&] { return sleeper(sleep); }));  // resident bytes per task: one frame
 
     bench::runtime rt{threads};
     bench::report report{"coro_timer", cli};
@@ -37,6 +37,8 @@ int main(int argc, char** argv) {
     bench::check(rt.completed() == n, "completed " + std::to_string(rt.completed()) + " of " + std::to_string(n));
     bench::check(rt.early_wakeups() == 0, std::to_string(rt.early_wakeups()) + " timers fired early");
     bench::check(report.wall_ms() >= static_cast<double>(sleep.count()), "the run took less than one sleep");
+    report.result("late_max_ms", rt.late_ms(1), 2);
+    report.result("late_p99_ms", rt.late_ms(0.99), 2);
     report.result("completed", rt.completed());
     report.print(bench::frame_bytes_per_task(n));
 }

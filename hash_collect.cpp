@@ -171,11 +171,12 @@ int main(int argc, char** argv) {
     // fresh UUIDs as real ones would be; --seed repeats a run exactly.
     std::random_device os_random;
     const auto seed = cli.number("--seed", std::uint64_t{os_random()} << 32 | os_random(), 0, UINT64_MAX);
-    cli.finish(locked ? 144 : 208);  // resident bytes per task, about: frame, digest, its copy in a channel
+    collector c{seed, n};
+    // Resident bytes per task: one frame, a digest and the check's prefix; with a channel, its copy there.
+    cli.finish(bench::frame_of([&] { return locked ? hash_locked(c, 0) : hash_sent(c, 0); }) + (locked ? 80 : 144));
 
     bench::runtime rt{threads};
     bench::report report{"hash_collect", cli};
-    collector c{seed, n};
     report.start();
     c.digests.reserve(n);
     if (!locked) rt.spawn(collect(c));

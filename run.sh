@@ -18,8 +18,8 @@ esac
 
 # The three tables' cells after a row's leading ones (scenario, variant or runtime, N): one name
 # per column, see table_row. Their headers are written with the sections, at the end.
-plain_columns="threads wall user sys max_rss rss_wait rss_avg own_bytes frame spread"
-sweep_columns="threads wall max_rss rss_wait per_task own_bytes frame spread"
+plain_columns="threads wall user sys max_rss rss_wait rss_avg own_bytes frame late spread"
+sweep_columns="threads wall max_rss rss_wait per_task own_bytes frame late spread"
 peers_columns="wall user sys max_rss base per_task spread"
 
 # The other runtimes: peer_scenarios, peer_names, peers_usage, prepare_peers, peers_section_rows...
@@ -200,6 +200,7 @@ base_cell() {
 # Measures PROGRAM N OPTS (the best of RUNS; its summary must be SCENARIO's) and appends a row to
 # rows: CELLS (the leading cells as given, "a | b | c"), then a cell per name in COLUMNS:
 #   threads own_bytes frame    the summary's threads=, bytes_per_task=, frame_bytes=
+#   late                       the summary's late_max_ms= (ms; "-" for a program without timers)
 #   wall user sys              seconds, from time
 #   max_rss rss_wait rss_avg   MiB: time's max RSS, the summary's rss_wait_kib and rss_avg_kib
 #   spread                     min–max of max RSS over the runs, MiB
@@ -236,6 +237,7 @@ EOF
       threads) v=$(field threads "$summary") ;;
       own_bytes) v=$(field bytes_per_task "$summary") ;;
       frame) v=$(field frame_bytes "$summary") ;;
+      late) v=$(field late_max_ms "$summary") ;;
       wall) v=$(printf '%.2f' "$wall") ;;
       user) v=$(printf '%.2f' "$user") ;;
       sys) v=$(printf '%.2f' "$sys") ;;
@@ -501,8 +503,8 @@ elif [ -z "$sweep" ]; then
     cat "$work/machine"
     echo "- N=$N, $settings"
     echo
-    echo "| scenario | variant | N | threads | wall s | user s | sys s | max RSS MiB | RSS at wait MiB | avg RSS MiB | bytes/task | frame bytes | max RSS spread MiB |"
-    echo "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
+    echo "| scenario | variant | N | threads | wall s | user s | sys s | max RSS MiB | RSS at wait MiB | avg RSS MiB | bytes/task | frame bytes | late max ms | max RSS spread MiB |"
+    echo "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
     cat "$work/rows"
     echo
   } >"$work/section"
@@ -534,8 +536,8 @@ else
     echo
     echo "$chart_line"
     echo
-    echo "| scenario | variant | N | threads | wall s | max RSS MiB | RSS at wait MiB | bytes/task from max RSS | bytes/task from binary | frame bytes | max RSS spread MiB |"
-    echo "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
+    echo "| scenario | variant | N | threads | wall s | max RSS MiB | RSS at wait MiB | bytes/task from max RSS | bytes/task from binary | frame bytes | late max ms | max RSS spread MiB |"
+    echo "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
     cat "$work/rows"
     echo
     echo "- bytes/task from max RSS: (max RSS at N − max RSS at N=1) × 1024 / N, measured outside the binary, the same way for every program; the N=1 row is the baseline."

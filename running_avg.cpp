@@ -98,11 +98,12 @@ int main(int argc, char** argv) {
     const auto threads = cli.threads();
     // Fixed by default, so that every run checks the same mean and variance.
     const auto seed = cli.number("--seed", 1, 0, UINT64_MAX);
-    cli.finish(locked ? 64 : 96);  // resident bytes per task, about: one frame; a queued value (x2 as the buffer grows)
+    averager a{seed, n};
+    // Resident bytes per task: one frame; with a channel, a queued value (x4 as the buffer grows).
+    cli.finish(bench::frame_of([&] { return locked ? draw_locked(a, 0) : draw_sent(a, 0); }) + (locked ? 0 : 32));
 
     bench::runtime rt{threads};
     bench::report report{"running_avg", cli};
-    averager a{seed, n};
     report.start();
     if (!locked) rt.spawn(aggregate(a));
     for (std::uint64_t i = 0; i < n; ++i) rt.spawn(locked ? draw_locked(a, i) : draw_sent(a, i));

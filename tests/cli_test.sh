@@ -41,6 +41,30 @@ for s in $scenarios; do
   check "$s $args reports frame bytes" eval 'printf "%s\n" "$out" | grep -Eq " frame_bytes=[0-9]+(\.[0-9]+)?( |$)"'
 done
 
+# Wake-up lateness, from the timer scenarios: the latest in ms, and (where every task sleeps) a
+# 99th-percentile bound no larger than it.
+for s in coro_timer coro_shared atomic_counter; do
+  run_cmd "$bin/$s" 1000 --sleep-ms 20
+  max=$(field late_max_ms) p99=$(field late_p99_ms)
+  check "$s prints late_max_ms, in ms with two decimals" has "$max" '^[0-9]+[.][0-9]{2}$'
+  [ "$s" = coro_shared ] && continue  # only the setter sleeps there
+  check "$s prints late_p99_ms <= late_max_ms" \
+    eval 'has "$p99" "^[0-9]+[.][0-9]{2}$" && awk -v p="$p99" -v m="$max" "BEGIN { exit !(p <= m) }"'
+done
+
+# An N just past what fits: the frame the binary measured (frame_bytes of a run of 1000) times N is
+# 10 % more than MemAvailable. Refused up front, with the figures.
+if [ -r /proc/meminfo ]; then
+  for s in coro_timer coro_shared atomic_counter; do
+    run_cmd "$bin/$s" 1000 --sleep-ms 1
+    frame=$(field frame_bytes)
+    n=$(awk -v f="$frame" '/^MemAvailable:/ { printf "%.0f\n", $2 * 1024 * 1.1 / f }' /proc/meminfo)
+    run_cmd "$bin/$s" "$n" --sleep-ms 1
+    check "$s $n (${frame}-byte frames, 1.1 x MemAvailable) is refused with exit 2 and the figures" \
+      exited 2 "N=$n needs about [0-9.]+ GiB resident, more than the [0-9.]+ GiB available now \\(MemAvailable\\)"
+  done
+fi
+
 # bad_input NAME PATTERN ARGS...: exit 2, one stderr line matching PATTERN (case-insensitive).
 bad_input() {
   local name=$1 pattern=$2

@@ -30,7 +30,7 @@ EOF
   chmod +x "$box/$1"
 }
 fake threads ""
-fake coro_timer "frame_bytes=64 "
+fake coro_timer "frame_bytes=64 late_max_ms=3.25 "
 fake coro_shared "frame_bytes=48 "
 fake atomic_counter "frame_bytes=64 hits=100 "
 fake running_avg "frame_bytes=56 mean=49.9 variance=833.1 "
@@ -39,16 +39,16 @@ cd "$box" || exit 1
 
 # cells LINE: the number of cells in a table row; "\|" inside a cell is not a separator.
 cells() { printf '%s\n' "$1" | awk '{ gsub(/\\\|/, ""); print gsub(/\|/, "|") - 1 }'; }
-# all_rows_have_13_cells: the newest section has table lines, and every one has 13 cells.
-all_rows_have_13_cells() {
-  last_section | grep '^|' | { ok=1; while IFS= read -r l; do [ "$(cells "$l")" = 13 ] || exit 1; ok=0; done; exit $ok; }
+# all_rows_have_14_cells: the newest section has table lines, and every one has 14 cells.
+all_rows_have_14_cells() {
+  last_section | grep '^|' | { ok=1; while IFS= read -r l; do [ "$(cells "$l")" = 14 ] || exit 1; ok=0; done; exit $ok; }
 }
-# numbers_parse: there are successful rows, and in each, columns N..frame bytes are numbers or
+# numbers_parse: there are successful rows, and in each, columns N..late max ms are numbers or
 # "-", the spread is "a–b".
 numbers_parse() {
   table_rows | grep -v 'failed' | awk -F' [|] ' '{
-      for (i = 3; i <= 12; i++) if ($i !~ /^([0-9]+([.][0-9]+)?|-)$/) bad = 1
-      if ($13 !~ /^[0-9]+[.][0-9]–[0-9]+[.][0-9] [|]$/) bad = 1
+      for (i = 3; i <= 13; i++) if ($i !~ /^([0-9]+([.][0-9]+)?|-)$/) bad = 1
+      if ($14 !~ /^[0-9]+[.][0-9]–[0-9]+[.][0-9] [|]$/) bad = 1
       n++
     } END { exit bad || n == 0 }'
 }
@@ -64,14 +64,14 @@ check "the section names commit, OS, kernel, CPU, cores, memory" \
     -e '^- cores: [0-9]' -e '^- memory: [0-9.]* GiB$')" '^6$'
 check "the compiler line comes from make print-build" has "$sec" '^- compiler: g\+\+ \(Fake\) 12.2.0$'
 check "the flags line comes from make print-build" has "$sec" '^- flags: -std=c\+\+20 -pthread -O2$'
-check "the header row has 13 columns with units" has "$sec" '^\| scenario \| variant \| N \| threads \| wall s \| user s \| sys s \| max RSS MiB \| RSS at wait MiB \| avg RSS MiB \| bytes/task \| frame bytes \| max RSS spread MiB \|$'
+check "the header row has 14 columns with units" has "$sec" '^\| scenario \| variant \| N \| threads \| wall s \| user s \| sys s \| max RSS MiB \| RSS at wait MiB \| avg RSS MiB \| bytes/task \| frame bytes \| late max ms \| max RSS spread MiB \|$'
 check "a separator row follows the header" has "$sec" '^\|---\|'
 check "one row per scenario and variant, in order" \
   [ "$(table_rows | awk -F' [|] ' '{ printf "%s/%s ", substr($1, 3), $2 }')" = "threads/- coro_timer/- coro_shared/- atomic_counter/- running_avg/--sync mutex running_avg/--sync channel hash_collect/--sync mutex hash_collect/--sync channel " ]
-check "every row has 13 cells" all_rows_have_13_cells
+check "every row has 14 cells" all_rows_have_14_cells
 check "numeric cells are numbers" numbers_parse
-check "the row shows the summary's values" has "$(table_rows | grep coro_timer)" '\| 10 \| 1 \| [0-9.]* \| [0-9.]* \| [0-9.]* \| [0-9.]* \| 1.6 \| 1.5 \| 102.4 \| 64 \| '
-check "threads has no frame bytes" has "$(table_rows | grep '^| threads')" '\| 102.4 \| - \| '
+check "the row shows the summary's values" has "$(table_rows | grep coro_timer)" '\| 10 \| 1 \| [0-9.]* \| [0-9.]* \| [0-9.]* \| [0-9.]* \| 1.6 \| 1.5 \| 102.4 \| 64 \| 3.25 \| '
+check "threads has no frame bytes and no lateness" has "$(table_rows | grep '^| threads')" '\| 102.4 \| - \| - \| '
 check "each variant ran RUNS times" [ "$(grep -c 'running_avg 10 --sync channel$' args.log)" -eq 2 ]
 check "no temp files are left" no_temp_files
 
@@ -95,7 +95,7 @@ check "a failed row makes run.sh exit 1" [ "$rc" -eq 1 ]
 check "the failed row quotes the last stderr line, pipes escaped" \
   has "$(table_rows | grep '^| threads')" '\| failed \(exit 1\): threads: pthread_create: Resource temporarily unavailable \\\| ulimit -u \|'
 check "the other rows are present" [ "$(table_rows | grep -c -v failed)" -eq 7 ]
-check "the failed row has 13 cells too" all_rows_have_13_cells
+check "the failed row has 14 cells too" all_rows_have_14_cells
 
 # 3. An interrupted run.sh leaves RESULTS byte-identical, no temp files and no running benchmark.
 interrupt() { # interrupt SIGNAL EXPECTED_STATUS

@@ -116,12 +116,12 @@ check "a sweep exits 0" [ "$rc" -eq 0 ]
 check "the heading names the sweep's N in increasing order" has "$sec" '^## .* UTC — sweep N=1,10,100, RUNS=1$'
 check "the settings line names SWEEP, RUNS, THREAD_CAP, SLEEP_MS" has "$sec" '^- SWEEP=1 10 100, RUNS=1, THREAD_CAP=10, SLEEP_MS=50$'
 check "the machine is described as in a plain run" has "$sec" '^- compiler: g\+\+ \(Fake\) 12.2.0$'
-check "the header names both bytes/task columns" has "$sec" '^\| scenario \| variant \| N \| threads \| wall s \| max RSS MiB \| RSS at wait MiB \| bytes/task from max RSS \| bytes/task from binary \| frame bytes \| max RSS spread MiB \|$'
+check "the header names both bytes/task columns" has "$sec" '^\| scenario \| variant \| N \| threads \| wall s \| max RSS MiB \| RSS at wait MiB \| bytes/task from max RSS \| bytes/task from binary \| frame bytes \| late max ms \| max RSS spread MiB \|$'
 check "bytes/task from max RSS is explained under the table" has "$sec" '^- bytes/task from max RSS: \(max RSS at N − max RSS at N=1\) × 1024 / N'
 check "bytes/task from binary is explained under the table" has "$sec" '^- bytes/task from binary: '
 check "rows: each series at each N, in order; threads stops at THREAD_CAP" \
   [ "$(table_rows | awk -F' [|] ' '{ printf "%s/%s/%s ", substr($1, 3), $2, $3 }')" = "threads/-/1 threads/-/10 coro_timer/-/1 coro_timer/-/10 coro_timer/-/100 running_avg/mutex/1 running_avg/mutex/10 running_avg/mutex/100 running_avg/channel/1 running_avg/channel/10 running_avg/channel/100 " ]
-check "every row has 11 cells" [ "$(table_rows | awk -F'|' 'NF != 13' | wc -l)" -eq 0 ]
+check "every row has 12 cells" [ "$(table_rows | awk -F'|' 'NF != 14' | wc -l)" -eq 0 ]
 check "threads is not run above THREAD_CAP" [ "$(grep -c '^threads 100' args.log)" -eq 0 ]
 check "a note says which threads N were skipped and why" has "$sec" '^- threads: N=100 not run, above THREAD_CAP=10 '
 check "coro_timer gets --sleep-ms" [ "$(grep '^coro_timer 10 ' args.log)" = "coro_timer 10 --sleep-ms 50" ]
@@ -168,7 +168,7 @@ bench RUNS=1 SWEEP="1 10 100" ./run.sh --sweep coro_timer running_avg
 rm fail_coro_timer_10
 chart=$(chart_of_last_section)
 check "a failed point makes the sweep exit 1" [ "$rc" -eq 1 ]
-check "the failed row quotes the error" has "$(table_rows)" '^\| coro_timer \| - \| 10 \| - \| failed \(exit 1\): coro_timer: mmap: Cannot allocate memory \| - \| - \| - \| - \| - \| - \|$'
+check "the failed row quotes the error" has "$(table_rows)" '^\| coro_timer \| - \| 10 \| - \| failed \(exit 1\): coro_timer: mmap: Cannot allocate memory \| - \| - \| - \| - \| - \| - \| - \|$'
 check "the larger N still ran and kept its baseline" has "$(table_rows)" '^\| coro_timer \| - \| 100 \| 1 \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9]+[.][0-9] \|'
 check "the chart still exists" [ -s "${chart:-/no/chart}" ]
 check_xml "the chart with a failed point is well-formed XML" "$chart"

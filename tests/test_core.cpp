@@ -80,6 +80,46 @@ TEST_CASE("equal deadlines filed before and after a cascade still fire in FIFO o
     CHECK(drain(due, ns) == std::vector<std::size_t>{0, 1, 2, 3});
 }
 
+TEST_CASE("expire lists each bucket it fires: its last task, its deadline and its size, in firing order") {
+    timer_wheel wheel{0};
+    nodes ns{5};
+    task_list due;
+    wheel.add(ns[0], 300, due);
+    wheel.add(ns[1], 20, due);
+    wheel.add(ns[2], 300, due);
+    wheel.add(ns[3], 20, due);
+    wheel.add(ns[4], 300, due);
+    std::vector<timer_wheel::fired> log;
+    wheel.expire(299, due, &log);
+    REQUIRE(log.size() == 1);
+    CHECK((log[0].last == &ns[3] && log[0].deadline == 20 && log[0].count == 2));
+    wheel.expire(300, due, &log);
+    REQUIRE(log.size() == 2);
+    CHECK((log[1].last == &ns[4] && log[1].deadline == 300 && log[1].count == 3));
+    CHECK(drain(due, ns) == std::vector<std::size_t>{1, 3, 0, 2, 4});
+}
+
+TEST_CASE("the lateness histogram: the maximum is exact, a quantile is a bound at most 9 % above it") {
+    bench::detail::lateness late;
+    CHECK(late.ms(1) == 0);
+    CHECK(late.ms(0.99) == 0);
+    late.add(-5000, 1);  // early counts as 0 here: the loop reports early wake-ups on their own
+    late.add(300000, 989);      // 0.3 ms
+    late.add(2500000, 10);      // 2.5 ms: the 99th percentile of the 1000
+    late.add(123456789, 1);     // 123.456789 ms
+    CHECK(late.ms(1) == Approx(123.456789).epsilon(1e-12));
+    CHECK(late.ms(0.99) >= 2.5);
+    CHECK(late.ms(0.99) <= 2.5 * 1.09);
+    CHECK(late.ms(0.5) >= 0.3);
+    CHECK(late.ms(0.5) <= 0.3 * 1.09);
+    bench::detail::lateness other;
+    other.add(7000000, 100000);  // 7 ms for many more tasks: now the 99th percentile
+    late.add(other);
+    CHECK(late.ms(0.99) >= 7);
+    CHECK(late.ms(0.99) <= 7 * 1.09);
+    CHECK(late.ms(1) == Approx(123.456789).epsilon(1e-12));
+}
+
 TEST_CASE("100000 random deadlines of every magnitude fire once each, in deadline order, never early") {
     const std::uint32_t seed = 20261130;
     INFO("seed " << seed);
@@ -190,7 +230,41 @@ job aligned_local(milliseconds d, int i, std::uint64_t& misaligned, long double&
     total += x;
 }
 
+// Sleeps d, then keeps its loop busy for `busy`: the tasks after it in its bucket resume that late.
+job sleep_then_spin(milliseconds d, milliseconds busy) {
+    co_await d;
+    const auto until = steady_clock::now() + busy;
+    while (steady_clock::now() < until) {
+    }
+}
+
 }  // namespace
+
+TEST_CASE("lateness: every task of a bucket counts at its last task's, which waited for the others") {
+    bench::runtime rt{1};
+    rt.spawn(sleep_then_spin(milliseconds(10), milliseconds(40)));  // first in the bucket
+    for (int i = 0; i < 99; ++i) rt.spawn(sleep_then_spin(milliseconds(10), milliseconds(0)));
+    rt.join();
+    CHECK(rt.early_wakeups() == 0);
+    CHECK(rt.late_ms(1) >= 40);
+    CHECK(rt.late_ms(0.99) >= 40);  // all 100 at the last one's lateness, not 99 of them at ~0
+    CHECK(rt.late_ms(0.5) >= 40);
+    CHECK(rt.late_ms(0.5) <= rt.late_ms(1));
+}
+
+TEST_CASE("frame_of measures one frame as the pool counts it, and leaves no trace in the totals") {
+    const auto before = bench::detail::frames();
+    const double probe = bench::frame_of([] { return sleep_then_spin(milliseconds(1), milliseconds(0)); });
+    const auto after = bench::detail::frames();
+    CHECK(probe >= 16);
+    CHECK(static_cast<std::int64_t>(probe) % 16 == 0);
+    CHECK(after.live == before.live);
+    CHECK(after.bytes == before.bytes);
+    bench::runtime rt{1};
+    rt.spawn(sleep_then_spin(milliseconds(1), milliseconds(0)));
+    rt.join();
+    CHECK(bench::detail::frames().bytes - after.bytes == static_cast<std::int64_t>(probe));
+}
 
 TEST_CASE("thousands of shuffled random sleeps resume in deadline order and none early") {
     bench::runtime rt{1};
