@@ -18,9 +18,9 @@ esac
 
 # The three tables' cells after a row's leading ones (scenario, variant or runtime, N): one name
 # per column, see table_row. Their headers are written with the sections, at the end.
-plain_columns="threads wall user sys max_rss rss_wait rss_avg own_bytes frame late spread"
+plain_columns="threads wall user sys max_rss avg_rss rss_wait rss_avg own_bytes frame late spread"
 sweep_columns="threads wall max_rss rss_wait per_task own_bytes frame late spread"
-peers_columns="wall user sys max_rss base per_task spread"
+peers_columns="wall user sys max_rss avg_rss base per_task spread"
 
 # The other runtimes: peer_scenarios, peer_names, peers_usage, prepare_peers, peers_section_rows...
 # shellcheck source=peers/peers.sh
@@ -120,8 +120,29 @@ bad() { echo "run.sh: $*" >&2; exit 2; }
 # any program: max RSS at N minus max RSS of the same program at N = 1.
 per_task() { awk -v r="$1" -v b="$2" -v n="$3" 'BEGIN { printf "%.1f\n", (r - b) * 1024 / n }'; }
 
+# sample_rss PID: while PID (time) lives, the resident set in KiB of the program it runs, one line
+# every 100 ms: VmRSS from /proc on Linux, `ps -o rss=` elsewhere. It samples time's child, the
+# program itself (peers' launchers exec theirs), not time.
+sample_rss() {
+  local child='' k v rest
+  while kill -0 "$1" 2>/dev/null; do
+    [ -n "$child" ] || child=$(pgrep -P "$1" 2>/dev/null | head -n 1)
+    if [ -z "$child" ]; then
+      :
+    elif [ -r "/proc/$child/status" ]; then
+      while read -r k v rest; do [ "$k" = VmRSS: ] && { echo "$v"; break; }; done 2>/dev/null <"/proc/$child/status"
+    else
+      ps -o rss= -p "$child" 2>/dev/null | tr -d ' '
+    fi
+    sleep 0.1
+  done
+}
+
+# mean_kib FILE: the mean of the samples in FILE, in KiB; "-" with none (a run under 100 ms).
+mean_kib() { awk '$1 ~ /^[0-9]+$/ { s += $1; n++ } END { if (n) printf "%.0f\n", s / n; else print "-" }' "$1"; }
+
 # measure SCENARIO PROGRAM N OPTS [TIMES]: TIMES (default RUNS) timed runs of PROGRAM N OPTS. On
-# success why is empty, best holds "wall_s user_s sys_s max_rss_kib summary" of the run with the
+# success why is empty, best holds "wall_s user_s sys_s max_rss_kib avg_rss_kib summary" of the run with the
 # lowest wall time and spread the min–max of max RSS over the runs in MiB; otherwise why says what
 # failed. PROGRAM is a path, so a program that is not one of the scenarios here (a peer) is
 # measured the same way. A summary line of another scenario, or whose completed= is not N, is a
@@ -148,10 +169,14 @@ measure() {
       kill -TERM -- "-$job" && sleep 5 && kill -KILL -- "-$job"; } >/dev/null 2>&1 </dev/null &
     [ -z "$time_limit" ] || watchdog=$!
     set +m
+    sample_rss "$job" >"$work/samples" &
+    sampler=$!
     wait "$job"
     status=$?
     job=
     end_watchdog
+    wait "$sampler"  # it ends within 100 ms of time
+    sampler=
     if [ -f "$work/timed_out" ]; then
       why="timed out after $time_limit s"
       t=$(cat "$work/timed_out")
@@ -171,7 +196,7 @@ measure() {
     [ "$shown" = "$1" ] || { why="failed: it printed scenario=$shown"; return; }
     done_n=$(field completed "$summary")
     [ "$done_n" = - ] || [ "$done_n" = "$3" ] || { why="failed: completed=$done_n of $3"; return; }
-    echo "$t $summary" >>"$work/runs"
+    echo "$t $(mean_kib "$work/samples") $summary" >>"$work/runs"
   done
   best=$(sort -n -k1,1 "$work/runs" | head -n 1)
   spread=$(awk 'NR == 1 || $4 < lo { lo = $4 } $4 > hi { hi = $4 } END { printf "%.1f–%.1f", lo / 1024, hi / 1024 }' "$work/runs")
@@ -202,7 +227,8 @@ base_cell() {
 #   threads own_bytes frame    the summary's threads=, bytes_per_task=, frame_bytes=
 #   late                       the summary's late_max_ms= (ms; "-" for a program without timers)
 #   wall user sys              seconds, from time
-#   max_rss rss_wait rss_avg   MiB: time's max RSS, the summary's rss_wait_kib and rss_avg_kib
+#   max_rss avg_rss            MiB: time's max RSS; the mean of run.sh's own 100 ms samples (sample_rss)
+#   rss_wait rss_avg           MiB: the summary's rss_wait_kib and rss_avg_kib (the binary's own mean)
 #   spread                     min–max of max RSS over the runs, MiB
 #   base                       the max RSS at N = 1 (base_cell)
 #   per_task                   bytes/task from outside, (max RSS − BASE) × 1024 / N; "-" without BASE
@@ -228,7 +254,7 @@ table_row() {
     failed_row "$cells" "$columns" "$why" "$base"
     return 1
   fi
-  read -r wall user sys rss summary <<EOF
+  read -r wall user sys rss avg summary <<EOF
 $best
 EOF
   line="| $cells"
@@ -242,6 +268,7 @@ EOF
       user) v=$(printf '%.2f' "$user") ;;
       sys) v=$(printf '%.2f' "$sys") ;;
       max_rss) v=$(mib "$rss") ;;
+      avg_rss) v=$(mib "$avg") ;;
       rss_wait) v=$(mib "$(field rss_wait_kib "$summary")") ;;
       rss_avg) v=$(mib "$(field rss_avg_kib "$summary")") ;;
       spread) v=$spread ;;
@@ -255,8 +282,9 @@ EOF
   echo "$line |" >>"$work/rows"
 }
 
-# failed_row CELLS COLUMNS WHY [BASE]: a row of CELLS that says WHY in its wall cell and "-" in the
-# other cells of COLUMNS (a base cell still shows BASE); it counts as a failure.
+# failed_row CELLS COLUMNS WHY [BASE [SKIP]]: a row of CELLS that says WHY in its wall cell and "-"
+# in the other cells of COLUMNS (a base cell still shows BASE); it counts as a failure, unless SKIP
+# says the run was not made on purpose (the memory guard).
 failed_row() {
   local line="| $1" c v
   for c in $2; do
@@ -268,24 +296,61 @@ failed_row() {
     line="$line | $v"
   done
   echo "$line |" >>"$work/rows"
-  failures=$((failures + 1))
+  [ -n "${5:-}" ] || failures=$((failures + 1))
+}
+
+# available_kib: the memory available now, in KiB: MemAvailable on Linux, free plus inactive
+# pages on macOS (what the binaries' own check uses); empty when it cannot be told.
+available_kib() {
+  if [ -r /proc/meminfo ]; then
+    awk '/^MemAvailable:/ { print $2 }' /proc/meminfo
+  else
+    vm_stat 2>/dev/null | awk '/page size of/ { p = $8 } /^Pages (free|inactive):/ { gsub(/\./, "", $3); n += $3 }
+      END { if (p && n) printf "%.0f\n", n * p / 1024 }'
+  fi
+}
+
+# guard N BASE_KIB LAST_N LAST_KIB: the memory guard. Estimates the max RSS at N from the program's
+# cost per task at its last N, BASE + (LAST − BASE) × N / LAST_N, and fails, why saying so, when
+# that exceeds the memory available now: a run the OOM killer ends is no measurement, and on a
+# machine without swap it takes others with it.
+guard() {
+  local have
+  have=$(available_kib)
+  [ -n "$have" ] || return 0
+  why=$(awk -v n="$1" -v b="$2" -v ln="$3" -v l="$4" -v h="$have" 'BEGIN {
+      need = b + (l - b) * n / ln
+      if (need > h) printf "not run: about %.1f GiB at its cost per task at N=%s (%.1f bytes), more than the %.1f GiB available now\n",
+        need / 1048576, ln, (l - b) * 1024 / ln, h / 1048576 }')
+  [ -z "$why" ]
 }
 
 # sweep_series NAME VARIANT PROGRAM OPTS [CAP]: one line of the sweep chart. PROGRAM N OPTS at every
 # N of the sweep up to CAP: a table row per N in rows, a chart point (series, N, max RSS MiB) per
-# successful N in points. N=1 comes first: its max RSS is the baseline of the rows after it. Any
-# program that prints a summary line can be a series: another runtime's is one more call with
-# its own NAME and PROGRAM.
+# successful N in points. N=1 comes first: its max RSS is the baseline of the rows after it. An N
+# the memory guard refuses is not run and gets a row that says so (so do the larger N). Any program
+# that prints a summary line can be a series: another runtime's is one more call with its own NAME
+# and PROGRAM.
 sweep_series() {
-  local n base='' skipped='' label=$1 columns
+  local n base='' skipped='' label=$1 columns last_n='' last_rss=''
   [ "$2" = - ] || label="$1 ($2)"
   for n in $sweep_ns; do
     # No silent cap here: a capped run would put a second point at the cap's N.
     if [ -n "${5:-}" ] && [ "$n" -gt "$5" ]; then skipped="${skipped:+$skipped, }$n"; continue; fi
     columns=$sweep_columns
     [ "$n" -ne 1 ] || columns=${sweep_columns/per_task/baseline}
+    if [ -n "$last_n" ] && ! guard "$n" "$base" "$last_n" "$last_rss"; then
+      echo "run.sh: $label N=$n: $why" >&2
+      failed_row "$1 | $2 | $n" "$columns" "$why" "$base" skip
+      echo "$label at N=$n: $why" >>"$work/chart_notes"
+      continue
+    fi
     if table_row "$label N=$n" "$1" "$3" "$n" "$4" "$1 | $2 | $n" "$columns" "$base"; then
-      [ "$n" -ne 1 ] || base=$(best_rss)
+      if [ "$n" -eq 1 ]; then
+        base=$(best_rss)
+      elif [ -n "$base" ]; then
+        last_n=$n last_rss=$(best_rss)
+      fi
       printf '%s\t%s\t%s\n' "$label" "$n" "$(mib "$(best_rss)")" >>"$work/points"
     else
       echo "$label at N=$n: $why" >>"$work/chart_notes"
@@ -364,10 +429,11 @@ fi
 # Everything temporary lives in one directory; RESULTS is only written by the last step, so an
 # interrupted run leaves it exactly as it was.
 work=$(mktemp -d "${TMPDIR:-/tmp}/run_sh.XXXXXX") || exit 1
-job= watchdog= time_limit=
+job= watchdog= time_limit= sampler=
 on_signal() {
   trap '' INT TERM HUP
   end_watchdog
+  [ -z "$sampler" ] || kill "$sampler" 2>/dev/null
   # The timed job runs in its own process group: this stops time and the binary together.
   if [ -n "$job" ]; then kill -TERM -- "-$job" 2>/dev/null; wait "$job" 2>/dev/null; fi
   echo "run.sh: interrupted; $RESULTS left unchanged" >&2
@@ -405,6 +471,8 @@ capped=
 : >"$work/points"
 : >"$work/notes"
 : >"$work/chart_notes"
+command -v pgrep >/dev/null 2>&1 ||
+  echo "avg RSS: not sampled, pgrep is missing (on Debian: apt-get install procps)" | tee -a "$work/notes" >&2
 if [ -n "$peers" ]; then
   prepare_peers
   peers_section_rows
@@ -481,8 +549,8 @@ if [ -n "$peers" ]; then
     fi
     cat "$pw/tools"
     echo
-    echo "| scenario | runtime | variant | N | wall s | user s | sys s | max RSS MiB | max RSS at N=1 MiB | bytes/task | max RSS spread MiB |"
-    echo "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|"
+    echo "| scenario | runtime | variant | N | wall s | user s | sys s | max RSS MiB | avg RSS MiB | max RSS at N=1 MiB | bytes/task | max RSS spread MiB |"
+    echo "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
     cat "$work/rows"
     echo
     echo "- bytes/task: (max RSS at N − max RSS at N=1) × 1024 / N, both from /usr/bin/time, the same way for every runtime, ours included (it is not our binaries' own bytes_per_task). N=1 is one run; N is the run with the lowest wall time of RUNS, whose spread of max RSS the last column gives."
@@ -491,7 +559,7 @@ if [ -n "$peers" ]; then
     echo "- Threads: ours runs $loops; each peer keeps its runtime's default ($peer_threads)."
     [ -z "$capped" ] || echo "- threads: every runtime ran min(N, THREAD_CAP=$THREAD_CAP) threads."
     sed 's/^/- /' "$pw/limits"
-    sed 's/^/- /' "$pw/notes"
+    sed 's/^/- /' "$pw/notes" "$work/notes"
     sed 's/^/- not run: /' "$pw/missing"
     echo "- Peers built in PEERS_BUILD, outside this tree."
     echo
@@ -503,10 +571,14 @@ elif [ -z "$sweep" ]; then
     cat "$work/machine"
     echo "- N=$N, $settings"
     echo
-    echo "| scenario | variant | N | threads | wall s | user s | sys s | max RSS MiB | RSS at wait MiB | avg RSS MiB | bytes/task | frame bytes | late max ms | max RSS spread MiB |"
-    echo "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
+    echo "| scenario | variant | N | threads | wall s | user s | sys s | max RSS MiB | avg RSS MiB | RSS at wait MiB | own avg RSS MiB | bytes/task | frame bytes | late max ms | max RSS spread MiB |"
+    echo "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
     cat "$work/rows"
     echo
+    if [ -s "$work/notes" ]; then
+      sed 's/^/- /' "$work/notes"
+      echo
+    fi
   } >"$work/section"
 else
   # The chart is drawn here, in the work directory; it joins RESULTS only in the last step.

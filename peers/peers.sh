@@ -582,7 +582,7 @@ EOF
 # programs' gc= and dotnet=), once per runtime, among the notes.
 peer_facts() {
   local summary gc v line
-  summary=$(echo "$best" | cut -d' ' -f5-)
+  summary=$(echo "$best" | cut -d' ' -f6-)
   gc=$(field gc "$summary") v=$(field dotnet "$summary")
   [ "$gc" != - ] || return 0
   line="$1: the $gc GC ran, runtime $v (the program's own report)"

@@ -185,16 +185,16 @@ export PEERS_BUILD="$pb" PEERS_CARGO_REGISTRY="$reg" GO="$tools/go" DOTNET="$too
   CXX="$tools/cxx"
 # rows_of SCENARIO: "runtime|variant" of each row of SCENARIO, one per line.
 rows_of() { table_rows | awk -F' [|] ' -v s="| $1" '$1 == s { print $2 "|" $3 }'; }
-# every_row_has_11_cells: every table line of the newest section has 11 cells ("\|" is text).
-every_row_has_11_cells() {
-  last_section | grep '^|' | awk '{ gsub(/\\\|/, ""); if (gsub(/\|/, "|") != 12) bad = 1; n++ } END { exit bad || n == 0 }'
+# every_row_has_12_cells: every table line of the newest section has 12 cells ("\|" is text).
+every_row_has_12_cells() {
+  last_section | grep '^|' | awk '{ gsub(/\\\|/, ""); if (gsub(/\|/, "|") != 13) bad = 1; n++ } END { exit bad || n == 0 }'
 }
 # external_bytes_ok: every successful row past N=1: bytes/task is (max RSS − max RSS at N=1) × 1024
 # / N within the rounding of the one-decimal MiB cells; and never the program's own 999999.9.
 external_bytes_ok() {
   table_rows | grep -v failed | awk -F' [|] ' '
-    { d = ($8 - $9) * 1048576 / $4 - $10; tol = 0.1 * 1048576 / $4 + 0.1
-      if ($10 !~ /^-?[0-9]+[.][0-9]$/ || d > tol || d < -tol || $10 == "999999.9") bad = 1; n++ }
+    { d = ($8 - $10) * 1048576 / $4 - $11; tol = 0.1 * 1048576 / $4 + 0.1
+      if ($11 !~ /^-?[0-9]+[.][0-9]$/ || d > tol || d < -tol || $11 == "999999.9") bad = 1; n++ }
     END { exit bad || n == 0 }'
 }
 # ran NAME N TIMES: args.log shows NAME run TIMES times with N tasks.
@@ -209,8 +209,8 @@ sec=$(last_section)
 check "a peers run exits 0" [ "$rc" -eq 0 ]
 check "the heading names peers, N and RUNS" has "$sec" '^## .* UTC — peers N=50, RUNS=1$'
 check "the machine is described as in a plain run" has "$sec" '^- compiler: g\+\+ \(Fake\) 12.2.0$'
-check "the header has the runtime column and units" has "$sec" '^\| scenario \| runtime \| variant \| N \| wall s \| user s \| sys s \| max RSS MiB \| max RSS at N=1 MiB \| bytes/task \| max RSS spread MiB \|$'
-check "every row has 11 cells" every_row_has_11_cells
+check "the header has the runtime column and units" has "$sec" '^\| scenario \| runtime \| variant \| N \| wall s \| user s \| sys s \| max RSS MiB \| avg RSS MiB \| max RSS at N=1 MiB \| bytes/task \| max RSS spread MiB \|$'
+check "every row has 12 cells" every_row_has_12_cells
 check "ours comes first in each scenario" \
   [ "$(table_rows | awk -F' [|] ' 'prev != $1 { print $2 } { prev = $1 }' | sort -u)" = "c++20 (this repo)" ]
 check "the scenarios come in their order" \
@@ -235,7 +235,7 @@ check "each program ran once with 1 task, the baseline" ran go-coro_timer 1 1
 check "ours gets the same 1-task run" ran coro_shared 1 1
 check "the interpreted peers too" ran elixir-coro_shared 1 1
 check "bytes/task is (max RSS at N − max RSS at N=1) × 1024 / N for every row" external_bytes_ok
-check "the N=1 column is a MiB figure" [ "$(table_rows | awk -F' [|] ' '$9 !~ /^[0-9]+[.][0-9]$/' | wc -l)" -eq 0 ]
+check "the N=1 column is a MiB figure" [ "$(table_rows | awk -F' [|] ' '$10 !~ /^[0-9]+[.][0-9]$/' | wc -l)" -eq 0 ]
 check "a peer gets N and SLEEP_MS as plain arguments" grep -q '^node-coro_timer 50 50$' args.log
 check "ours gets --sleep-ms" grep -q '^coro_timer 50 --sleep-ms 50$' args.log
 check "the section names each toolchain's version" has "$sec" '^- go: go version go1.19.8 linux/amd64$'
@@ -257,7 +257,7 @@ check "a run without SLEEP_MS exits 0" [ "$rc" -eq 0 ]
 check "each program ran RUNS times with N tasks" ran tokio-coro_timer_join_all 10 3
 check "and once with 1 task" ran tokio-coro_timer_join_all 1 1
 check "the spread column is the min–max of max RSS over RUNS" \
-  [ "$(table_rows | awk -F' [|] ' '$11 !~ /^[0-9]+[.][0-9]–[0-9]+[.][0-9] [|]$/' | wc -l)" -eq 0 ]
+  [ "$(table_rows | awk -F' [|] ' '$12 !~ /^[0-9]+[.][0-9]–[0-9]+[.][0-9] [|]$/' | wc -l)" -eq 0 ]
 check "a peer gets 5000" grep -q '^go-coro_timer 10 5000$' args.log
 check "an atomic_counter peer gets 1000" grep -q '^tokio-atomic_counter 10 1000$' args.log
 check "ours gets --sleep-ms 5000, and THREADS" grep -q '^coro_timer 10 --sleep-ms 5000 --threads 2$' args.log
@@ -316,7 +316,7 @@ check "a failed build makes run.sh exit 1" [ "$rc" -eq 1 ]
 check "its rows say build failed, with the error and the log" \
   [ "$(table_rows | grep -c -E "^\| [a-z_]+ \| go 1.19.8 \| [^|]+ \| 10 \| build failed: error: go broke here \(log: PEERS_BUILD/logs/go.log\) \|")" -eq 2 ]
 check "the log it names exists" grep -q 'go broke here' "$pb/logs/go.log"
-check "the failed rows have 11 cells too" every_row_has_11_cells
+check "the failed rows have 12 cells too" every_row_has_12_cells
 check "the other peers still ran" [ "$(table_rows | grep -c -E '^\| [a-z_]+ \| node 20.0.0 \| [^|]+ \| 10 \| [0-9]')" -eq 2 ]
 touch break_aot
 bench RUNS=1 SLEEP_MS=50 PEERS="csharp csharp-aot" ./run.sh --peers 10 coro_timer

@@ -176,6 +176,19 @@ check "the failed point is not drawn" [ "$(markers "$chart" | grep -c '^coro_tim
 check "the chart's points are still the table's" [ "$(chart_points "$chart")" = "$(table_points)" ]
 check "the chart notes the failed point" grep -q 'coro_timer at N=10: failed' "$chart"
 
+# 3b. The memory guard: an N whose max RSS, estimated from the cost per task at the last N (the
+# fake's is 40 KB), exceeds the memory available now is not run; its row says so, and nothing failed.
+rm -f args.log
+bench RUNS=1 SWEEP="1 10 100000000" ./run.sh --sweep coro_timer
+chart=$(chart_of_last_section)
+check "a sweep whose largest N the guard refuses exits 0" [ "$rc" -eq 0 ]
+check "that N was not run" [ "$(grep -c -E '^coro_timer 100000000( |$)' args.log)" -eq 0 ]
+check "the smaller N were" [ "$(grep -c -E '^coro_timer 10( |$)' args.log)" -eq 1 ]
+check "its row says why: the estimate, the cost per task it comes from, the memory available" \
+  has "$(table_rows)" '^\| coro_timer \| - \| 100000000 \| - \| not run: about [0-9.]+ GiB at its cost per task at N=10 \([0-9.]+ bytes\), more than the [0-9.]+ GiB available now \| - \|'
+check "the chart notes it" grep -q 'coro_timer at N=100000000: not run' "${chart:-/no/chart}"
+check "no point is drawn for it" [ "$(markers "$chart" | grep -c '^coro_timer|100000000|')" -eq 0 ]
+
 # 4. An interrupted sweep leaves RESULTS byte-identical and writes no chart.
 interrupt() { # interrupt SIGNAL EXPECTED_STATUS
   cp "$res" "$tmp/before"
