@@ -42,7 +42,8 @@ usage: ./run.sh N [scenario ...]
             (default: all of them; with --peers, all of those it runs)
 environment:
   RUNS=5              runs per scenario, variant (and N); a row shows the run with the lowest wall time
-  THREADS=T           passed as --threads T to every scenario that accepts it
+  THREADS="1 2 4"     a list: each scenario that accepts it runs once per T with --threads T; with
+                      --peers, each runtime that has a knob for its worker count runs at each T too
   SLEEP_MS=MS         passed as --sleep-ms MS to every scenario that accepts it; --peers also gives
                       it to every peer (PROGRAM N MS) and passes 5000 (atomic_counter: 1000) when unset
   THREAD_CAP=10000    the threads scenario runs min(N, THREAD_CAP) threads; --sweep skips the larger N
@@ -158,8 +159,10 @@ measure() {
     echo "run.sh: ${2##*/} $3${4:+ $4} (run $i/$times)" >&2
     # set -m gives the job its own process group, so on_signal can stop the binary too.
     set -m
-    # shellcheck disable=SC2086 # OPTS is a list of plain words
-    "$time_bin" "$time_flag" "$2" "$3" $4 </dev/null >"$work/out" 2>"$work/err" &
+    # env: run_env's VAR=value words (a peer's thread-count knob); env execs the program, so the
+    # process time waits for, and sample_rss samples, is still the program itself.
+    # shellcheck disable=SC2086 # OPTS and run_env are lists of plain words
+    "$time_bin" "$time_flag" env $run_env "$2" "$3" $4 </dev/null >"$work/out" 2>"$work/err" &
     job=$!
     rm -f "$work/timed_out"
     # The watchdog has its own group too (ended with it below) and no stdout: a $(...) around
@@ -403,7 +406,10 @@ fi
 RUNS=${RUNS:-5} THREAD_CAP=${THREAD_CAP:-10000} THREADS=${THREADS:-} SLEEP_MS=${SLEEP_MS:-}
 is_count "$RUNS" || bad "RUNS must be a whole number >= 1, got '$RUNS'"
 is_count "$THREAD_CAP" || bad "THREAD_CAP must be a whole number >= 1, got '$THREAD_CAP'"
-[ -z "$THREADS" ] || is_count "$THREADS" || bad "THREADS must be a whole number >= 1, got '$THREADS'"
+for t in $THREADS; do
+  { is_count "$t" && [ "$t" -le 1024 ]; } || bad "THREADS must be whole numbers from 1 to 1024, got '$THREADS'"
+done
+THREADS=$(echo $THREADS)  # one space between values
 [ -z "$SLEEP_MS" ] || is_count "$SLEEP_MS" || bad "SLEEP_MS must be a whole number >= 1, got '$SLEEP_MS'"
 peers_settings
 
@@ -429,7 +435,7 @@ fi
 # Everything temporary lives in one directory; RESULTS is only written by the last step, so an
 # interrupted run leaves it exactly as it was.
 work=$(mktemp -d "${TMPDIR:-/tmp}/run_sh.XXXXXX") || exit 1
-job= watchdog= time_limit= sampler=
+job= watchdog= time_limit= sampler= run_env=
 on_signal() {
   trap '' INT TERM HUP
   end_watchdog
@@ -479,24 +485,28 @@ if [ -n "$peers" ]; then
 else
   for s in $scenarios; do
     # Each scenario gets only the options it accepts (threads: no --threads; no sleep in the last two).
-    variants=- sleep=$SLEEP_MS threads=$THREADS cap=
+    variants=- sleep=$SLEEP_MS threads_list=${THREADS:--} cap=
     case $s in
-      threads) threads='' cap=$THREAD_CAP capped=yes ;;
+      threads) threads_list=- cap=$THREAD_CAP capped=yes ;;
       running_avg | hash_collect) sleep='' variants="mutex channel" ;;
     esac
-    for v in $variants; do
-      o=''
+    for t in $threads_list; do for v in $variants; do
+      o='' series=$v
       [ "$v" = - ] || o="--sync $v"
       [ -z "$sleep" ] || o="${o:+$o }--sleep-ms $sleep"
-      [ -z "$threads" ] || o="${o:+$o }--threads $threads"
+      [ "$t" = - ] || o="${o:+$o }--threads $t"
+      # With several T, a sweep's line per T: the chart tells them apart by the variant.
+      if [ "$t" != - ] && [ "$THREADS" != "$t" ]; then
+        if [ "$v" = - ]; then series="threads=$t"; else series="$v, threads=$t"; fi
+      fi
       if [ -n "$sweep" ]; then
-        sweep_series "$s" "$v" "./$s" "$o" "$cap"
+        sweep_series "$s" "$series" "./$s" "$o" "$cap"
       elif [ -n "$cap" ] && [ "$N" -gt "$cap" ]; then
         table_row "$s${o:+ $o}" "$s" "./$s" "$cap" "$o" "$s | ${o:+$o }(capped at THREAD_CAP=$cap) | $cap" "$plain_columns"
       else
         table_row "$s${o:+ $o}" "$s" "./$s" "$N" "$o" "$s | ${o:--} | $N" "$plain_columns"
       fi
-    done
+    done; done
   done
 fi
 
@@ -549,14 +559,17 @@ if [ -n "$peers" ]; then
     fi
     cat "$pw/tools"
     echo
-    echo "| scenario | runtime | variant | N | wall s | user s | sys s | max RSS MiB | avg RSS MiB | max RSS at N=1 MiB | bytes/task | max RSS spread MiB |"
-    echo "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
+    echo "| scenario | runtime | variant | N | threads | wall s | user s | sys s | max RSS MiB | avg RSS MiB | max RSS at N=1 MiB | bytes/task | max RSS spread MiB |"
+    echo "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
     cat "$work/rows"
     echo
     echo "- bytes/task: (max RSS at N − max RSS at N=1) × 1024 / N, both from /usr/bin/time, the same way for every runtime, ours included (it is not our binaries' own bytes_per_task). N=1 is one run; N is the run with the lowest wall time of RUNS, whose spread of max RSS the last column gives."
     echo "- Every program gets N and the sleep (ours: --sleep-ms MS; a peer: PROGRAM N MS), checks that every task completed and exits 1 otherwise. wall s is the whole process, start-up included."
-    if [ -z "$THREADS" ]; then loops="one event loop"; else loops="$THREADS event loops (THREADS)"; fi
-    echo "- Threads: ours runs $loops; each peer keeps its runtime's default ($peer_threads)."
+    if [ -z "$THREADS" ]; then
+      echo "- Threads: ours runs one event loop; each peer keeps its runtime's default ($peer_threads)."
+    else
+      echo "- Threads: each runtime at each T of THREADS=$THREADS, the threads column: $peer_knobs."
+    fi
     [ -z "$capped" ] || echo "- threads: every runtime ran min(N, THREAD_CAP=$THREAD_CAP) threads."
     sed 's/^/- /' "$pw/limits"
     sed 's/^/- /' "$pw/notes" "$work/notes"

@@ -98,6 +98,20 @@ peer_commands="GO=go DOTNET=dotnet CARGO=cargo RUSTC=rustc NODE=node PYTHON=pyth
 # How many threads each runtime runs by default (the section's Threads line).
 peer_threads="Go: GOMAXPROCS = cores; .NET: a thread pool that starts with one worker per core and adds more when it sees its workers blocked; tokio, async-std and the BEAM: one worker or scheduler per core; Node, Python asyncio, Boost.Asio here and the Java timer: one thread"
 
+# threads_knob GROUP T: the environment that sets GROUP's worker count to T (THREADS), nothing for
+# a runtime that runs one thread whatever it is told (Node, Python asyncio, Boost.Asio here).
+threads_knob() {
+  case $1 in
+    go) echo "GOMAXPROCS=$2" ;;
+    tokio) echo "TOKIO_WORKER_THREADS=$2" ;;
+    asyncstd) echo "ASYNC_STD_THREAD_COUNT=$2" ;;
+    csharp | csharpaot | java) echo "BENCH_THREADS=$2" ;;  # the pool's size; Java: the timer executor's
+    java21) echo "JAVA_TOOL_OPTIONS=-Djdk.virtualThreadScheduler.parallelism=$2" ;;
+    elixir) echo "ERL_FLAGS=+S$2:$2" ;;  # schedulers, and schedulers online
+  esac
+}
+peer_knobs="ours --threads T; Go GOMAXPROCS=T; tokio TOKIO_WORKER_THREADS=T; async-std ASYNC_STD_THREAD_COUNT=T; C# BENCH_THREADS=T (the thread pool's minimum and maximum); the BEAM +S T:T (ERL_FLAGS); Java BENCH_THREADS=T (the timer executor's size; virtual threads: jdk.virtualThreadScheduler.parallelism); Node, Python asyncio and Boost.Asio run one thread whatever T: one row each, at the first T"
+
 # The scenarios that have peers, and the PEERS names, in catalogue order.
 peer_scenarios=$(peer_catalogue | awk '!seen[$1]++ { printf "%s%s", sep, $1; sep = " " }')
 peer_names=$(peer_groups | awk '!seen[$2]++ { printf "%s%s", sep, $2; sep = " " }')
@@ -544,7 +558,7 @@ peer_timeout() {
 # peers_section_rows: every chosen scenario, ours first, then each peer the catalogue lists; each
 # program at N after a 1-task run, its baseline: (max RSS at N − max RSS at N=1) × 1024 / N.
 peers_section_rows() {
-  local s n sleep o v base ps prog g variant state
+  local s n sleep o v base ps prog g variant state t tlist first cell
   for s in $scenarios; do
     sleep=$SLEEP_MS
     if [ -z "$sleep" ]; then
@@ -557,23 +571,46 @@ peers_section_rows() {
     if [ "$s" = threads ] && [ "$N" -gt "$THREAD_CAP" ]; then n=$THREAD_CAP capped=yes; fi
     base=run
     [ "$n" -gt 1 ] || base= # an N = 1 row is its own baseline
-    o="--sleep-ms $sleep"
-    [ "$s" = threads ] || [ -z "$THREADS" ] || o="$o --threads $THREADS"
     v=$(ours_variant "$s")
-    [ "$s" = threads ] || [ -z "$THREADS" ] || v="$v, --threads $THREADS"
-    table_row "c++20 (this repo) $s" "$s" "./$s" "$n" "$o" "$s | c++20 (this repo) | $v | $n" "$peers_columns" "$base"
-    while read -r ps prog g variant; do
-      [ "$ps" = "$s" ] || continue
-      state=$(cat "$pw/$g.state")
-      case $state in
-        missing | skip | unchosen) ;;
-        ok) table_row "$(cat "$pw/$g.label") $s" "$s" "$pb/bin/$prog" "$n" "$sleep" \
-          "$s | $(cat "$pw/$g.label") | $variant | $n" "$peers_columns" "$base" && peer_facts "$(cat "$pw/$g.label")" ;;
-        *) failed_row "$s | $(cat "$pw/$g.label") | $variant | $n" "$peers_columns" "$state" ;;
+    # Each T of THREADS in turn (the threads scenario has none); the threads column says which.
+    tlist=${THREADS:-default} first=yes
+    [ "$s" != threads ] || tlist=-
+    for t in $tlist; do
+      o="--sleep-ms $sleep" cell=$t
+      case $t in
+        -) ;;
+        default) cell=1 ;;
+        *) o="$o --threads $t" ;;
       esac
-    done <<EOF
+      table_row "c++20 (this repo) $s" "$s" "./$s" "$n" "$o" "$s | c++20 (this repo) | $v | $n | $cell" \
+        "$peers_columns" "$base"
+      while read -r ps prog g variant; do
+        [ "$ps" = "$s" ] || continue
+        cell=$t run_env=''
+        case $t in
+          -) ;;
+          default) [ -n "$(threads_knob "$g" 1)" ] || cell=1 ;;
+          *)
+            run_env=$(threads_knob "$g" "$t")
+            if [ -z "$run_env" ]; then
+              [ "$first" = yes ] || continue
+              cell="1 (one thread)"
+            fi
+            ;;
+        esac
+        state=$(cat "$pw/$g.state")
+        case $state in
+          missing | skip | unchosen) ;;
+          ok) table_row "$(cat "$pw/$g.label") $s${run_env:+ $run_env}" "$s" "$pb/bin/$prog" "$n" "$sleep" \
+            "$s | $(cat "$pw/$g.label") | $variant | $n | $cell" "$peers_columns" "$base" &&
+            peer_facts "$(cat "$pw/$g.label")" ;;
+          *) failed_row "$s | $(cat "$pw/$g.label") | $variant | $n | $cell" "$peers_columns" "$state" ;;
+        esac
+      done <<EOF
 $(peer_catalogue)
 EOF
+      run_env='' first=''
+    done
   done
   time_limit=
 }

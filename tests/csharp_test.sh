@@ -33,7 +33,7 @@ bench RUNS=1 SLEEP_MS=50 PEERS="csharp csharp-aot" PEERS_BUILD="$pb" ./run.sh --
 sec=$(last_section)
 check "run.sh --peers with csharp and csharp-aot exits 0" [ "$rc" -eq 0 ]
 check "eight C# rows, each with a measured wall time" \
-  [ "$(table_rows | grep -c -E '^\| [a-z_]+ \| c# \.NET 10\.[0-9.]+ (JIT|NativeAOT) \| [^|]+ \| 20 \| [0-9]+[.][0-9]{2} \|')" -eq 8 ]
+  [ "$(table_rows | grep -c -E '^\| [a-z_]+ \| c# \.NET 10\.[0-9.]+ (JIT|NativeAOT) \| [^|]+ \| 20 \| [^|]+ \| [0-9]+[.][0-9]{2} \|')" -eq 8 ]
 check "the section names the SDK and the runtime" has "$sec" '^- dotnet: SDK 10\.[0-9.]+, runtime Microsoft\.NETCore\.App 10\.[0-9.]+$'
 check "and the GC mode each build ran with" \
   [ "$(printf '%s\n' "$sec" | grep -c -E '^- c# \.NET 10\.[0-9.]+ (JIT|NativeAOT): the [a-z]+-[a-z]+ GC ran, runtime 10\.')" -eq 2 ]

@@ -21,7 +21,7 @@ cp -R peers "$box/"
 printf 'all:\n\t@:\nprint-build:\n\t@echo "compiler=g++ (Fake) 12.2.0"\n\t@echo "flags=-std=c++20 -pthread -O2"\n' >"$box/Makefile"
 
 # fakepeer NAME SCENARIO N [SLEEP|OPTIONS...]: every fake program, ours and the peers'. It logs
-# NAME and its arguments, holds N × 40 KB (so max RSS grows with N), and prints a summary line
+# NAME and its arguments (args.log), NAME, N and the thread-count knobs it was given (env.log), holds N × 40 KB (so max RSS grows with N), and prints a summary line
 # whose own bytes_per_task the table must not use. Marker files in the sandbox: fail_NAME exits 1,
 # short_NAME reports one task fewer, slow_NAME hangs until SIGTERM.
 cat >"$tools/fakepeer" <<EOF
@@ -29,6 +29,7 @@ cat >"$tools/fakepeer" <<EOF
 name=\$1 scenario=\$2
 shift 2
 echo "\$name \$*" >>"$box/args.log"
+echo "\$name \$1 GOMAXPROCS=\${GOMAXPROCS-} TOKIO_WORKER_THREADS=\${TOKIO_WORKER_THREADS-} BENCH_THREADS=\${BENCH_THREADS-}" >>"$box/env.log"
 [ -f "$box/fail_\$name" ] && { echo "\$scenario: check failed: completed 0 of \$1" >&2; exit 1; }
 [ -f "$box/slow_\$name" ] && { echo "\$scenario: 3 of \$1 done" >&2; trap 'echo >"$box/slow.stopped"; echo "\$scenario: terminated" >&2; exit 143' TERM; echo \$\$ >"$box/slow.pid"; sleep 30 & wait; exit 0; }
 dd if=/dev/zero of=/dev/null bs=\$((\$1 * 40000)) count=1 2>/dev/null
@@ -185,16 +186,16 @@ export PEERS_BUILD="$pb" PEERS_CARGO_REGISTRY="$reg" GO="$tools/go" DOTNET="$too
   CXX="$tools/cxx"
 # rows_of SCENARIO: "runtime|variant" of each row of SCENARIO, one per line.
 rows_of() { table_rows | awk -F' [|] ' -v s="| $1" '$1 == s { print $2 "|" $3 }'; }
-# every_row_has_12_cells: every table line of the newest section has 12 cells ("\|" is text).
-every_row_has_12_cells() {
-  last_section | grep '^|' | awk '{ gsub(/\\\|/, ""); if (gsub(/\|/, "|") != 13) bad = 1; n++ } END { exit bad || n == 0 }'
+# every_row_has_13_cells: every table line of the newest section has 13 cells ("\|" is text).
+every_row_has_13_cells() {
+  last_section | grep '^|' | awk '{ gsub(/\\\|/, ""); if (gsub(/\|/, "|") != 14) bad = 1; n++ } END { exit bad || n == 0 }'
 }
 # external_bytes_ok: every successful row past N=1: bytes/task is (max RSS − max RSS at N=1) × 1024
 # / N within the rounding of the one-decimal MiB cells; and never the program's own 999999.9.
 external_bytes_ok() {
   table_rows | grep -v failed | awk -F' [|] ' '
-    { d = ($8 - $10) * 1048576 / $4 - $11; tol = 0.1 * 1048576 / $4 + 0.1
-      if ($11 !~ /^-?[0-9]+[.][0-9]$/ || d > tol || d < -tol || $11 == "999999.9") bad = 1; n++ }
+    { d = ($9 - $11) * 1048576 / $4 - $12; tol = 0.1 * 1048576 / $4 + 0.1
+      if ($12 !~ /^-?[0-9]+[.][0-9]$/ || d > tol || d < -tol || $12 == "999999.9") bad = 1; n++ }
     END { exit bad || n == 0 }'
 }
 # ran NAME N TIMES: args.log shows NAME run TIMES times with N tasks.
@@ -209,8 +210,8 @@ sec=$(last_section)
 check "a peers run exits 0" [ "$rc" -eq 0 ]
 check "the heading names peers, N and RUNS" has "$sec" '^## .* UTC — peers N=50, RUNS=1$'
 check "the machine is described as in a plain run" has "$sec" '^- compiler: g\+\+ \(Fake\) 12.2.0$'
-check "the header has the runtime column and units" has "$sec" '^\| scenario \| runtime \| variant \| N \| wall s \| user s \| sys s \| max RSS MiB \| avg RSS MiB \| max RSS at N=1 MiB \| bytes/task \| max RSS spread MiB \|$'
-check "every row has 12 cells" every_row_has_12_cells
+check "the header has the runtime column and units" has "$sec" '^\| scenario \| runtime \| variant \| N \| threads \| wall s \| user s \| sys s \| max RSS MiB \| avg RSS MiB \| max RSS at N=1 MiB \| bytes/task \| max RSS spread MiB \|$'
+check "every row has 13 cells" every_row_has_13_cells
 check "ours comes first in each scenario" \
   [ "$(table_rows | awk -F' [|] ' 'prev != $1 { print $2 } { prev = $1 }' | sort -u)" = "c++20 (this repo)" ]
 check "the scenarios come in their order" \
@@ -235,7 +236,7 @@ check "each program ran once with 1 task, the baseline" ran go-coro_timer 1 1
 check "ours gets the same 1-task run" ran coro_shared 1 1
 check "the interpreted peers too" ran elixir-coro_shared 1 1
 check "bytes/task is (max RSS at N − max RSS at N=1) × 1024 / N for every row" external_bytes_ok
-check "the N=1 column is a MiB figure" [ "$(table_rows | awk -F' [|] ' '$10 !~ /^[0-9]+[.][0-9]$/' | wc -l)" -eq 0 ]
+check "the N=1 column is a MiB figure" [ "$(table_rows | awk -F' [|] ' '$11 !~ /^[0-9]+[.][0-9]$/' | wc -l)" -eq 0 ]
 check "a peer gets N and SLEEP_MS as plain arguments" grep -q '^node-coro_timer 50 50$' args.log
 check "ours gets --sleep-ms" grep -q '^coro_timer 50 --sleep-ms 50$' args.log
 check "the section names each toolchain's version" has "$sec" '^- go: go version go1.19.8 linux/amd64$'
@@ -250,19 +251,20 @@ check "nothing is added to or built in peers/" cmp -s "$tmp/tree_before" <(tree_
 check "no temp files are left" no_temp_files
 
 # 2. Without SLEEP_MS every program gets the binaries' defaults: 5000 ms, atomic_counter 1000 ms;
-# THREADS reaches ours only; RUNS runs at N.
-rm -f args.log
+# THREADS=2 reaches ours as --threads 2 and each peer with a knob through it; RUNS runs at N.
+rm -f args.log env.log
 bench RUNS=3 THREADS=2 PEERS="go tokio" ./run.sh --peers 10 coro_timer atomic_counter
 check "a run without SLEEP_MS exits 0" [ "$rc" -eq 0 ]
 check "each program ran RUNS times with N tasks" ran tokio-coro_timer_join_all 10 3
 check "and once with 1 task" ran tokio-coro_timer_join_all 1 1
 check "the spread column is the min–max of max RSS over RUNS" \
-  [ "$(table_rows | awk -F' [|] ' '$12 !~ /^[0-9]+[.][0-9]–[0-9]+[.][0-9] [|]$/' | wc -l)" -eq 0 ]
+  [ "$(table_rows | awk -F' [|] ' '$13 !~ /^[0-9]+[.][0-9]–[0-9]+[.][0-9] [|]$/' | wc -l)" -eq 0 ]
 check "a peer gets 5000" grep -q '^go-coro_timer 10 5000$' args.log
 check "an atomic_counter peer gets 1000" grep -q '^tokio-atomic_counter 10 1000$' args.log
 check "ours gets --sleep-ms 5000, and THREADS" grep -q '^coro_timer 10 --sleep-ms 5000 --threads 2$' args.log
-check "a peer keeps its runtime's own threads" grep -q '^go-atomic_counter 10 1000$' args.log
-check "our row names THREADS" has "$(rows_of coro_timer)" '^c\+\+20 \(this repo\)\|job \+ co_await d, --threads 2$'
+check "Go gets GOMAXPROCS=2" grep -qx 'go-atomic_counter 10 GOMAXPROCS=2 TOKIO_WORKER_THREADS= BENCH_THREADS=' env.log
+check "tokio gets TOKIO_WORKER_THREADS=2" grep -qx 'tokio-coro_timer 10 GOMAXPROCS= TOKIO_WORKER_THREADS=2 BENCH_THREADS=' env.log
+check "every row's threads column says 2" [ "$(table_rows | awk -F' [|] ' '$5 != 2' | wc -l)" -eq 0 ]
 check "the section says which sleep" has "$(last_section)" '^- sleep: 5000 ms \(atomic_counter: 1000 ms'
 check "only the chosen scenarios run" [ "$(grep -c -E '^(threads|java-threads|coro_shared) ' args.log)" -eq 0 ]
 check "PEERS chooses the runtimes" \
@@ -291,7 +293,7 @@ touch offline
 bench RUNS=1 SLEEP_MS=50 PEERS=tokio PEERS_CARGO_REGISTRY="$tmp/no-crates" ./run.sh --peers 10 coro_timer
 rm offline
 check "no crates at all: tokio's row gives cargo's error" \
-  has "$(table_rows)" '^\| coro_timer \| rust tokio \| [^|]+ \| 10 \| build failed: error: failed to get `tokio`: Could not resolve host'
+  has "$(table_rows)" '^\| coro_timer \| rust tokio \| [^|]+ \| 10 \| [^|]+ \| build failed: error: failed to get `tokio`: Could not resolve host'
 check "and a note names the packages" has "$(last_section)" "^- crates.io could not be reached and .*/no-crates is empty: .*librust-tokio-dev"
 
 # 4. Missing toolchains: listed once each, with the install command; the others still run.
@@ -314,16 +316,16 @@ bench RUNS=1 SLEEP_MS=50 PEERS="go node" ./run.sh --peers 10 coro_timer atomic_c
 rm break_go
 check "a failed build makes run.sh exit 1" [ "$rc" -eq 1 ]
 check "its rows say build failed, with the error and the log" \
-  [ "$(table_rows | grep -c -E "^\| [a-z_]+ \| go 1.19.8 \| [^|]+ \| 10 \| build failed: error: go broke here \(log: PEERS_BUILD/logs/go.log\) \|")" -eq 2 ]
+  [ "$(table_rows | grep -c -E "^\| [a-z_]+ \| go 1.19.8 \| [^|]+ \| 10 \| [^|]+ \| build failed: error: go broke here \(log: PEERS_BUILD/logs/go.log\) \|")" -eq 2 ]
 check "the log it names exists" grep -q 'go broke here' "$pb/logs/go.log"
-check "the failed rows have 12 cells too" every_row_has_12_cells
-check "the other peers still ran" [ "$(table_rows | grep -c -E '^\| [a-z_]+ \| node 20.0.0 \| [^|]+ \| 10 \| [0-9]')" -eq 2 ]
+check "the failed rows have 13 cells too" every_row_has_13_cells
+check "the other peers still ran" [ "$(table_rows | grep -c -E '^\| [a-z_]+ \| node 20.0.0 \| [^|]+ \| 10 \| [^|]+ \| [0-9]')" -eq 2 ]
 touch break_aot
 bench RUNS=1 SLEEP_MS=50 PEERS="csharp csharp-aot" ./run.sh --peers 10 coro_timer
 rm break_aot
 check "NativeAOT cannot link: its row says why in one line" \
-  has "$(table_rows)" "^\| coro_timer \| c# .NET NativeAOT \| [^|]+ \| 10 \| build failed: error : Platform linker \('clang' or 'gcc'\) not found in PATH. \(log: PEERS_BUILD/logs/csharpaot.log\) \|"
-check "and the JIT row still runs" has "$(table_rows)" '^\| coro_timer \| c# .NET 10.0.3 JIT \| [^|]+ \| 10 \| [0-9]'
+  has "$(table_rows)" "^\| coro_timer \| c# .NET NativeAOT \| [^|]+ \| 10 \| [^|]+ \| build failed: error : Platform linker \('clang' or 'gcc'\) not found in PATH. \(log: PEERS_BUILD/logs/csharpaot.log\) \|"
+check "and the JIT row still runs" has "$(table_rows)" '^\| coro_timer \| c# .NET 10.0.3 JIT \| [^|]+ \| 10 \| [^|]+ \| [0-9]'
 bench RUNS=1 SLEEP_MS=50 DOTNET="$tmp/absent/dotnet" PEERS="csharp csharp-aot go" ./run.sh --peers 10 coro_timer
 check "no dotnet: listed once, with Microsoft's packages or Homebrew" \
   [ "$(last_section | grep -c -E "^- not run: dotnet: .* not found; install: ((sudo )?apt-get install dotnet-sdk-10.0 .*Microsoft's package repository|brew install dotnet)")" -eq 1 ]
@@ -340,8 +342,8 @@ bench RUNS=1 SLEEP_MS=50 PEERS="node python" ./run.sh --peers 10 coro_timer
 rm fail_node-coro_timer short_python-coro_timer
 check "a failed run makes run.sh exit 1" [ "$rc" -eq 1 ]
 check "the failed row quotes the program's error" \
-  has "$(table_rows)" '^\| coro_timer \| node 20.0.0 \| [^|]+ \| 10 \| failed \(exit 1\): coro_timer: check failed: completed 0 of 10 \|'
-check "a lost task is a failure too" has "$(table_rows)" '^\| coro_timer \| python 3.11.0 \| [^|]+ \| 10 \| failed: completed=9 of 10 \|'
+  has "$(table_rows)" '^\| coro_timer \| node 20.0.0 \| [^|]+ \| 10 \| [^|]+ \| failed \(exit 1\): coro_timer: check failed: completed 0 of 10 \|'
+check "a lost task is a failure too" has "$(table_rows)" '^\| coro_timer \| python 3.11.0 \| [^|]+ \| 10 \| [^|]+ \| failed: completed=9 of 10 \|'
 check "so is a failed 1-task run, in its own cell" has "$(table_rows)" '^\| coro_timer \| python 3.11.0 \| .* \| N=1 failed: completed=0 of 1 \| - \| - \|$'
 
 # A run past PEER_TIMEOUT is stopped (TERM to its group), its row says so and how far it got, the
@@ -355,10 +357,10 @@ rm slow_go-coro_timer
 check "a timed-out run makes run.sh exit 1, and it ends long before the hung program would" \
   eval '[ "$rc" -eq 1 ] && [ $((t1 - t0)) -lt 20 ]'
 check "the row says it timed out, and the program's last progress line" \
-  has "$(table_rows)" '^\| coro_timer \| go 1.19.8 \| [^|]+ \| 10 \| timed out after 1 s \(last: coro_timer: 3 of 10 done\) \|'
+  has "$(table_rows)" '^\| coro_timer \| go 1.19.8 \| [^|]+ \| 10 \| [^|]+ \| timed out after 1 s \(last: coro_timer: 3 of 10 done\) \|'
 check "the stopped program got SIGTERM" [ -f slow.stopped ]
 check "its second run at N is skipped" ran go-coro_timer 10 1
-check "the other peers still ran" has "$(table_rows)" '^\| coro_timer \| node 20.0.0 \| [^|]+ \| 10 \| [0-9]'
+check "the other peers still ran" has "$(table_rows)" '^\| coro_timer \| node 20.0.0 \| [^|]+ \| 10 \| [^|]+ \| [0-9]'
 check "the section states the limit" has "$(last_section)" '^- coro_timer: a run is stopped after 1 s \(PEER_TIMEOUT\)$'
 check "the default limit: 60 s at least" [ "$(lib peer_timeout coro_timer 5000)" = 60 ]
 check "the default limit: 10 x the sleep" [ "$(lib peer_timeout coro_shared 20000)" = 200 ]
@@ -383,6 +385,24 @@ rm -f args.log
 bench RUNS=1 SLEEP_MS=50 PEERS=go ./run.sh --peers 1 coro_shared
 check "with N=1 no second 1-task run is made" ran go-coro_shared 1 1
 check "an N=1 row is its own baseline, without bytes/task" has "$(table_rows | grep 'go 1.19.8')" '\| [0-9.]+ \(this run\) \| - \|'
+
+# 8b. A THREADS list: every runtime with a knob runs at each T, the threads column says which T;
+# a runtime of one thread runs once, and its row says so.
+rm -f args.log env.log
+bench RUNS=1 SLEEP_MS=50 THREADS="1 2" PEERS="go tokio node" ./run.sh --peers 10 coro_timer
+check "a THREADS list with peers exits 0" [ "$rc" -eq 0 ]
+check "ours runs at each T" \
+  [ "$(grep -c -E '^coro_timer 10 --sleep-ms 50 --threads (1|2)$' args.log)" -eq 2 ]
+check "Go runs at each T with GOMAXPROCS=T" \
+  [ "$(grep -c -E '^go-coro_timer 10 GOMAXPROCS=(1|2) ' env.log)" -eq 2 ]
+check "both tokio programs run at each T with TOKIO_WORKER_THREADS=T" \
+  [ "$(grep -c -E '^tokio-coro_timer(_join_all)? 10 GOMAXPROCS= TOKIO_WORKER_THREADS=(1|2) ' env.log)" -eq 4 ]
+check "the threads column holds T" \
+  [ "$(table_rows | awk -F' [|] ' '$2 == "go 1.19.8" { printf "%s ", $5 }')" = "1 2 " ]
+check "Node runs once, and its row says one thread" \
+  [ "$(table_rows | awk -F' [|] ' '$2 == "node 20.0.0" { printf "%s;", $5 }')" = "1 (one thread);" ]
+check "Node ran once at N" ran node-coro_timer 10 1
+check "the section names each runtime's knob" has "$(last_section)" '^- Threads: each runtime at each T of THREADS=1 2, .*Go GOMAXPROCS=T'
 
 # 9. An interrupted run leaves RESULTS byte-identical, no temp files, nothing still running: while
 # a peer runs and while a peer builds.

@@ -87,6 +87,15 @@ check "the variant column shows the options passed" has "$(table_rows)" '^\| run
 check "the title is written once" [ "$(grep -c '^# Results' "$res")" -eq 1 ]
 check "the second section is appended" [ "$(grep -c '^## ' "$res")" -eq 2 ]
 
+# A THREADS list: each scenario that takes --threads runs once per T, in order; threads once.
+rm -f args.log
+bench RUNS=1 THREADS="1  3" ./run.sh 10 threads running_avg coro_timer
+check "a THREADS list exits 0" [ "$rc" -eq 0 ]
+check "coro_timer runs at T=1, then T=3" [ "$(grep '^coro_timer' args.log | tr '\n' ';')" = "coro_timer 10 --threads 1;coro_timer 10 --threads 3;" ]
+check "running_avg runs each variant at each T" [ "$(grep -c '^running_avg' args.log)" -eq 4 ]
+check "threads runs once, with no --threads" [ "$(grep '^threads' args.log)" = "threads 10" ]
+check "the settings line names the list" has "$(last_section)" '^- N=10, RUNS=1, THREAD_CAP=10000, THREADS=1 3$'
+
 # 2. A failing scenario gets a row saying why; the others still run.
 touch fail_threads
 bench RUNS=1 ./run.sh 10
@@ -146,6 +155,8 @@ bad_case "unknown scenario 'nosuch'" ./run.sh 10 nosuch
 bad_case "RUNS must be" RUNS=x ./run.sh 10
 bad_case "THREAD_CAP must be" THREAD_CAP=0 ./run.sh 10
 bad_case "THREADS must be" THREADS=-1 ./run.sh 10
+bad_case "THREADS must be" THREADS="1 x" ./run.sh 10
+bad_case "THREADS must be" THREADS="2 1025" ./run.sh 10
 bad_case "SLEEP_MS must be" SLEEP_MS=1.5 ./run.sh 10
 bad_case "unknown option '--fast'" ./run.sh --fast 10
 bench ./run.sh --help

@@ -189,6 +189,17 @@ check "its row says why: the estimate, the cost per task it comes from, the memo
 check "the chart notes it" grep -q 'coro_timer at N=100000000: not run' "${chart:-/no/chart}"
 check "no point is drawn for it" [ "$(markers "$chart" | grep -c '^coro_timer|100000000|')" -eq 0 ]
 
+# 3c. A THREADS list: one series per T, told apart by the variant, each a line of the chart.
+rm -f args.log
+bench RUNS=1 SWEEP="1 10" THREADS="1 2" ./run.sh --sweep coro_timer
+chart=$(chart_of_last_section)
+check "a sweep with a THREADS list exits 0" [ "$rc" -eq 0 ]
+check "rows: each T at each N, the variant naming T" \
+  [ "$(table_rows | awk -F' [|] ' '{ printf "%s/%s ", $2, $3 }')" = "threads=1/1 threads=1/10 threads=2/1 threads=2/10 " ]
+check "each T ran with --threads T" [ "$(grep -c -E '^coro_timer (1|10) --threads (1|2)$' args.log)" -eq 4 ]
+check "the chart has one line per T" \
+  [ "$(markers "$chart" | cut -d'|' -f1 | sort -u | tr '\n' ';')" = "coro_timer (threads=1);coro_timer (threads=2);" ]
+
 # 4. An interrupted sweep leaves RESULTS byte-identical and writes no chart.
 interrupt() { # interrupt SIGNAL EXPECTED_STATUS
   cp "$res" "$tmp/before"

@@ -1,10 +1,9 @@
 // coro_shared, Java: ONE CompletableFuture that one ScheduledExecutorService thread completes after
 // SLEEP_MS (scheduled before the waiters exist); per task a dependent stage (thenRun) of it;
 // CompletableFuture.allOf waits for all of them.
-// Run:    java CoroShared N [SLEEP_MS=5000]
+// Run:    java CoroShared N [SLEEP_MS=5000]  (BENCH_THREADS=T: T timer threads, see Timers.java)
 // Prints: scenario=coro_shared runtime=java ... completed=C; exits 1 if C != N.
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -15,7 +14,7 @@ public class CoroShared {
         int n = (int) a[0];
         long ms = a[1];
         long start = System.nanoTime();
-        ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor();
+        ScheduledExecutorService timers = Timers.create();
         CompletableFuture<Void> shared = new CompletableFuture<>();
         timers.schedule(() -> shared.complete(null), ms, TimeUnit.MILLISECONDS);
         LongAdder completed = new LongAdder();

@@ -1,9 +1,8 @@
 // coro_timer, Java: per task a CompletableFuture that one ScheduledExecutorService thread completes
 // after SLEEP_MS; CompletableFuture.allOf waits for all of them. (No virtual threads before JDK 21.)
-// Run:    java CoroTimer N [SLEEP_MS=5000]
+// Run:    java CoroTimer N [SLEEP_MS=5000]   (BENCH_THREADS=T: T timer threads, see Timers.java)
 // Prints: scenario=coro_timer runtime=java ... completed=C; exits 1 if C != N.
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -13,7 +12,7 @@ public class CoroTimer {
         int n = (int) a[0];
         long ms = a[1];
         long start = System.nanoTime();
-        ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor();
+        ScheduledExecutorService timers = Timers.create();
         CompletableFuture<?>[] tasks = new CompletableFuture<?>[n];
         for (int i = 0; i < n; i++) {
             CompletableFuture<Void> task = new CompletableFuture<>();
