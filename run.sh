@@ -143,20 +143,46 @@ sample_rss() {
 mean_kib() { awk '$1 ~ /^[0-9]+$/ { s += $1; n++ } END { if (n) printf "%.0f\n", s / n; else print "-" }' "$1"; }
 
 # measure SCENARIO PROGRAM N OPTS [TIMES]: TIMES (default RUNS) timed runs of PROGRAM N OPTS. On
-# success why is empty, best holds "wall_s user_s sys_s max_rss_kib avg_rss_kib summary" of the run with the
-# lowest wall time and spread the min–max of max RSS over the runs in MiB; otherwise why says what
-# failed. PROGRAM is a path, so a program that is not one of the scenarios here (a peer) is
-# measured the same way. A summary line of another scenario, or whose completed= is not N, is a
+# success why is empty, best holds "wall_s user_s sys_s max_rss_kib avg_rss_kib summary" of the
+# run with the lowest wall time and spread the min–max of max RSS over the runs in MiB; otherwise
+# why says what failed. PROGRAM is a path, so a program that is not one of the scenarios here (a
+# peer) is measured the same way. A summary line of another scenario, or whose completed= is not N, is a
 # failure too. With time_limit (seconds) set, a run still going then is stopped, TERM and 5 s later
 # KILL to its process group, and is a failure that says how far it got (its last stderr line).
+# In the dry pass (planning) it only counts the runs it would make, in done_runs.
 measure() {
+  local first=$done_runs
+  if [ -n "$planning" ]; then # the dry pass: count the runs, make none
+    done_runs=$((done_runs + ${5:-$RUNS}))
+    why='' best="0 0 0 0 - scenario=$1 completed=$3" spread=''
+    return
+  fi
+  measure_runs "$@"
+  done_runs=$((first + ${5:-$RUNS}))  # runs skipped after a failure count as done
+}
+
+# progress K: "K of PLANNED runs", and from the second run on the time left at the pace so far.
+progress() {
+  local now
+  now=$(date +%s)
+  awk -v k="$1" -v all="$planned" -v t="$((now - run_start))" 'BEGIN {
+      line = k " of " all " runs"
+      if (k > 1 && all >= k) {
+        left = t / (k - 1) * (all - k + 1)
+        if (left < 90) line = line sprintf(", about %d s left", left)
+        else line = line sprintf(", about %d min left", (left + 30) / 60)
+      }
+      print line }'
+}
+
+measure_runs() {
   local i status t summary shown done_n times=${5:-$RUNS}
   why='' best='' spread=''
   : >"$work/runs"
   i=0
   while [ "$i" -lt "$times" ]; do
     i=$((i + 1))
-    echo "run.sh: ${2##*/} $3${4:+ $4} (run $i/$times)" >&2
+    echo "run.sh: ${2##*/} $3${4:+ $4} (run $i/$times; $(progress "$((done_runs + i))"))" >&2
     # set -m gives the job its own process group, so on_signal can stop the binary too.
     set -m
     # env: run_env's VAR=value words (a peer's thread-count knob); env execs the program, so the
@@ -323,8 +349,9 @@ guard() {
   [ -n "$have" ] || return 0
   why=$(awk -v n="$1" -v b="$2" -v ln="$3" -v l="$4" -v h="$have" 'BEGIN {
       need = b + (l - b) * n / ln
-      if (need > h) printf "not run: about %.1f GiB at its cost per task at N=%s (%.1f bytes), more than the %.1f GiB available now\n",
-        need / 1048576, ln, (l - b) * 1024 / ln, h / 1048576 }')
+      if (need > h)
+        printf "not run: about %.1f GiB at its cost per task at N=%s (%.1f bytes), more than the %.1f GiB available now\n",
+          need / 1048576, ln, (l - b) * 1024 / ln, h / 1048576 }')
   [ -z "$why" ]
 }
 
@@ -435,7 +462,7 @@ fi
 # Everything temporary lives in one directory; RESULTS is only written by the last step, so an
 # interrupted run leaves it exactly as it was.
 work=$(mktemp -d "${TMPDIR:-/tmp}/run_sh.XXXXXX") || exit 1
-job= watchdog= time_limit= sampler= run_env=
+job= watchdog= time_limit= sampler= run_env= planning= done_runs=0 planned=0 run_start=
 on_signal() {
   trap '' INT TERM HUP
   end_watchdog
@@ -471,18 +498,12 @@ if ! make >"$work/make.log" 2>&1; then
   exit 1
 fi
 
-failures=0
-capped=
-: >"$work/rows"
-: >"$work/points"
-: >"$work/notes"
-: >"$work/chart_notes"
-command -v pgrep >/dev/null 2>&1 ||
-  echo "avg RSS: not sampled, pgrep is missing (on Debian: apt-get install procps)" | tee -a "$work/notes" >&2
-if [ -n "$peers" ]; then
-  prepare_peers
-  peers_section_rows
-else
+# all_rows: every row of the table, through table_row (sweeps: sweep_series) and measure.
+all_rows() {
+  if [ -n "$peers" ]; then
+    peers_section_rows
+    return
+  fi
   for s in $scenarios; do
     # Each scenario gets only the options it accepts (threads: no --threads; no sleep in the last two).
     variants=- sleep=$SLEEP_MS threads_list=${THREADS:--} cap=
@@ -508,7 +529,22 @@ else
       fi
     done; done
   done
-fi
+}
+
+capped=
+[ -z "$peers" ] || prepare_peers
+# A dry pass first counts the runs, so that each progress line can say how many are left.
+planning=yes
+all_rows
+planning='' planned=$done_runs done_runs=0 run_start=$(date +%s) failures=0
+: >"$work/rows"
+: >"$work/points"
+: >"$work/notes"
+: >"$work/chart_notes"
+[ -z "$peers" ] || : >"$pw/limits"
+command -v pgrep >/dev/null 2>&1 ||
+  echo "avg RSS: not sampled, pgrep is missing (on Debian: apt-get install procps)" | tee -a "$work/notes" >&2
+all_rows
 
 # The machine, as far as it can be told without root.
 if [ "$(uname -s)" = Darwin ]; then

@@ -73,6 +73,11 @@ check "numeric cells are numbers" numbers_parse
 check "the row shows the summary's values" has "$(table_rows | grep coro_timer)" '\| 10 \| 1 \| [0-9.]* \| [0-9.]* \| [0-9.]* \| [0-9.]* \| ([0-9.]+|-) \| 1.6 \| 1.5 \| 102.4 \| 64 \| 3.25 \| '
 check "threads has no frame bytes and no lateness" has "$(table_rows | grep '^| threads')" '\| 102.4 \| - \| - \| '
 check "each variant ran RUNS times" [ "$(grep -c 'running_avg 10 --sync channel$' args.log)" -eq 2 ]
+check "each progress line says which run of how many: 1 to 16 of 16 (8 rows, RUNS=2)" \
+  [ "$(printf '%s\n' "$err" | sed -n 's/.*(run [12]\/2; \([0-9]*\) of \([0-9]*\) runs.*/\1\/\2/p' | tr '\n' ' ')" = \
+    "$(i=1; while [ $i -le 16 ]; do printf '%s/16 ' $i; i=$((i + 1)); done)" ]
+check "and from the second run on, the time left" \
+  [ "$(printf '%s\n' "$err" | grep -c -E ' of 16 runs, about [0-9]+ (s|min) left\)$')" -eq 15 ]
 check "no temp files are left" no_temp_files
 
 # Settings reach only the scenarios that accept them; a second section is appended, not a title.

@@ -2,6 +2,7 @@
 // main polls every 100 ms and, at HITS (default 10 x N), tells them to stop and awaits them all.
 // Run:    node atomic_counter.js N [SLEEP_MS=1000 [HITS]]
 // Prints: scenario=atomic_counter runtime=node ... hits=H completed=C; exits 1 if C != N.
+// Progress on stderr: the hits about once a second.
 // One thread runs all JavaScript, so a plain counter is the atomic one.
 'use strict';
 const { promisify } = require('util');
@@ -22,7 +23,13 @@ async function main() {
   const start = performance.now();
   const tasks = [];
   for (let i = 0; i < n; i++) tasks.push(looper(ms));
-  while (hits < target) await sleep(100);
+  for (let polls = 1; hits < target; polls++) {
+    await sleep(100);
+    if (polls % 10 === 0) {
+      const rate = Math.round(hits / ((performance.now() - start) / 1000));
+      console.error(`atomic_counter: ${hits} of ${target} hits, ${rate} hits/s`);
+    }
+  }
   const reached = performance.now() - start;
   stop = true; // each task sees it when it wakes, as in the Go version
   const completed = (await Promise.all(tasks)).length;

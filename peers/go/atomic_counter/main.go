@@ -2,6 +2,7 @@
 // main polls every 100 ms and, at HITS (default 10 x N), tells them to stop and waits for all.
 // Run:    atomic_counter N [SLEEP_MS=1000 [HITS]]
 // Prints: scenario=atomic_counter runtime=go n=N ... hits=H completed=C; exits 1 if C != N.
+// Progress on stderr: every 100000 goroutines spawned, then the hits about once a second.
 package main
 
 import (
@@ -29,9 +30,16 @@ func main() {
 			}
 			atomic.AddInt64(&completed, 1)
 		}()
+		if (i+1)%100000 == 0 {
+			fmt.Fprintf(os.Stderr, "atomic_counter: %d of %d goroutines spawned, %d hits\n", i+1, n, atomic.LoadInt64(&hits))
+		}
 	}
-	for atomic.LoadInt64(&hits) < target {
+	for polls := 1; atomic.LoadInt64(&hits) < target; polls++ {
 		time.Sleep(100 * time.Millisecond)
+		if polls%10 == 0 {
+			h := atomic.LoadInt64(&hits)
+			fmt.Fprintf(os.Stderr, "atomic_counter: %d of %d hits, %.0f hits/s\n", h, target, float64(h)/time.Since(start).Seconds())
+		}
 	}
 	reached := time.Since(start)
 	atomic.StoreInt64(&stop, 1)

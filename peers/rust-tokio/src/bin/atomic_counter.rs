@@ -2,6 +2,7 @@
 //! main polls every 100 ms and, at HITS (default 10 x N), tells them to stop and awaits them all.
 //! Run:    atomic_counter N [SLEEP_MS=1000 [HITS]]
 //! Prints: scenario=atomic_counter runtime=tokio ... hits=H completed=C; exits 1 if C != N.
+//! Progress on stderr: the hits about once a second.
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 use tokio::time::sleep;
@@ -22,8 +23,14 @@ async fn main() {
     let (n, ms, target) = args();
     let start = Instant::now();
     let handles: Vec<_> = (0..n).map(|_| tokio::spawn(looper(Duration::from_millis(ms)))).collect();
+    let mut polls = 0u64;
     while HITS.load(Relaxed) < target {
         sleep(Duration::from_millis(100)).await;
+        polls += 1;
+        if polls % 10 == 0 {
+            let h = HITS.load(Relaxed);
+            eprintln!("atomic_counter: {h} of {target} hits, {:.0} hits/s", h as f64 / start.elapsed().as_secs_f64());
+        }
     }
     let reached = start.elapsed();
     STOP.store(true, Relaxed);
