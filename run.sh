@@ -531,7 +531,7 @@ all_rows() {
   done
 }
 
-capped=
+failures=0 capped=
 [ -z "$peers" ] || prepare_peers
 # A dry pass first counts the runs, so that each progress line can say how many are left.
 planning=yes
