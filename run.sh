@@ -5,6 +5,7 @@
 #      ./run.sh --sweep [scenario ...]   every N in SWEEP, a table and an SVG chart (charts/svg.sh)
 #      ./run.sh --peers N [scenario ...] ours and the other runtimes' programs in peers/, one table
 #                                        (peers/peers.sh finds, builds and runs the other runtimes)
+#      ./run.sh --sweep --peers [scenario ...]   both: every runtime at every N, a chart per scenario
 # Sourcing it (`. ./run.sh`) only defines the functions, so tests can feed the parsers samples.
 # Written for macOS's bash 3.2 and BSD tools too: no arrays, no GNU-only flags.
 
@@ -21,6 +22,7 @@ esac
 plain_columns="threads wall user sys max_rss avg_rss rss_wait rss_avg own_bytes frame late spread"
 sweep_columns="threads wall max_rss rss_wait per_task own_bytes frame late spread"
 peers_columns="wall user sys max_rss avg_rss base per_task spread"
+peers_sweep_columns="wall user sys max_rss avg_rss per_task spread"
 
 # The other runtimes: peer_scenarios, peer_names, peers_usage, prepare_peers, peers_section_rows...
 # shellcheck source=peers/peers.sh
@@ -32,12 +34,16 @@ usage() {
 usage: ./run.sh N [scenario ...]
        ./run.sh --sweep [scenario ...]
        ./run.sh --peers N [scenario ...]
+       ./run.sh --sweep --peers [scenario ...]
   N         tasks (threads) per scenario: digits only, >= 1
   --sweep   runs every scenario at each N in SWEEP; the section gets a table of memory against N
             and links an SVG chart, written to charts/ beside RESULTS
   --peers   runs our binary and every other runtime's program in peers/ whose toolchain is
             installed (built in release mode in PEERS_BUILD), each at N and at N=1, into one table
             with a runtime column; scenarios: $peer_scenarios
+  --sweep --peers
+            every runtime at each N in SWEEP: one table, and a chart per scenario with a line per
+            runtime (ours marked) on a log memory axis
   scenario  any of: $all_scenarios
             (default: all of them; with --peers, all of those it runs)
 environment:
@@ -355,39 +361,42 @@ guard() {
   [ -z "$why" ]
 }
 
-# sweep_series NAME VARIANT PROGRAM OPTS [CAP]: one line of the sweep chart. PROGRAM N OPTS at every
-# N of the sweep up to CAP: a table row per N in rows, a chart point (series, N, max RSS MiB) per
-# successful N in points. N=1 comes first: its max RSS is the baseline of the rows after it. An N
-# the memory guard refuses is not run and gets a row that says so (so do the larger N). Any program
-# that prints a summary line can be a series: another runtime's is one more call with its own NAME
-# and PROGRAM.
+# sweep_series SCENARIO LABEL CELLS PROGRAM OPTS COLUMNS [CAP]: one line of a sweep chart. PROGRAM N
+# OPTS at every N of the sweep up to CAP: a table row per N in rows (CELLS with @N@ replaced by N,
+# then COLUMNS; at N=1 the per_task cell says baseline) and a chart point (LABEL, N, max RSS MiB)
+# per successful N in $points. N=1 comes first: its max RSS is the baseline of the rows after it.
+# An N the memory guard refuses is not run and gets a row that says so (so do the larger N), and
+# so do the N after one that timed out: a program that could not finish at N will not at 10 N.
+# Any program that prints a summary line can be a series: ours, or another runtime's.
 sweep_series() {
-  local n base='' skipped='' label=$1 columns last_n='' last_rss=''
-  [ "$2" = - ] || label="$1 ($2)"
+  local label=$2 cells=$3 columns n base='' skipped='' last_n='' last_rss='' stop=''
   for n in $sweep_ns; do
     # No silent cap here: a capped run would put a second point at the cap's N.
-    if [ -n "${5:-}" ] && [ "$n" -gt "$5" ]; then skipped="${skipped:+$skipped, }$n"; continue; fi
-    columns=$sweep_columns
-    [ "$n" -ne 1 ] || columns=${sweep_columns/per_task/baseline}
-    if [ -n "$last_n" ] && ! guard "$n" "$base" "$last_n" "$last_rss"; then
+    if [ -n "${7:-}" ] && [ "$n" -gt "$7" ]; then skipped="${skipped:+$skipped, }$n"; continue; fi
+    columns=$6
+    [ "$n" -ne 1 ] || columns=${6/per_task/baseline}
+    why=$stop
+    [ -n "$why" ] || [ -z "$last_n" ] || guard "$n" "$base" "$last_n" "$last_rss" || :
+    if [ -n "$why" ]; then
       echo "run.sh: $label N=$n: $why" >&2
-      failed_row "$1 | $2 | $n" "$columns" "$why" "$base" skip
-      echo "$label at N=$n: $why" >>"$work/chart_notes"
+      failed_row "${cells/@N@/$n}" "$columns" "$why" "$base" skip
+      echo "$label at N=$n: $why" >>"$chart_notes"
       continue
     fi
-    if table_row "$label N=$n" "$1" "$3" "$n" "$4" "$1 | $2 | $n" "$columns" "$base"; then
+    if table_row "$label N=$n" "$1" "$4" "$n" "$5" "${cells/@N@/$n}" "$columns" "$base"; then
       if [ "$n" -eq 1 ]; then
         base=$(best_rss)
       elif [ -n "$base" ]; then
         last_n=$n last_rss=$(best_rss)
       fi
-      printf '%s\t%s\t%s\n' "$label" "$n" "$(mib "$(best_rss)")" >>"$work/points"
+      printf '%s\t%s\t%s\n' "$label" "$n" "$(mib "$(best_rss)")" >>"$points"
     else
-      echo "$label at N=$n: $why" >>"$work/chart_notes"
+      echo "$label at N=$n: $why" >>"$chart_notes"
+      case $why in "timed out"*) stop="not run: it timed out at N=$n" ;; esac
     fi
   done
   if [ -n "$skipped" ]; then
-    echo "$label: N=$skipped not run, above THREAD_CAP=$5 (raise THREAD_CAP to run them)" >>"$work/notes"
+    echo "$label: N=$skipped not run, above THREAD_CAP=$7 (raise THREAD_CAP to run them)" >>"$work/notes"
   fi
 }
 
@@ -398,15 +407,19 @@ set -u
 export LC_ALL=C # numbers with a decimal point, whatever the user's locale
 unset CDPATH
 sweep='' peers='' form="./run.sh N [scenario ...]"
-case ${1:-} in
-  --sweep) sweep=yes; shift ;;
-  --peers) peers=yes form="./run.sh --peers N [scenario ...]"; shift ;;
-esac
+# --sweep and --peers lead, in either order.
+while :; do
+  case ${1:-} in
+    --sweep) [ -z "$sweep" ] || bad "--sweep is given twice"; sweep=yes; shift ;;
+    --peers) [ -z "$peers" ] || bad "--peers is given twice"; peers=yes form="./run.sh --peers N [scenario ...]"; shift ;;
+    *) break ;;
+  esac
+done
 for arg in "$@"; do
   case $arg in
     -h | --help) usage; exit 0 ;;
-    --sweep) bad "--sweep comes first (usage: ./run.sh --sweep [scenario ...])" ;;
-    --peers) bad "--peers comes first (usage: ./run.sh --peers N [scenario ...])" ;;
+    --sweep) bad "--sweep comes first (usage: ./run.sh --sweep [--peers] [scenario ...])" ;;
+    --peers) bad "--peers comes first (usage: ./run.sh --peers N [scenario ...] or ./run.sh --sweep --peers [scenario ...])" ;;
     -*) bad "unknown option '$arg' (allowed: --sweep, --peers, --help; settings go in the environment, see --help)" ;;
   esac
 done
@@ -521,7 +534,9 @@ all_rows() {
         if [ "$v" = - ]; then series="threads=$t"; else series="$v, threads=$t"; fi
       fi
       if [ -n "$sweep" ]; then
-        sweep_series "$s" "$series" "./$s" "$o" "$cap"
+        label=$s
+        [ "$series" = - ] || label="$s ($series)"
+        sweep_series "$s" "$label" "$s | $series | @N@" "./$s" "$o" "$sweep_columns" "$cap"
       elif [ -n "$cap" ] && [ "$N" -gt "$cap" ]; then
         table_row "$s${o:+ $o}" "$s" "./$s" "$cap" "$o" "$s | ${o:+$o }(capped at THREAD_CAP=$cap) | $cap" "$plain_columns"
       else
@@ -531,12 +546,13 @@ all_rows() {
   done
 }
 
-failures=0 capped=
+failures=0 capped= points=$work/points chart_notes=$work/chart_notes
 [ -z "$peers" ] || prepare_peers
 # A dry pass first counts the runs, so that each progress line can say how many are left.
 planning=yes
 all_rows
 planning='' planned=$done_runs done_runs=0 run_start=$(date +%s) failures=0
+rm -f "$work"/points* "$work"/chart_notes* # the dry pass's
 : >"$work/rows"
 : >"$work/points"
 : >"$work/notes"
@@ -580,37 +596,102 @@ stamp=${when#*|} when=${when%|*}
 } >"$work/machine"
 settings="RUNS=$RUNS${capped:+, THREAD_CAP=$THREAD_CAP}${THREADS:+, THREADS=$THREADS}${SLEEP_MS:+, SLEEP_MS=$SLEEP_MS}"
 
-chart=
-if [ -n "$peers" ]; then
+# peers_lines: the lines of a peers section before its table: the run's settings, the tools.
+peers_lines() {
+  [ "$PEERS" = "$peer_names" ] || echo "- PEERS=$PEERS"
+  if [ -z "$SLEEP_MS" ]; then
+    echo "- sleep: 5000 ms (atomic_counter: 1000 ms per iteration), the binaries' default"
+  else
+    echo "- sleep: $SLEEP_MS ms"
+  fi
+  cat "$pw/tools"
+}
+
+# peers_notes: the notes of a peers section after its table.
+peers_notes() {
+  echo "- bytes/task: (max RSS at N − max RSS at N=1) × 1024 / N, both from /usr/bin/time, the same way for every runtime, ours included (it is not our binaries' own bytes_per_task). $1"
+  echo "- Every program gets N and the sleep (ours: --sleep-ms MS; a peer: PROGRAM N MS), checks that every task completed and exits 1 otherwise. wall s is the whole process, start-up included."
+  if [ -z "$THREADS" ]; then
+    echo "- Threads: ours runs one event loop; each peer keeps its runtime's default ($peer_threads)."
+  else
+    echo "- Threads: each runtime at each T of THREADS=$THREADS, the threads column: $peer_knobs."
+  fi
+  [ -z "$capped" ] || echo "- threads: every runtime ran min(N, THREAD_CAP=$THREAD_CAP) threads."
+  sed 's/^/- /' "$pw/limits"
+  sed 's/^/- /' "$pw/notes" "$work/notes"
+  sed 's/^/- not run: /' "$pw/missing"
+  echo "- Peers built in PEERS_BUILD, outside this tree."
+}
+
+# draw_chart POINTS NOTES NAME TITLE ALT [SVG.SH OPTION...]: draws POINTS (a sweep's series) as
+# $work/NAME.svg, NAME made unique against charts/ and the charts drawn before (in charts), and
+# adds the section's line for it, or for why it was not drawn, to $work/chart_lines.
+charts=
+draw_chart() {
+  local points=$1 notes=$2 name=$3 title=$4 alt=$5 i=1 f
+  shift 5
+  if [ ! -s "$points" ]; then
+    echo "Chart ($alt): not drawn, no run succeeded." >>"$work/chart_lines"
+    return
+  fi
+  if ! sh charts/svg.sh -t "$title" \
+    -s "${cpu:-$(uname -m)}, $cores cores, ${mem:-?} GiB · ${os:-$(uname -s)}, $(uname -sr) · ${compiler:-unknown} · $when · commit $commit" \
+    -y "max RSS (MiB)" \
+    -n "Each point: the process's max RSS as /usr/bin/time reports it, in the run with the lowest wall time of RUNS=$RUNS${SLEEP_MS:+, SLEEP_MS=$SLEEP_MS}${THREADS:+, THREADS=$THREADS}." \
+    -n "$(cat "$work/notes" "$notes")" "$@" \
+    "$points" >"$work/chart.svg" 2>"$work/svg.err"; then
+    echo "Chart ($alt): not drawn, charts/svg.sh failed: $(head -n 1 "$work/svg.err")" | tee -a "$work/chart_lines" >&2
+    return
+  fi
+  # Never overwrite an older sweep's chart: RESULTS links every one of them.
+  f=$name.svg
+  while [ -e "$chart_dir/$f" ] || case " $charts " in *" $f "*) true ;; *) false ;; esac; do
+    i=$((i + 1)) f=$name-$i.svg
+  done
+  mv "$work/chart.svg" "$work/$f" || exit 1
+  charts="${charts:+$charts }$f"
+  echo "![$alt](charts/$f)" >>"$work/chart_lines"
+  echo >>"$work/chart_lines"
+}
+
+chart_dir=$(dirname "$RESULTS")/charts
+: >"$work/chart_lines"
+if [ -n "$peers" ] && [ -z "$sweep" ]; then
   {
     echo "## $when — peers N=$N, RUNS=$RUNS"
     echo
     cat "$work/machine"
     echo "- N=$N, $settings"
-    [ "$PEERS" = "$peer_names" ] || echo "- PEERS=$PEERS"
-    if [ -z "$SLEEP_MS" ]; then
-      echo "- sleep: 5000 ms (atomic_counter: 1000 ms per iteration), the binaries' default"
-    else
-      echo "- sleep: $SLEEP_MS ms"
-    fi
-    cat "$pw/tools"
+    peers_lines
     echo
     echo "| scenario | runtime | variant | N | threads | wall s | user s | sys s | max RSS MiB | avg RSS MiB | max RSS at N=1 MiB | bytes/task | max RSS spread MiB |"
     echo "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
     cat "$work/rows"
     echo
-    echo "- bytes/task: (max RSS at N − max RSS at N=1) × 1024 / N, both from /usr/bin/time, the same way for every runtime, ours included (it is not our binaries' own bytes_per_task). N=1 is one run; N is the run with the lowest wall time of RUNS, whose spread of max RSS the last column gives."
-    echo "- Every program gets N and the sleep (ours: --sleep-ms MS; a peer: PROGRAM N MS), checks that every task completed and exits 1 otherwise. wall s is the whole process, start-up included."
-    if [ -z "$THREADS" ]; then
-      echo "- Threads: ours runs one event loop; each peer keeps its runtime's default ($peer_threads)."
-    else
-      echo "- Threads: each runtime at each T of THREADS=$THREADS, the threads column: $peer_knobs."
-    fi
-    [ -z "$capped" ] || echo "- threads: every runtime ran min(N, THREAD_CAP=$THREAD_CAP) threads."
-    sed 's/^/- /' "$pw/limits"
-    sed 's/^/- /' "$pw/notes" "$work/notes"
-    sed 's/^/- not run: /' "$pw/missing"
-    echo "- Peers built in PEERS_BUILD, outside this tree."
+    peers_notes "N=1 is one run; N is the run with the lowest wall time of RUNS, whose spread of max RSS the last column gives."
+    echo
+  } >"$work/section"
+elif [ -n "$peers" ]; then
+  # The charts are drawn here, in the work directory; they join RESULTS only in the last step.
+  for s in $scenarios; do
+    [ -f "$work/points.$s" ] || : >"$work/points.$s"
+    draw_chart "$work/points.$s" "$work/chart_notes.$s" "sweep-$stamp-$s" "Max RSS against concurrent tasks: $s" \
+      "$s: max RSS (MiB) against task count, one line per runtime" -m "c++20 (this repo)" -l
+  done
+  {
+    echo "## $when — peers sweep N=$(echo "$sweep_ns" | tr ' ' ','), RUNS=$RUNS"
+    echo
+    cat "$work/machine"
+    echo "- SWEEP=$sweep_ns, $settings"
+    peers_lines
+    echo
+    cat "$work/chart_lines"
+    echo "| scenario | runtime | variant | N | threads | wall s | user s | sys s | max RSS MiB | avg RSS MiB | bytes/task | max RSS spread MiB |"
+    echo "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
+    cat "$work/rows"
+    echo
+    peers_notes "Each program's N=1 row is its baseline; every row is the run with the lowest wall time of RUNS, whose spread of max RSS the last column gives."
+    echo "- Charts: one per scenario, a line per runtime, ours drawn thicker with filled markers; memory on a log axis, so that 50 MiB and 2.5 GiB both read."
     echo
   } >"$work/section"
 elif [ -z "$sweep" ]; then
@@ -630,60 +711,46 @@ elif [ -z "$sweep" ]; then
     fi
   } >"$work/section"
 else
-  # The chart is drawn here, in the work directory; it joins RESULTS only in the last step.
-  chart_dir=$(dirname "$RESULTS")/charts
-  sed 's/^/- /' "$work/notes" >"$work/note_lines"
-  if [ ! -s "$work/points" ]; then
-    chart_line="Chart: not drawn, no run succeeded."
-  elif ! sh charts/svg.sh -t "Max RSS against concurrent tasks" \
-    -s "${cpu:-$(uname -m)}, $cores cores, ${mem:-?} GiB · ${os:-$(uname -s)}, $(uname -sr) · ${compiler:-unknown} · $when · commit $commit" \
-    -y "max RSS (MiB)" \
-    -n "Each point: the process's max RSS as /usr/bin/time reports it, in the run with the lowest wall time of RUNS=$RUNS${SLEEP_MS:+, SLEEP_MS=$SLEEP_MS}${THREADS:+, THREADS=$THREADS}." \
-    -n "$(cat "$work/notes" "$work/chart_notes")" \
-    "$work/points" >"$work/chart.svg" 2>"$work/svg.err"; then
-    chart_line="Chart: not drawn, charts/svg.sh failed: $(head -n 1 "$work/svg.err")"
-    echo "run.sh: $chart_line" >&2
-  else
-    # Never overwrite an older sweep's chart: RESULTS links every one of them.
-    chart=sweep-$stamp.svg i=1
-    while [ -e "$chart_dir/$chart" ]; do i=$((i + 1)); chart=sweep-$stamp-$i.svg; done
-    chart_line="![Max RSS (MiB) against task count, one line per scenario](charts/$chart)"
-  fi
+  draw_chart "$work/points" "$work/chart_notes" "sweep-$stamp" "Max RSS against concurrent tasks" \
+    "Max RSS (MiB) against task count, one line per scenario"
   {
     echo "## $when — sweep N=$(echo "$sweep_ns" | tr ' ' ','), RUNS=$RUNS"
     echo
     cat "$work/machine"
     echo "- SWEEP=$sweep_ns, $settings"
     echo
-    echo "$chart_line"
-    echo
+    cat "$work/chart_lines"
     echo "| scenario | variant | N | threads | wall s | max RSS MiB | RSS at wait MiB | bytes/task from max RSS | bytes/task from binary | frame bytes | late max ms | max RSS spread MiB |"
     echo "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
     cat "$work/rows"
     echo
     echo "- bytes/task from max RSS: (max RSS at N − max RSS at N=1) × 1024 / N, measured outside the binary, the same way for every program; the N=1 row is the baseline."
     echo "- bytes/task from binary: the binary's own bytes_per_task, (RSS at wait − RSS before the first task) × 1024 / N."
-    cat "$work/note_lines"
+    sed 's/^/- /' "$work/notes"
     echo
   } >"$work/section"
 fi
 
-# One append, shielded from signals, so RESULTS never holds half a section, and the chart is
-# written only with the section that links it.
+# One append, shielded from signals, so RESULTS never holds half a section, and the charts are
+# written only with the section that links them.
 trap '' HUP INT TERM
-if [ -n "$chart" ] && ! { mkdir -p "$chart_dir" && cp "$work/chart.svg" "$chart_dir/$chart"; }; then
-  rm -f "$chart_dir/$chart"
-  echo "run.sh: cannot write $chart_dir/$chart; $RESULTS left unchanged, the section follows" >&2
-  cat "$work/section"
-  exit 1
-fi
+copied=
+for f in $charts; do
+  if ! { mkdir -p "$chart_dir" && cp "$work/$f" "$chart_dir/$f"; }; then
+    for c in $copied $f; do rm -f "${chart_dir:?}/$c"; done
+    echo "run.sh: cannot write $chart_dir/$f; $RESULTS left unchanged, the section follows" >&2
+    cat "$work/section"
+    exit 1
+  fi
+  copied="$copied $f"
+done
 : >"$work/title"
 [ -s "$RESULTS" ] || printf '# Results\n\nGenerated by run.sh, append-only: each run adds one section below.\n\n' >"$work/title"
 if ! cat "$work/title" "$work/section" >>"$RESULTS"; then
-  [ -z "$chart" ] || rm -f "$chart_dir/$chart"
+  for c in $copied; do rm -f "${chart_dir:?}/$c"; done
   echo "run.sh: cannot append to $RESULTS" >&2
   exit 1
 fi
 cat "$work/section"
-echo "run.sh: appended to $RESULTS${chart:+; chart in $chart_dir/$chart}" >&2
+echo "run.sh: appended to $RESULTS${charts:+; charts in $chart_dir: $charts}" >&2
 [ "$failures" -eq 0 ]

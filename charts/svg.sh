@@ -1,32 +1,36 @@
 #!/bin/sh
 # charts/svg.sh: draws a line chart as one standalone SVG file: task count on a log x axis, MiB on
-# y (log scale when the values span more than two decades), one line with markers per series.
-# Run:   charts/svg.sh [-t TITLE] [-s SUBTITLE] [-y Y_LABEL] [-n NOTE]... [FILE] >chart.svg
+# y (log scale when the values span more than two decades, or with -l), one line with markers per
+# series; -m marks the series whose names begin with MARK (ours among the peers): a thicker line,
+# filled markers, a bold legend entry.
+# Run:   charts/svg.sh [-t TITLE] [-s SUBTITLE] [-y Y_LABEL] [-n NOTE]... [-m MARK] [-l] [FILE] >chart.svg
 # Input: one point a line, three tab-separated fields: series, N (whole number >= 1), MiB (> 0).
 #        Series keep the order they first appear in; each is drawn in increasing N.
 # POSIX sh, awk and nothing else, so run.sh can draw on any machine it runs on. Every marker carries
 # data-series, data-n and data-mib (the MiB text exactly as given), so a test can read the points back.
 
 usage() {
-  echo "usage: charts/svg.sh [-t TITLE] [-s SUBTITLE] [-y Y_LABEL] [-n NOTE]... [FILE] >chart.svg" >&2
+  echo "usage: charts/svg.sh [-t TITLE] [-s SUBTITLE] [-y Y_LABEL] [-n NOTE]... [-m MARK] [-l] [FILE] >chart.svg" >&2
   exit 2
 }
 
-SVG_TITLE='' SVG_SUBTITLE='' SVG_YLABEL='MiB' SVG_NOTES=''
-while getopts t:s:y:n: opt; do
+SVG_TITLE='' SVG_SUBTITLE='' SVG_YLABEL='MiB' SVG_NOTES='' SVG_MARK='' SVG_LOG=''
+while getopts t:s:y:n:m:l opt; do
   case $opt in
     t) SVG_TITLE=$OPTARG ;;
     s) SVG_SUBTITLE=$OPTARG ;;
     y) SVG_YLABEL=$OPTARG ;;
     n) SVG_NOTES="$SVG_NOTES$OPTARG
 " ;;
+    m) SVG_MARK=$OPTARG ;;
+    l) SVG_LOG=yes ;;
     *) usage ;;
   esac
 done
 shift $((OPTIND - 1))
 [ $# -le 1 ] || usage
 # Text goes through the environment: awk -v would turn backslashes in a CPU name into escapes.
-export SVG_TITLE SVG_SUBTITLE SVG_YLABEL SVG_NOTES
+export SVG_TITLE SVG_SUBTITLE SVG_YLABEL SVG_NOTES SVG_MARK SVG_LOG
 
 exec awk -F '\t' '
 function die(msg) { print "svg.sh: " msg | "cat 1>&2"; failed = 1; exit 2 }
@@ -135,10 +139,11 @@ END {
   # x: whole decades around the data (one each side when all points share one decade).
   xlo = dec_lo(nmin); xhi = dec_hi(nmax)
   if (xhi == xlo) { xlo--; xhi++ }
-  # y: linear from 0 unless the values span more than two decades.
-  ylog = mmax / mmin > 100
+  # y: linear from 0 unless the values span more than two decades (or -l asks for log).
+  ylog = ENVIRON["SVG_LOG"] != "" || mmax / mmin > 100
   if (ylog) {
     ylo = dec_lo(mmin); yhi = dec_hi(mmax)
+    if (yhi == ylo) yhi++
   } else {
     raw = mmax / 5; mag = pow10(floor_(log10(raw) + 1e-9)); f = raw / mag
     step = (f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10) * mag
@@ -192,14 +197,18 @@ END {
 
   # One group per series: its line, then its markers in increasing N. Markers are hollow and of
   # five shapes, so series that share a point (at N = 1 they all do) still show through each other.
-  for (k = 1; k <= ns; k++) {
+  # A marked series is drawn last, on top, with a thicker line and filled markers.
+  mark = ENVIRON["SVG_MARK"]
+  for (k = 1; k <= ns; k++) marked[k] = mark != "" && index(name[k], mark) == 1
+  for (pass = 0; pass <= 1; pass++) for (k = 1; k <= ns; k++) {
+    if (marked[k] != pass) continue
     col = color[(k - 1) % ncol + 1]; shape = (k - 1) % 5; s = esc(name[k])
-    printf "<g id=\"series-%d\" fill=\"%s\" stroke=\"%s\">\n", k, col, col
-    printf "<polyline class=\"series\" data-series=\"%s\" fill=\"none\" stroke-width=\"2\" stroke-linejoin=\"round\" points=\"", s
+    printf "<g id=\"series-%d\" fill=\"%s\" stroke=\"%s\"%s>\n", k, col, col, marked[k] ? " data-marked=\"yes\"" : ""
+    printf "<polyline class=\"series\" data-series=\"%s\" fill=\"none\" stroke-width=\"%s\" stroke-linejoin=\"round\" points=\"", s, marked[k] ? "4" : "2"
     for (i = 1; i <= cnt[k]; i++) printf "%s%.1f,%.1f", (i > 1 ? " " : ""), xpos(pn[k, i]), ypos(pm[k, i])
     printf "\"/>\n"
     for (i = 1; i <= cnt[k]; i++)
-      printf "<g class=\"point\" data-series=\"%s\" data-n=\"%d\" data-mib=\"%s\" data-x=\"%.1f\" data-y=\"%.1f\" fill=\"#ffffff\" stroke-width=\"1.5\">%s<title>%s: N=%d, %s MiB</title></g>\n", s, pn[k, i], pm[k, i], xpos(pn[k, i]), ypos(pm[k, i]), marker(shape, xpos(pn[k, i]), ypos(pm[k, i])), s, pn[k, i], pm[k, i]
+      printf "<g class=\"point\" data-series=\"%s\" data-n=\"%d\" data-mib=\"%s\" data-x=\"%.1f\" data-y=\"%.1f\" fill=\"%s\" stroke-width=\"1.5\">%s<title>%s: N=%d, %s MiB</title></g>\n", s, pn[k, i], pm[k, i], xpos(pn[k, i]), ypos(pm[k, i]), marked[k] ? col : "#ffffff", marker(shape, xpos(pn[k, i]), ypos(pm[k, i])), s, pn[k, i], pm[k, i]
     printf "</g>\n"
   }
 
@@ -207,9 +216,9 @@ END {
   printf "<g class=\"legend\">\n"
   for (k = 1; k <= ns; k++) {
     col = color[(k - 1) % ncol + 1]; ly = T + 8 + 22 * (k - 1)
-    printf "<g fill=\"%s\" stroke=\"%s\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"2\"/>", col, col, LX, ly, LX + 28, ly
-    printf "<g fill=\"#ffffff\" stroke-width=\"1.5\">%s</g></g>", marker((k - 1) % 5, LX + 14, ly)
-    printf "<text x=\"%d\" y=\"%d\" fill=\"#111\">%s</text>\n", LX + 36, ly + 4, esc(name[k])
+    printf "<g fill=\"%s\" stroke=\"%s\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"%s\"/>", col, col, LX, ly, LX + 28, ly, marked[k] ? "4" : "2"
+    printf "<g fill=\"%s\" stroke-width=\"1.5\">%s</g></g>", marked[k] ? col : "#ffffff", marker((k - 1) % 5, LX + 14, ly)
+    printf "<text x=\"%d\" y=\"%d\" fill=\"#111\"%s>%s</text>\n", LX + 36, ly + 4, marked[k] ? " font-weight=\"bold\"" : "", esc(name[k])
   }
   printf "</g>\n"
   for (i = 1; i <= nn; i++)

@@ -125,6 +125,8 @@ peers_usage() {
                       where --peers copies, builds and keeps the peers (never inside this tree)
   PEERS_CARGO=auto    auto: crates.io, or Debian's crate sources when crates.io cannot be reached;
                       crates-io or debian to choose; PEERS_CARGO_REGISTRY=/usr/share/cargo/registry
+  PEERS_INSTALL=auto  auto: as root where apt-get is, a missing toolchain (and the Rust peers' crate
+                      sources) is installed with apt-get before the run; no: never
   PEER_TIMEOUT=S      each --peers run is stopped after S seconds and its row says so (default:
                       the larger of 60 s and 10 x the rounds of sleep the scenario needs)
 EOF
@@ -145,7 +147,8 @@ EOF
 # PEERS_CARGO, the crate registry and the toolchain commands (their defaults where unset).
 peers_settings() {
   local kv p
-  PEERS_CARGO=${PEERS_CARGO:-auto}
+  PEERS_CARGO=${PEERS_CARGO:-auto} PEERS_INSTALL=${PEERS_INSTALL:-auto}
+  case $PEERS_INSTALL in auto | no) ;; *) bad "PEERS_INSTALL must be auto or no, got '$PEERS_INSTALL'" ;; esac
   case $PEERS_CARGO in auto | crates-io | debian) ;; *) bad "PEERS_CARGO must be auto, crates-io or debian, got '$PEERS_CARGO'" ;; esac
   for kv in $peer_commands; do eval "${kv%%=*}=\${${kv%%=*}:-${kv#*=}}"; done
   registry=${PEERS_CARGO_REGISTRY:-/usr/share/cargo/registry}
@@ -202,6 +205,7 @@ have() { command -v "$1" >/dev/null 2>&1; }
 # missing TOOLCHAIN WHAT: lists a missing toolchain (once) with the command that installs it.
 missing() {
   local line
+  [ -z "$probing" ] || return 0
   line="$1: $2 not found; install: $(install_hint "$1")"
   echo "run.sh: --peers: $line" >&2
   echo "$line" >>"$pw/missing"
@@ -274,6 +278,31 @@ detect() {
       out="Boost $((v / 100000)).$((v / 100 % 1000)).$((v % 100)), $("$CXX" --version 2>&1 | head -n 1), -O2 -std=c++20 -pthread" ;;
   esac
   echo "- $1: $out" >>"$pw/tools"
+}
+
+# install_toolchain TOOLCHAIN [PACKAGE...]: as root, where apt-get is, and unless PEERS_INSTALL=no,
+# installs TOOLCHAIN's packages (or the PACKAGEs), logged in PEERS_BUILD/logs/install-TOOLCHAIN.log;
+# the section says so. A toolchain apt cannot give (dotnet needs Microsoft's repository) stays missing.
+probing=
+install_toolchain() {
+  local tc=$1 pkgs
+  shift
+  [ "$PEERS_INSTALL" != no ] && [ "$(id -u)" = 0 ] && have apt-get || return 1
+  pkgs=${*:-$(peer_toolchains | awk -v t="$tc" '$1 == t { $1 = $2 = ""; sub(/^ +/, ""); print }')}
+  echo "run.sh: --peers: $tc is missing; installing $pkgs with apt-get (PEERS_INSTALL=no turns this off)" >&2
+  if run_logged "$pb/logs/install-$tc.log" apt_install $pkgs; then
+    echo "$tc: installed by run.sh (apt-get install $pkgs)" >>"$pw/notes"
+  else
+    echo "run.sh: --peers: apt-get install $pkgs failed (log: $pb/logs/install-$tc.log)" >&2
+    return 1
+  fi
+}
+
+# apt_install PACKAGE...: a fresh image has no package lists yet: update only when the plain
+# install fails.
+apt_install() {
+  DEBIAN_FRONTEND=noninteractive apt-get install -y "$@" ||
+    { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y "$@"; }
 }
 
 # run_logged LOG COMMAND...: COMMAND with its output appended to LOG, in its own process group
@@ -368,6 +397,8 @@ cargo_mode() {
       [ "$1" != ruststd ] || return 0 # no dependencies: nothing to decide yet
       mkdir -p "$work/probe" && cp -Rp "peers/$crate/src" "peers/$crate/Cargo.toml" "$work/probe/"
       echo "run.sh: --peers: asking crates.io for the Rust peers' crates" >&2
+      [ -n "$(ls "$registry" 2>/dev/null)" ] ||
+        install_toolchain rust librust-tokio-dev librust-futures-dev librust-async-std-dev || :
       if run_logged "$pb/logs/cargo-probe.log" cargo_probe "$work/probe"; then
         mode=crates-io
       elif [ -d "$registry" ] && [ -n "$(ls "$registry" 2>/dev/null)" ]; then
@@ -439,10 +470,11 @@ build_python() {
   for p in $(programs_of python); do launcher "$p" "$(command -v "$PYTHON")" "$pb/src/python/${p#python-}.py" || return 1; done
 }
 
-# Elixir: +P, the process limit (OTP's default is 262144), is raised to N + 1024, at least 2^20;
-# the N = 1 run gets the same flag, so the table's baseline holds the bigger process table too.
+# Elixir: +P, the process limit (OTP's default is 262144), is raised to N + 1024 (a sweep's largest
+# N), at least 2^20; the N = 1 run gets the same flag, so the table's baseline holds the bigger
+# process table too.
 build_elixir() {
-  local p procs=$((N + 1024))
+  local p procs=$((${N:-${sweep_ns##* }} + 1024))
   [ "$procs" -ge 1048576 ] || procs=1048576
   copy_src elixir || return 1
   for p in $(programs_of elixir); do
@@ -522,7 +554,14 @@ prepare_peers() {
     case " $PEERS " in *" $(peer_name "$g") "*) ;; *) echo unchosen >"$pw/$g.state"; continue ;; esac
     tc=$(toolchain_of "$g")
     if [ ! -f "$pw/$tc.tool" ]; then
-      if detect "$tc"; then echo yes >"$pw/$tc.tool"; else echo no >"$pw/$tc.tool"; fi
+      # Quietly first; a missing toolchain is installed where run.sh can, then looked for again.
+      probing=yes
+      if detect "$tc" || { probing= && { install_toolchain "$tc" || :; } && detect "$tc"; }; then
+        echo yes >"$pw/$tc.tool"
+      else
+        echo no >"$pw/$tc.tool"
+      fi
+      probing=
     fi
     if [ "$(cat "$pw/$tc.tool")" = no ]; then
       echo missing >"$pw/$g.state"
@@ -556,9 +595,10 @@ peer_timeout() {
 }
 
 # peers_section_rows: every chosen scenario, ours first, then each peer the catalogue lists; each
-# program at N after a 1-task run, its baseline: (max RSS at N − max RSS at N=1) × 1024 / N.
+# program at N after a 1-task run, its baseline: (max RSS at N − max RSS at N=1) × 1024 / N. In a
+# sweep, each program is a series of the scenario's chart instead (sweep_series), at every N.
 peers_section_rows() {
-  local s n sleep o v base ps prog g variant state t tlist first cell
+  local s sleep o v ps prog g variant state t tlist first cell label tl
   for s in $scenarios; do
     sleep=$SLEEP_MS
     if [ -z "$sleep" ]; then
@@ -567,23 +607,28 @@ peers_section_rows() {
     fi
     time_limit=${PEER_TIMEOUT:-$(peer_timeout "$s" "$sleep")}
     echo "$s: a run is stopped after $time_limit s${PEER_TIMEOUT:+ (PEER_TIMEOUT)}" >>"$pw/limits"
-    n=$N
-    if [ "$s" = threads ] && [ "$N" -gt "$THREAD_CAP" ]; then n=$THREAD_CAP capped=yes; fi
+    n=${N:-} cap=
+    if [ "$s" = threads ]; then
+      cap=$THREAD_CAP
+      if [ -z "$sweep" ] && [ "$N" -gt "$THREAD_CAP" ]; then n=$THREAD_CAP capped=yes; fi
+    fi
     base=run
-    [ "$n" -gt 1 ] || base= # an N = 1 row is its own baseline
+    [ -n "$sweep" ] || [ "$n" -gt 1 ] || base= # an N = 1 row is its own baseline
+    points=$work/points.$s chart_notes=$work/chart_notes.$s
     v=$(ours_variant "$s")
     # Each T of THREADS in turn (the threads scenario has none); the threads column says which.
     tlist=${THREADS:-default} first=yes
     [ "$s" != threads ] || tlist=-
     for t in $tlist; do
-      o="--sleep-ms $sleep" cell=$t
+      o="--sleep-ms $sleep" cell=$t tl=
       case $t in
         -) ;;
         default) cell=1 ;;
         *) o="$o --threads $t" ;;
       esac
-      table_row "c++20 (this repo) $s" "$s" "./$s" "$n" "$o" "$s | c++20 (this repo) | $v | $n | $cell" \
-        "$peers_columns" "$base"
+      # A chart with several T tells their lines apart.
+      [ "$t" = - ] || [ "$THREADS" = "$t" ] || [ "$t" = default ] || tl=", threads=$t"
+      peer_row "c++20 (this repo) $s" "$s" "./$s" "$o" "$s | c++20 (this repo) | $v | @N@ | $cell" "c++20 (this repo)$tl"
       while read -r ps prog g variant; do
         [ "$ps" = "$s" ] || continue
         cell=$t run_env=''
@@ -599,12 +644,19 @@ peers_section_rows() {
             ;;
         esac
         state=$(cat "$pw/$g.state")
+        label=$(cat "$pw/$g.label" 2>/dev/null)
         case $state in
           missing | skip | unchosen) ;;
-          ok) table_row "$(cat "$pw/$g.label") $s${run_env:+ $run_env}" "$s" "$pb/bin/$prog" "$n" "$sleep" \
-            "$s | $(cat "$pw/$g.label") | $variant | $n | $cell" "$peers_columns" "$base" &&
-            peer_facts "$(cat "$pw/$g.label")" ;;
-          *) failed_row "$s | $(cat "$pw/$g.label") | $variant | $n | $cell" "$peers_columns" "$state" ;;
+          ok)
+            peer_row "$label $s${run_env:+ $run_env}" "$s" "$pb/bin/$prog" "$sleep" "$s | $label | $variant | @N@ | $cell" \
+              "$label$(chart_suffix "$prog")${run_env:+$tl}"
+            peer_facts "$label" ;;
+          *) # A build that failed: one row for every N.
+            if [ -n "$sweep" ]; then
+              failed_row "$s | $label | $variant | $(echo "$sweep_ns" | tr ' ' ',') | $cell" "$peers_sweep_columns" "$state"
+            else
+              failed_row "$s | $label | $variant | $n | $cell" "$peers_columns" "$state"
+            fi ;;
         esac
       done <<EOF
 $(peer_catalogue)
@@ -613,6 +665,26 @@ EOF
     done
   done
   time_limit=
+}
+
+# peer_row NAME SCENARIO PROGRAM OPTS CELLS LABEL: one program's row at N (CELLS' @N@ is N), or in a
+# sweep its series, LABEL in the chart. Uses peers_section_rows' n, base and cap.
+peer_row() {
+  if [ -n "$sweep" ]; then
+    sweep_series "$2" "$6" "$5" "$3" "$4" "$peers_sweep_columns" "$cap"
+  else
+    table_row "$1" "$2" "$3" "$n" "$4" "${5/@N@/$n}" "$peers_columns" "$base"
+  fi
+}
+
+# chart_suffix PROGRAM: what tells a program's line from another of the same runtime in a chart.
+chart_suffix() {
+  case $1 in
+    *_join_all) echo " join_all" ;;
+    *_list) echo " Task list" ;;
+    java-virtual-*) echo " virtual threads" ;;
+    java-coro_*) echo " CompletableFuture" ;;
+  esac
 }
 
 # peer_facts LABEL: what the kept run's summary line says of its runtime beyond the table (the C#

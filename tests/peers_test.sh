@@ -17,6 +17,7 @@ reg=$tmp/registry    # PEERS_CARGO_REGISTRY: Debian's crate sources, by name onl
 res=$tmp/RESULTS.md
 mkdir -p "$box" "$tools" "$tmp/tmpdir" "$reg/tokio-1.24.2" "$reg/futures-0.3.21" "$reg/async-std-1.12.0"
 cp run.sh "$box/"
+mkdir -p "$box/charts" && cp charts/svg.sh "$box/charts/"
 cp -R peers "$box/"
 printf 'all:\n\t@:\nprint-build:\n\t@echo "compiler=g++ (Fake) 12.2.0"\n\t@echo "flags=-std=c++20 -pthread -O2"\n' >"$box/Makefile"
 
@@ -183,7 +184,7 @@ cd "$box" || exit 1
 # Every run.sh here uses the fake toolchains and the test's PEERS_BUILD (bench adds RESULTS, TMPDIR).
 export PEERS_BUILD="$pb" PEERS_CARGO_REGISTRY="$reg" GO="$tools/go" DOTNET="$tools/dotnet" CARGO="$tools/cargo" RUSTC="$tools/rustc" \
   NODE="$tools/node" PYTHON="$tools/python3" ELIXIR="$tools/elixir" JAVA="$tools/java" JAVAC="$tools/javac" \
-  CXX="$tools/cxx"
+  CXX="$tools/cxx" PEERS_INSTALL=no
 # rows_of SCENARIO: "runtime|variant" of each row of SCENARIO, one per line.
 rows_of() { table_rows | awk -F' [|] ' -v s="| $1" '$1 == s { print $2 "|" $3 }'; }
 # every_row_has_13_cells: every table line of the newest section has 13 cells ("\|" is text).
@@ -404,6 +405,68 @@ check "Node runs once, and its row says one thread" \
 check "Node ran once at N" ran node-coro_timer 10 1
 check "the section names each runtime's knob" has "$(last_section)" '^- Threads: each runtime at each T of THREADS=1 2, .*Go GOMAXPROCS=T'
 
+# 8c. --sweep --peers: every runtime at every N, one table, a chart per scenario with a line per
+# runtime, ours marked, memory on a log axis; a run that timed out ends its series, the others go on.
+rm -f args.log
+touch slow_node-coro_shared
+bench RUNS=1 SLEEP_MS=50 SWEEP="1 10 100" PEER_TIMEOUT=1 PEERS="go node" ./run.sh --sweep --peers coro_timer coro_shared
+rm slow_node-coro_shared
+sec=$(last_section)
+check "a peers sweep with a timed-out run exits 1" [ "$rc" -eq 1 ]
+check "one row per runtime and N, in the peers table's shape" \
+  [ "$(table_rows | awk -F' [|] ' '{ printf "%s/%s/%s ", substr($1, 3), $2, $4 }')" = \
+    "coro_timer/c++20 (this repo)/1 coro_timer/c++20 (this repo)/10 coro_timer/c++20 (this repo)/100 coro_timer/go 1.19.8/1 coro_timer/go 1.19.8/10 coro_timer/go 1.19.8/100 coro_timer/node 20.0.0/1 coro_timer/node 20.0.0/10 coro_timer/node 20.0.0/100 coro_shared/c++20 (this repo)/1 coro_shared/c++20 (this repo)/10 coro_shared/c++20 (this repo)/100 coro_shared/go 1.19.8/1 coro_shared/go 1.19.8/10 coro_shared/go 1.19.8/100 coro_shared/node 20.0.0/1 coro_shared/node 20.0.0/10 coro_shared/node 20.0.0/100 " ]
+check "every row has 12 cells" \
+  eval '[ "$(table_rows | awk '"'"'{ gsub(/\\\|/, ""); if (gsub(/\|/, "|") != 13) bad = 1 } END { print bad + 0 }'"'"')" = 0 ]'
+check "each N=1 row that ran is its program's baseline (node's coro_shared timed out)" \
+  [ "$(table_rows | awk -F' [|] ' '$4 == 1 && $11 == "baseline"' | wc -l)" -eq 5 ]
+check "the peers got N and the sleep at every N" eval 'ran go-coro_timer 1 1 && ran go-coro_timer 10 1 && ran go-coro_timer 100 1'
+check "the run that timed out says so" \
+  has "$(table_rows)" '^\| coro_shared \| node 20.0.0 \| [^|]+ \| 1 \| [^|]+ \| timed out after 1 s \(last: coro_shared: 3 of 1 done\) \|'
+check "and the larger N of that runtime were not run" \
+  [ "$(table_rows | grep -c -E '^\| coro_shared \| node 20.0.0 \| [^|]+ \| 1?0?0 \| [^|]+ \| not run: it timed out at N=1 \|')" -eq 2 ]
+check "nor started" [ "$(grep -c '^node-coro_shared' args.log)" -eq 1 ]
+charts_of_section() { printf '%s\n' "$sec" | sed -n 's/^!\[[^]]*\](charts\/\(.*\))$/\1/p'; }
+check "a chart per scenario, linked from the section" \
+  [ "$(charts_of_section | sed 's/^sweep-[0-9]\{8\}-[0-9]\{4\}-//' | tr '\n' ' ')" = "coro_timer.svg coro_shared.svg " ]
+for c in $(charts_of_section); do
+  check "$c is written beside RESULTS" [ -s "$tmp/charts/$c" ]
+done
+c=$tmp/charts/$(charts_of_section | grep coro_timer)
+check "the chart has one line per runtime" \
+  [ "$(grep -o '<polyline class="series" data-series="[^"]*"' "$c" | sed 's/.*data-series="//; s/"$//' | sort | tr '\n' ';')" = "c++20 (this repo);go 1.19.8;node 20.0.0;" ]
+check "ours is marked, and only ours" \
+  eval '[ "$(grep -c "data-marked=\"yes\"" "$c")" -eq 1 ] && grep -q "<g id=\"series-1\" [^>]*data-marked=\"yes\"" "$c"'
+check "memory is on a log axis" grep -q 'data-y-scale="log"' "$c"
+check "the chart names the machine's compiler and the date" grep -q "g++ (Fake) 12.2.0 · $(date -u +%Y-%m-%d)" "$c"
+check "its points are the table's max RSS" [ "$(grep -o 'data-series="go 1.19.8" data-n="[0-9]*" data-mib="[0-9.]*"' "$c" | sed 's/.*data-n="\([0-9]*\)" data-mib="\([0-9.]*\)"/\1:\2/' | tr '\n' ' ')" = \
+  "$(table_rows | awk -F' [|] ' '$1 == "| coro_timer" && $2 == "go 1.19.8" { printf "%s:%s ", $4, $9 }')" ]
+c=$tmp/charts/$(charts_of_section | grep coro_shared)
+check "the chart notes the run that timed out" grep -q 'node 20.0.0 at N=1: timed out after 1 s' "$c"
+check "the timed-out runtime has no line" [ "$(grep -c 'data-series="node 20.0.0"' "$c")" -eq 0 ]
+
+# 8d. As root where apt-get is, a missing toolchain is installed before the run, and the section
+# says so; PEERS_INSTALL=no (the rest of this test) never installs.
+mkdir -p "$tmp/apt"
+cat >"$tmp/apt/apt-get" <<EOF
+#!/bin/sh
+echo "apt-get \$*" >>"$box/apt.log"
+mkdir -p "$tmp/installed" && cp "$tools/node" "$tmp/installed/node"
+EOF
+chmod +x "$tmp/apt/apt-get"
+rm -f apt.log
+bench RUNS=1 SLEEP_MS=50 PATH="$tmp/apt:$PATH" NODE="$tmp/installed/node" PEERS_INSTALL=auto PEERS=node ./run.sh --peers 10 coro_timer
+if [ "$(id -u)" = 0 ]; then
+  check "the missing toolchain's packages were installed" grep -q '^apt-get install -y nodejs$' apt.log
+  check "and then it ran" has "$(table_rows)" '^\| coro_timer \| node 20.0.0 \| [^|]+ \| 10 \| [^|]+ \| [0-9]'
+  check "the section says run.sh installed it" has "$(last_section)" '^- node: installed by run.sh \(apt-get install nodejs\)$'
+else
+  check "not root: nothing is installed, node is listed as missing" eval '[ ! -f apt.log ] && has "$(last_section)" "^- not run: node: "'
+fi
+rm -rf "$tmp/installed" apt.log
+bench RUNS=1 SLEEP_MS=50 PATH="$tmp/apt:$PATH" NODE="$tmp/installed/node" PEERS=node ./run.sh --peers 10 coro_timer
+check "PEERS_INSTALL=no installs nothing" [ ! -f apt.log ]
+
 # 9. An interrupted run leaves RESULTS byte-identical, no temp files, nothing still running: while
 # a peer runs and while a peer builds.
 interrupt() { # interrupt SIGNAL STATUS MARKER WHAT PEERS
@@ -425,6 +488,8 @@ bad_case "N must be" ./run.sh --peers ten
 bad_case "no peers for 'running_avg'" ./run.sh --peers 10 running_avg
 bad_case "unknown scenario 'nosuch'" ./run.sh --peers 10 nosuch
 bad_case "--peers comes first" ./run.sh 10 --peers
+bad_case "--peers is given twice" ./run.sh --peers --sweep --peers coro_timer
+bad_case "PEERS_INSTALL must be auto or no" PEERS_INSTALL=yes ./run.sh --peers 10
 bad_case "PEERS_CARGO must be auto, crates-io or debian" PEERS_CARGO=maybe ./run.sh --peers 10
 bad_case "PEERS_BUILD must be outside this tree" PEERS_BUILD="$box/build" ./run.sh --peers 10
 bad_case "PEERS: unknown runtime 'rust'" PEERS="go rust" ./run.sh --peers 10

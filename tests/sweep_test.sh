@@ -253,6 +253,21 @@ svg "$tmp/lin.tsv"
 check "values within two decades get a linear y axis" has "$out" 'data-y-scale="linear"'
 check "a linear y axis starts at 0" has "$out" 'class="ytick"[^>]*>0</text>'
 check "large N are labelled 1M, not 1e+06" has "$out" 'class="xtick"[^>]*>1M</text>'
+svg -l "$tmp/lin.tsv"
+printf '%s\n' "$out" >"$tmp/forced.svg"
+check "-l gives a log y axis whatever the span" has "$out" 'data-y-scale="log"'
+check "the forced log axis spans whole decades around the points" \
+  [ "$(grep 'class="ytick"' "$tmp/forced.svg" | sed 's/.*>\(.*\)<\/text>/\1/' | tr '\n' ' ')" = "1 10 100 " ]
+check "and the line passes through its markers" lines_through_markers "$tmp/forced.svg"
+printf 'ours (T=1)\t1\t3\nours (T=1)\t10\t4\ngo\t1\t5\ngo\t10\t9\n' >"$tmp/mark.tsv"
+svg -m ours "$tmp/mark.tsv"
+printf '%s\n' "$out" >"$tmp/mark.svg"
+check "-m marks the series whose names begin with it, and only those" \
+  eval '[ "$(grep -c "data-marked=\"yes\"" "$tmp/mark.svg")" -eq 1 ] && grep -q "<g id=\"series-1\" [^>]*data-marked=\"yes\"" "$tmp/mark.svg"'
+check "a marked series is drawn last, on top" \
+  [ "$(grep -o '<g id="series-[0-9]' "$tmp/mark.svg" | sed 's/.*"//' | tr '\n' ' ')" = "series-2 series-1 " ]
+check "its legend entry is bold" grep -q 'font-weight="bold">ours (T=1)</text>' "$tmp/mark.svg"
+check_xml "a marked chart is well-formed" "$tmp/mark.svg"
 printf 'a\t1000\t9\na\t1\t1.5\na\t10\t2\n' >"$tmp/shuffled.tsv"
 svg "$tmp/shuffled.tsv"
 printf '%s\n' "$out" >"$tmp/shuffled.svg"
