@@ -600,9 +600,9 @@ settings="RUNS=$RUNS${capped:+, THREAD_CAP=$THREAD_CAP}${THREADS:+, THREADS=$THR
 peers_lines() {
   [ "$PEERS" = "$peer_names" ] || echo "- PEERS=$PEERS"
   if [ -z "$SLEEP_MS" ]; then
-    echo "- sleep: 5000 ms (atomic_counter: 1000 ms per iteration), the binaries' default"
+    echo "- sleep: 5000 ms (atomic_counter: 1000 ms per iteration), the binaries' default; running_avg and hash_collect have none"
   else
-    echo "- sleep: $SLEEP_MS ms"
+    echo "- sleep: $SLEEP_MS ms; running_avg and hash_collect have none"
   fi
   cat "$pw/tools"
 }
@@ -610,7 +610,7 @@ peers_lines() {
 # peers_notes: the notes of a peers section after its table.
 peers_notes() {
   echo "- bytes/task: (max RSS at N − max RSS at N=1) × 1024 / N, both from /usr/bin/time, the same way for every runtime, ours included (it is not our binaries' own bytes_per_task). $1"
-  echo "- Every program gets N and the sleep (ours: --sleep-ms MS; a peer: PROGRAM N MS), checks that every task completed and exits 1 otherwise. wall s is the whole process, start-up included."
+  echo "- Every program gets N and the sleep (ours: --sleep-ms MS; a peer: PROGRAM N MS), or in running_avg and hash_collect the variant (ours: --sync V; a peer: PROGRAM N V), checks that every task completed and exits 1 otherwise. wall s is the whole process, start-up included."
   if [ -z "$THREADS" ]; then
     echo "- Threads: ours runs one event loop; each peer keeps its runtime's default ($peer_threads)."
   else

@@ -20,7 +20,8 @@
 # Every program takes PROGRAM N SLEEP_MS, checks its own work and prints one scenario= line.
 
 # peer_catalogue: one line per program: scenario, program (built as $pb/bin/PROGRAM), build group
-# (built by build_GROUP, into one log) and what it does (the table's variant).
+# (built by build_GROUP, into one log) and what it does (the table's variant). running_avg and
+# hash_collect take PROGRAM N VARIANT: a line per variant, its text beginning "mutex:" or "channel:".
 peer_catalogue() {
   cat <<'EOF'
 threads rust-threads ruststd std::thread per task, default stack
@@ -56,6 +57,46 @@ atomic_counter csharp-atomic_counter csharp async loop: Interlocked.Increment + 
 atomic_counter csharp-aot-atomic_counter csharpaot async loop: Interlocked.Increment + Task.Delay
 atomic_counter tokio-atomic_counter tokio tokio::spawn loop + sleep
 atomic_counter node-atomic_counter node async fn loop + setTimeout promise
+running_avg go-running_avg go mutex: goroutine per task, gated; sync.Mutex
+running_avg go-running_avg go channel: goroutine per task, gated; a chan to one consumer
+running_avg tokio-running_avg tokio mutex: tokio::spawn per task, gated; tokio Mutex
+running_avg tokio-running_avg tokio channel: tokio::spawn per task, gated; mpsc to one consumer
+running_avg async-std-running_avg asyncstd mutex: task::spawn per task, gated; async-std Mutex
+running_avg async-std-running_avg asyncstd channel: task::spawn per task, gated; a channel to one consumer
+running_avg rust-running_avg ruststd mutex: std::thread per task, gated; std Mutex
+running_avg rust-running_avg ruststd channel: std::thread per task, gated; mpsc to one consumer thread
+running_avg rayon-running_avg rayon mutex: par_iter over 0..N, never N tasks at once; std Mutex
+running_avg rayon-running_avg rayon channel: par_iter over 0..N, never N tasks at once; a channel to one consumer thread
+running_avg java-running_avg java mutex: Runnable per task on a fixed pool, queued, not gated; ReentrantLock
+running_avg java-running_avg java channel: Runnable per task on a fixed pool, queued, not gated; a queue to one consumer thread
+running_avg java-virtual-running_avg java21 mutex: virtual thread per task, gated; ReentrantLock
+running_avg java-virtual-running_avg java21 channel: virtual thread per task, gated; a queue to one consumer thread
+running_avg node-running_avg node mutex: async fn per task, gated; one object, no lock (one thread)
+running_avg node-running_avg node channel: async fn per task, gated; a queue one consumer drains
+running_avg csharp-running_avg csharp mutex: Task.Run per task, gated; lock
+running_avg csharp-running_avg csharp channel: Task.Run per task, gated; Channel<T> to one consumer
+running_avg csharp-aot-running_avg csharpaot mutex: Task.Run per task, gated; lock
+running_avg csharp-aot-running_avg csharpaot channel: Task.Run per task, gated; Channel<T> to one consumer
+hash_collect go-hash_collect go mutex: goroutine per task, gated; sync.Mutex
+hash_collect go-hash_collect go channel: goroutine per task, gated; a chan to one consumer
+hash_collect tokio-hash_collect tokio mutex: tokio::spawn per task, gated; tokio Mutex
+hash_collect tokio-hash_collect tokio channel: tokio::spawn per task, gated; mpsc to one consumer
+hash_collect async-std-hash_collect asyncstd mutex: task::spawn per task, gated; async-std Mutex
+hash_collect async-std-hash_collect asyncstd channel: task::spawn per task, gated; a channel to one consumer
+hash_collect rust-hash_collect ruststd mutex: std::thread per task, gated; std Mutex
+hash_collect rust-hash_collect ruststd channel: std::thread per task, gated; mpsc to one consumer thread
+hash_collect rayon-hash_collect rayon mutex: par_iter over 0..N, never N tasks at once; std Mutex
+hash_collect rayon-hash_collect rayon channel: par_iter over 0..N, never N tasks at once; a channel to one consumer thread
+hash_collect java-hash_collect java mutex: Runnable per task on a fixed pool, queued, not gated; ReentrantLock
+hash_collect java-hash_collect java channel: Runnable per task on a fixed pool, queued, not gated; a queue to one consumer thread
+hash_collect java-virtual-hash_collect java21 mutex: virtual thread per task, gated; ReentrantLock
+hash_collect java-virtual-hash_collect java21 channel: virtual thread per task, gated; a queue to one consumer thread
+hash_collect node-hash_collect node mutex: async fn per task, gated; one array, no lock (one thread)
+hash_collect node-hash_collect node channel: async fn per task, gated; a queue one consumer drains
+hash_collect csharp-hash_collect csharp mutex: Task.Run per task, gated; lock
+hash_collect csharp-hash_collect csharp channel: Task.Run per task, gated; Channel<T> to one consumer
+hash_collect csharp-aot-hash_collect csharpaot mutex: Task.Run per task, gated; lock
+hash_collect csharp-aot-hash_collect csharpaot channel: Task.Run per task, gated; Channel<T> to one consumer
 EOF
 }
 
@@ -69,6 +110,7 @@ csharpaot csharp-aot dotnet
 tokio tokio rust
 asyncstd async-std rust
 ruststd rust-std rust
+rayon rayon rust
 node node node
 python python python
 elixir elixir elixir
@@ -83,7 +125,7 @@ peer_toolchains() {
   cat <<'EOF'
 go go golang-go
 dotnet dotnet dotnet-sdk-10.0
-rust rust cargo librust-tokio-dev librust-futures-dev librust-async-std-dev
+rust rust cargo librust-tokio-dev librust-futures-dev librust-async-std-dev librust-rand-dev librust-sha2-dev librust-uuid-dev librust-rayon-dev librust-crossbeam-channel-dev
 node node nodejs
 python python python3
 elixir elixir elixir
@@ -108,6 +150,7 @@ threads_knob() {
     csharp | csharpaot | java) echo "BENCH_THREADS=$2" ;;  # the pool's size; Java: the timer executor's
     java21) echo "JAVA_TOOL_OPTIONS=-Djdk.virtualThreadScheduler.parallelism=$2" ;;
     elixir) echo "ERL_FLAGS=+S$2:$2" ;;  # schedulers, and schedulers online
+    rayon) echo "RAYON_NUM_THREADS=$2" ;;
   esac
 }
 peer_knobs="ours --threads T; Go GOMAXPROCS=T; tokio TOKIO_WORKER_THREADS=T; async-std ASYNC_STD_THREAD_COUNT=T; C# BENCH_THREADS=T (the thread pool's minimum and maximum); the BEAM +S T:T (ERL_FLAGS); Java BENCH_THREADS=T (the timer executor's size; virtual threads: jdk.virtualThreadScheduler.parallelism); Node, Python asyncio and Boost.Asio run one thread whatever T: one row each, at the first T"
@@ -168,18 +211,20 @@ peers_build_dir() {
   case $pb/ in "$PWD"/*) bad "PEERS_BUILD must be outside this tree (got $pb): the peers are built elsewhere" ;; esac
 }
 
-# ours_variant SCENARIO: the variant cell of our own row.
+# ours_variant SCENARIO [VARIANT]: the variant cell of our own row.
 ours_variant() {
-  case $1 in
-    threads) echo "std::thread per task" ;;
-    coro_shared) echo "job per task, co_await one event" ;;
-    atomic_counter) echo "job loop + co_await d" ;;
+  case $1-${2:-} in
+    *-mutex) echo "mutex: job per task; bench::mutex" ;;
+    *-channel) echo "channel: job per task; a channel to one consumer" ;;
+    threads-) echo "std::thread per task" ;;
+    coro_shared-) echo "job per task, co_await one event" ;;
+    atomic_counter-) echo "job loop + co_await d" ;;
     *) echo "job + co_await d" ;;
   esac
 }
 
 # programs_of GROUP: the programs of GROUP that the chosen scenarios need.
-programs_of() { peer_catalogue | awk -v g="$1" -v sel=" $scenarios " '$3 == g && index(sel, " " $1 " ") { print $2 }'; }
+programs_of() { peer_catalogue | awk -v g="$1" -v sel=" $scenarios " '$3 == g && index(sel, " " $1 " ") && !seen[$2]++ { print $2 }'; }
 
 # peer_name GROUP, toolchain_of GROUP: the name PEERS knows a group by, the toolchain it needs.
 peer_name() { peer_groups | awk -v g="$1" '$1 == g { print $2 }'; }
@@ -246,7 +291,8 @@ detect() {
       v=$(first_version "$("$RUSTC" --version 2>&1)")
       echo "rust${v:+ $v} std" >"$pw/ruststd.label"
       echo "rust tokio" >"$pw/tokio.label" # build_cargo adds the version cargo resolved
-      echo "rust async-std" >"$pw/asyncstd.label" ;;
+      echo "rust async-std" >"$pw/asyncstd.label"
+      echo "rust rayon" >"$pw/rayon.label" ;;
     node)
       have "$NODE" || { missing node "\`$NODE\`"; return 1; }
       out=$("$NODE" --version 2>&1 | head -n 1)
@@ -376,11 +422,13 @@ build_cargo() {
 build_tokio() { build_cargo rust-tokio tokio tokio tokio; }
 build_asyncstd() { build_cargo rust-async-std asyncstd async-std async-std; }
 build_ruststd() { build_cargo rust-threads ruststd rust; }
+build_rayon() { build_cargo rust-rayon rayon rayon rayon; }
 
 # The Rust groups first decide where their crates come from.
 ready_tokio() { cargo_mode tokio; }
 ready_asyncstd() { cargo_mode asyncstd; }
 ready_ruststd() { cargo_mode ruststd; }
+ready_rayon() { cargo_mode rayon; }
 
 # cargo_probe DIR: crates.io answers (or the crates are cached): resolves DIR's dependencies.
 cargo_probe() { (cd "$1" && CARGO_NET_RETRY=0 CARGO_HTTP_TIMEOUT=20 "$CARGO" fetch); }
@@ -394,11 +442,10 @@ cargo_mode() {
   case $PEERS_CARGO in
     crates-io | debian) mode=$PEERS_CARGO ;;
     *)
-      [ "$1" != ruststd ] || return 0 # no dependencies: nothing to decide yet
       mkdir -p "$work/probe" && cp -Rp "peers/$crate/src" "peers/$crate/Cargo.toml" "$work/probe/"
       echo "run.sh: --peers: asking crates.io for the Rust peers' crates" >&2
       [ -n "$(ls "$registry" 2>/dev/null)" ] ||
-        install_toolchain rust librust-tokio-dev librust-futures-dev librust-async-std-dev || :
+        install_toolchain rust $(peer_toolchains | awk '$1 == "rust" { for (i = 4; i <= NF; i++) print $i }') || :
       if run_logged "$pb/logs/cargo-probe.log" cargo_probe "$work/probe"; then
         mode=crates-io
       elif [ -d "$registry" ] && [ -n "$(ls "$registry" 2>/dev/null)" ]; then
@@ -488,6 +535,10 @@ java_class() {
     *-threads) echo Threads ;;
     java-virtual-coro_timer) echo VirtualTimer ;;
     java-virtual-coro_shared) echo VirtualShared ;;
+    java-virtual-running_avg) echo VirtualRunningAvg ;;
+    java-virtual-hash_collect) echo VirtualHashCollect ;;
+    *-running_avg) echo RunningAvg ;;
+    *-hash_collect) echo HashCollect ;;
     *-coro_shared) echo CoroShared ;;
     *) echo CoroTimer ;;
   esac
@@ -597,15 +648,18 @@ peer_timeout() {
 # peers_section_rows: every chosen scenario, ours first, then each peer the catalogue lists; each
 # program at N after a 1-task run, its baseline: (max RSS at N − max RSS at N=1) × 1024 / N. In a
 # sweep, each program is a series of the scenario's chart instead (sweep_series), at every N.
+# running_avg and hash_collect have no sleep: each variant in turn, ours with --sync VARIANT, a
+# peer with PROGRAM N VARIANT; the Rust std::thread peers are capped at THREAD_CAP like threads.
 peers_section_rows() {
-  local s sleep o v ps prog g variant state t tlist first cell label tl
+  local s sleep o v ps prog g variant state t tlist first cell label vl tl sv vlist arg pn pcap pv
   for s in $scenarios; do
-    sleep=$SLEEP_MS
-    if [ -z "$sleep" ]; then
-      sleep=5000
-      [ "$s" != atomic_counter ] || sleep=1000
-    fi
-    time_limit=${PEER_TIMEOUT:-$(peer_timeout "$s" "$sleep")}
+    sleep='' vlist=-
+    case $s in
+      running_avg | hash_collect) vlist="mutex channel" ;;
+      atomic_counter) sleep=${SLEEP_MS:-1000} ;;
+      *) sleep=${SLEEP_MS:-5000} ;;
+    esac
+    time_limit=${PEER_TIMEOUT:-$(peer_timeout "$s" "${sleep:-0}")}
     echo "$s: a run is stopped after $time_limit s${PEER_TIMEOUT:+ (PEER_TIMEOUT)}" >>"$pw/limits"
     n=${N:-} cap=
     if [ "$s" = threads ]; then
@@ -615,65 +669,84 @@ peers_section_rows() {
     base=run
     [ -n "$sweep" ] || [ "$n" -gt 1 ] || base= # an N = 1 row is its own baseline
     points=$work/points.$s chart_notes=$work/chart_notes.$s
-    v=$(ours_variant "$s")
     # Each T of THREADS in turn (the threads scenario has none); the threads column says which.
-    tlist=${THREADS:-default} first=yes
+    tlist=${THREADS:-default}
     [ "$s" != threads ] || tlist=-
-    for t in $tlist; do
-      o="--sleep-ms $sleep" cell=$t tl=
-      case $t in
-        -) ;;
-        default) cell=1 ;;
-        *) o="$o --threads $t" ;;
-      esac
-      # A chart with several T tells their lines apart.
-      [ "$t" = - ] || [ "$THREADS" = "$t" ] || [ "$t" = default ] || tl=", threads=$t"
-      peer_row "c++20 (this repo) $s" "$s" "./$s" "$o" "$s | c++20 (this repo) | $v | @N@ | $cell" "c++20 (this repo)$tl"
-      while read -r ps prog g variant; do
-        [ "$ps" = "$s" ] || continue
-        cell=$t run_env=''
+    for sv in $vlist; do
+      first=yes arg=$sleep
+      [ "$sv" = - ] || arg=$sv
+      v=$(ours_variant "$s" "${sv#-}")
+      for t in $tlist; do
+        o=${sleep:+--sleep-ms $sleep} cell=$t tl=
+        [ "$sv" = - ] || o="--sync $sv"
         case $t in
           -) ;;
-          default) [ -n "$(threads_knob "$g" 1)" ] || cell=1 ;;
-          *)
-            run_env=$(threads_knob "$g" "$t")
-            if [ -z "$run_env" ]; then
-              [ "$first" = yes ] || continue
-              cell="1 (one thread)"
-            fi
-            ;;
+          default) cell=1 ;;
+          *) o="$o --threads $t" ;;
         esac
-        state=$(cat "$pw/$g.state")
-        label=$(cat "$pw/$g.label" 2>/dev/null)
-        case $state in
-          missing | skip | unchosen) ;;
-          ok)
-            peer_row "$label $s${run_env:+ $run_env}" "$s" "$pb/bin/$prog" "$sleep" "$s | $label | $variant | @N@ | $cell" \
-              "$label$(chart_suffix "$prog")${run_env:+$tl}"
-            peer_facts "$label" ;;
-          *) # A build that failed: one row for every N.
-            if [ -n "$sweep" ]; then
-              failed_row "$s | $label | $variant | $(echo "$sweep_ns" | tr ' ' ',') | $cell" "$peers_sweep_columns" "$state"
-            else
-              failed_row "$s | $label | $variant | $n | $cell" "$peers_columns" "$state"
-            fi ;;
-        esac
-      done <<EOF
+        # A chart with several T, or both variants, tells their lines apart.
+        vl=${sv#-}
+        vl=${vl:+, $vl}
+        [ "$t" = - ] || [ "$THREADS" = "$t" ] || [ "$t" = default ] || tl=", threads=$t"
+        peer_row "c++20 (this repo) $s${o:+ $o}" "$s" "./$s" "$o" "$s | c++20 (this repo) | $v | @N@ | $cell" \
+          "c++20 (this repo)$vl$tl" "$n" "$cap"
+        while read -r ps prog g variant; do
+          [ "$ps" = "$s" ] || continue
+          case $sv in -) ;; *) case $variant in "$sv:"*) ;; *) continue ;; esac ;; esac
+          cell=$t run_env='' pn=$n pcap=$cap pv=$variant
+          case $t in
+            -) ;;
+            default) [ -n "$(threads_knob "$g" 1)" ] || cell=$(fixed_threads "$g") ;;
+            *)
+              run_env=$(threads_knob "$g" "$t")
+              if [ -z "$run_env" ]; then
+                [ "$first" = yes ] || continue
+                cell=$(fixed_threads "$g")
+              fi
+              ;;
+          esac
+          if [ "$g" = ruststd ] && [ "$s" != threads ]; then
+            pcap=$THREAD_CAP
+            if [ -z "$sweep" ] && [ "$N" -gt "$THREAD_CAP" ]; then pn=$THREAD_CAP pv="$variant (capped at THREAD_CAP=$THREAD_CAP)"; fi
+          fi
+          state=$(cat "$pw/$g.state")
+          label=$(cat "$pw/$g.label" 2>/dev/null)
+          case $state in
+            missing | skip | unchosen) ;;
+            ok)
+              peer_row "$label $s $arg${run_env:+ $run_env}" "$s" "$pb/bin/$prog" "$arg" "$s | $label | $pv | @N@ | $cell" \
+                "$label$(chart_suffix "$prog")$vl${run_env:+$tl}" "$pn" "$pcap"
+              peer_facts "$label" ;;
+            *) # A build that failed: one row for every N.
+              if [ -n "$sweep" ]; then
+                failed_row "$s | $label | $pv | $(echo "$sweep_ns" | tr ' ' ',') | $cell" "$peers_sweep_columns" "$state"
+              else
+                failed_row "$s | $label | $pv | $pn | $cell" "$peers_columns" "$state"
+              fi ;;
+          esac
+        done <<EOF
 $(peer_catalogue)
 EOF
-      run_env='' first=''
+        run_env='' first=''
+      done
     done
   done
   time_limit=
 }
 
-# peer_row NAME SCENARIO PROGRAM OPTS CELLS LABEL: one program's row at N (CELLS' @N@ is N), or in a
-# sweep its series, LABEL in the chart. Uses peers_section_rows' n, base and cap.
+# fixed_threads GROUP: the threads cell of a runtime without a knob: one thread (Node, Python
+# asyncio, Boost.Asio here), or a thread per task (Rust std::thread).
+fixed_threads() {
+  if [ "$1" = ruststd ]; then echo "one per task"; else echo "1 (one thread)"; fi
+}
+
+# peer_row NAME SCENARIO PROGRAM OPTS CELLS LABEL N CAP: one program's row at N (CELLS' @N@ is N),
+# or in a sweep its series up to CAP, LABEL in the chart. Uses peers_section_rows' base.
 peer_row() {
   if [ -n "$sweep" ]; then
-    sweep_series "$2" "$6" "$5" "$3" "$4" "$peers_sweep_columns" "$cap"
+    sweep_series "$2" "$6" "$5" "$3" "$4" "$peers_sweep_columns" "$8"
   else
-    table_row "$1" "$2" "$3" "$n" "$4" "${5/@N@/$n}" "$peers_columns" "$base"
+    table_row "$1" "$2" "$3" "$7" "$4" "${5/@N@/$7}" "$peers_columns" "$base"
   fi
 }
 

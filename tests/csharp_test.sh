@@ -16,7 +16,8 @@ if skipped "asan tsan" "the C# peers (make test builds and runs them)"; then
   finish
   exit
 fi
-for s in coro_timer coro_shared atomic_counter; do [ -x "$bin/$s" ] || make "$s" >/dev/null || exit 1; done
+scenarios="coro_timer coro_shared atomic_counter running_avg hash_collect"
+for s in $scenarios; do [ -x "$bin/$s" ] || make "$s" >/dev/null || exit 1; done
 
 box=$tmp/sandbox # run.sh, peers/ and our binaries; RESULTS and PEERS_BUILD outside it
 res=$tmp/RESULTS.md
@@ -25,15 +26,15 @@ mkdir -p "$box" "$tmp/tmpdir"
 cp -R run.sh peers "$box/"
 rm -rf "${box:?}"/peers/csharp/*/bin "${box:?}"/peers/csharp/*/obj # a build by hand in peers/ is not the test's
 printf 'all:\n\t@:\nprint-build:\n\t@echo "compiler=g++"\n\t@echo "flags=-O2"\n' >"$box/Makefile"
-for s in coro_timer coro_shared atomic_counter; do cp "$bin/$s" "$box/"; done
+for s in $scenarios; do cp "$bin/$s" "$box/"; done
 cd "$box" || exit 1
 
 # 1. run.sh builds both and runs every C# program: at N and at N=1, each passing its own checks.
-bench RUNS=1 SLEEP_MS=50 PEERS="csharp csharp-aot" PEERS_BUILD="$pb" ./run.sh --peers 20 coro_timer coro_shared atomic_counter
+bench RUNS=1 SLEEP_MS=50 PEERS="csharp csharp-aot" PEERS_BUILD="$pb" ./run.sh --peers 20 $scenarios
 sec=$(last_section)
 check "run.sh --peers with csharp and csharp-aot exits 0" [ "$rc" -eq 0 ]
-check "eight C# rows, each with a measured wall time" \
-  [ "$(table_rows | grep -c -E '^\| [a-z_]+ \| c# \.NET 10\.[0-9.]+ (JIT|NativeAOT) \| [^|]+ \| 20 \| [^|]+ \| [0-9]+[.][0-9]{2} \|')" -eq 8 ]
+check "sixteen C# rows (running_avg and hash_collect: both variants), each with a measured wall time" \
+  [ "$(table_rows | grep -c -E '^\| [a-z_]+ \| c# \.NET 10\.[0-9.]+ (JIT|NativeAOT) \| [^|]+ \| 20 \| [^|]+ \| [0-9]+[.][0-9]{2} \|')" -eq 16 ]
 check "the section names the SDK and the runtime" has "$sec" '^- dotnet: SDK 10\.[0-9.]+, runtime Microsoft\.NETCore\.App 10\.[0-9.]+$'
 check "and the GC mode each build ran with" \
   [ "$(printf '%s\n' "$sec" | grep -c -E '^- c# \.NET 10\.[0-9.]+ (JIT|NativeAOT): the [a-z]+-[a-z]+ GC ran, runtime 10\.')" -eq 2 ]
@@ -47,6 +48,14 @@ for p in csharp-coro_timer csharp-aot-coro_timer_list csharp-aot-coro_shared csh
     run_cmd "$pb/bin/$p" $args
     check "$p '$args': exit 2 with one usage line, nothing on stdout" \
       eval '[ "$rc" -eq 2 ] && has "$err" "^usage: [a-z_]+ N " && [ "$(printf "%s\n" "$err" | wc -l)" -eq 1 ] && [ -z "$out" ]'
+  done
+done
+for p in csharp-running_avg csharp-aot-hash_collect; do
+  for args in "" "5" "5 foo" "0 mutex" "x channel" "5 mutex extra"; do
+    # shellcheck disable=SC2086 # the arguments are words
+    run_cmd "$pb/bin/$p" $args
+    check "$p '$args': exit 2 with one usage line, nothing on stdout" \
+      eval '[ "$rc" -eq 2 ] && has "$err" "^usage: [a-z_]+ N mutex\|channel" && [ "$(printf "%s\n" "$err" | wc -l)" -eq 1 ] && [ -z "$out" ]'
   done
 done
 run_cmd "$pb/bin/csharp-aot-atomic_counter" 5 50 0
@@ -65,6 +74,13 @@ for p in csharp-coro_timer csharp-aot-coro_timer csharp-coro_timer_list csharp-a
   case $p in csharp-aot-*) kind=aot ;; esac
   check "$p 1000 30: exit 0, 1000 completed, no sooner than the sleep, runtime=dotnet-$kind" \
     eval '[ "$rc" -eq 0 ] && [ "$(field completed)" = 1000 ] && [ "$(field wall_ms)" -ge 27 ] && [ "$(field runtime)" = dotnet-$kind ]'
+done
+for p in csharp-running_avg csharp-aot-running_avg csharp-hash_collect csharp-aot-hash_collect; do
+  for v in mutex channel; do
+    run_cmd "$pb/bin/$p" 20000 "$v"
+    check "$p 20000 $v: exit 0, every task completed, the variant named" \
+      eval '[ "$rc" -eq 0 ] && [ "$(field completed)" = 20000 ] && [ "$(field sync)" = "$v" ]'
+  done
 done
 run_cmd "$pb/bin/csharp-aot-atomic_counter" 100 20 500
 check "atomic_counter 100 20 500: at least 500 hits, every task ended" \

@@ -30,7 +30,7 @@ cat >"$tools/fakepeer" <<EOF
 name=\$1 scenario=\$2
 shift 2
 echo "\$name \$*" >>"$box/args.log"
-echo "\$name \$1 GOMAXPROCS=\${GOMAXPROCS-} TOKIO_WORKER_THREADS=\${TOKIO_WORKER_THREADS-} BENCH_THREADS=\${BENCH_THREADS-}" >>"$box/env.log"
+echo "\$name \$1 GOMAXPROCS=\${GOMAXPROCS-} TOKIO_WORKER_THREADS=\${TOKIO_WORKER_THREADS-} BENCH_THREADS=\${BENCH_THREADS-} RAYON_NUM_THREADS=\${RAYON_NUM_THREADS-}" >>"$box/env.log"
 [ -f "$box/fail_\$name" ] && { echo "\$scenario: check failed: completed 0 of \$1" >&2; exit 1; }
 [ -f "$box/slow_\$name" ] && { echo "\$scenario: 3 of \$1 done" >&2; trap 'echo >"$box/slow.stopped"; echo "\$scenario: terminated" >&2; exit 143' TERM; echo \$\$ >"$box/slow.pid"; sleep 30 & wait; exit 0; }
 dd if=/dev/zero of=/dev/null bs=\$((\$1 * 40000)) count=1 2>/dev/null
@@ -43,7 +43,7 @@ EOF
 chmod +x "$tools/fakepeer"
 # program FILE NAME SCENARIO: a fake program at FILE.
 program() { printf '#!/bin/sh\nexec "%s" "%s" "%s" "$@"\n' "$tools/fakepeer" "$2" "$3" >"$1" && chmod +x "$1"; }
-for s in threads coro_timer coro_shared atomic_counter; do
+for s in threads coro_timer coro_shared atomic_counter running_avg hash_collect; do
   program "$box/$s" "$s" "$s"
 done
 
@@ -113,11 +113,13 @@ else
   [ -f "$box/offline" ] && { echo "warning: spurious network error (3 tries remaining): Could not resolve host" >&2; echo "error: failed to get \`tokio\`: Could not resolve host: index.crates.io" >&2; exit 101; }
   tv=1.99.0 av=1.99.1
 fi
-printf '[[package]]\nname = "async-std"\nversion = "%s"\n\n[[package]]\nname = "tokio"\nversion = "%s"\n' "$av" "$tv" >Cargo.lock
+printf '[[package]]\nname = "async-std"\nversion = "%s"\n\n[[package]]\nname = "rayon"\nversion = "1.99.2"\n\n[[package]]\nname = "tokio"\nversion = "%s"\n' "$av" "$tv" >Cargo.lock
 case $(sed -n 's/^name = "\(.*\)"$/\1/p' Cargo.toml | head -n 1) in
-  peers-tokio) who=tokio ;; peers-async-std) who=async-std ;; *) who=rust ;;
+  peers-tokio) who=tokio ;; peers-async-std) who=async-std ;; peers-rayon) who=rayon ;; *) who=rust ;;
 esac
-if [ -d src/bin ]; then bins=$(ls src/bin | sed 's/\.rs$//'); else bins=threads; fi
+bins=
+[ ! -d src/bin ] || bins=$(ls src/bin | sed 's/\.rs$//')
+[ ! -f src/main.rs ] || bins="$bins threads"
 mkdir -p "$target/release"
 for b in $bins; do
   printf '#!/bin/sh\nexec "%s" "%s" "%s" "$@"\n' "$tools/fakepeer" "$who-$b" "${b%_join_all}" >"$target/release/$b"
@@ -162,6 +164,10 @@ case $3 in
   CoroShared) n=java-coro_shared s=coro_shared ;;
   VirtualTimer) n=java-virtual-coro_timer s=coro_timer ;;
   VirtualShared) n=java-virtual-coro_shared s=coro_shared ;;
+  RunningAvg) n=java-running_avg s=running_avg ;;
+  HashCollect) n=java-hash_collect s=hash_collect ;;
+  VirtualRunningAvg) n=java-virtual-running_avg s=running_avg ;;
+  VirtualHashCollect) n=java-virtual-hash_collect s=hash_collect ;;
 esac
 shift 3
 exec "$tools/fakepeer" "$n" "$s" "$@"
@@ -216,7 +222,7 @@ check "every row has 13 cells" every_row_has_13_cells
 check "ours comes first in each scenario" \
   [ "$(table_rows | awk -F' [|] ' 'prev != $1 { print $2 } { prev = $1 }' | sort -u)" = "c++20 (this repo)" ]
 check "the scenarios come in their order" \
-  [ "$(table_rows | awk -F' [|] ' '{ print substr($1, 3) }' | uniq | tr '\n' ' ')" = "threads coro_timer coro_shared atomic_counter " ]
+  [ "$(table_rows | awk -F' [|] ' '{ print substr($1, 3) }' | uniq | tr '\n' ' ')" = "threads coro_timer coro_shared atomic_counter running_avg hash_collect " ]
 check "coro_timer: every runtime, its version detected at run time" \
   [ "$(rows_of coro_timer | cut -d'|' -f1 | tr '\n' ';')" = "c++20 (this repo);go 1.19.8;c# .NET 10.0.3 JIT;c# .NET 10.0.2 NativeAOT;c# .NET 10.0.3 JIT;c# .NET 10.0.2 NativeAOT;rust tokio 1.99.0;rust tokio 1.99.0;rust async-std 1.99.1;node 20.0.0;python 3.11.0;elixir 1.14.0 (OTP 25);java 17.0.2;boost.asio 1.74.0;" ]
 check "tokio has a spawn and a join_all row" has "$(rows_of coro_timer)" '^rust tokio 1.99.0\|join_all '
@@ -229,8 +235,8 @@ check "C#: the SDK and the newest 10.0 runtime are named" has "$sec" '^- dotnet:
 check "C#: each build's GC mode and runtime, from its programs' own lines" eval \
   'has "$sec" "^- c# .NET 10.0.3 JIT: the workstation-concurrent GC ran, runtime 10.0.3 " && has "$sec" "^- c# .NET 10.0.2 NativeAOT: the workstation-concurrent GC ran"'
 check "C#: dotnet publish -c Release, once per program and build, never dotnet run" \
-  eval '[ "$(grep -c "^dotnet publish .* -c Release " tools.log)" -eq 8 ] && [ "$(grep -c "^dotnet run" tools.log)" -eq 0 ]'
-check "C#: NativeAOT is asked for in its build only" [ "$(grep -c 'PublishAot=true' tools.log)" -eq 4 ]
+  eval '[ "$(grep -c "^dotnet publish .* -c Release " tools.log)" -eq 12 ] && [ "$(grep -c "^dotnet run" tools.log)" -eq 0 ]'
+check "C#: NativeAOT is asked for in its build only" [ "$(grep -c 'PublishAot=true' tools.log)" -eq 6 ]
 check "C#: the JIT program runs through its apphost where it was published, DOTNET_ROOT the runtime found" \
   grep -q "exec 'env' 'DOTNET_ROOT=/opt/fake dotnet' '$pb/dotnet/csharp/coro_timer/csharp-coro_timer'" "$pb/bin/csharp-coro_timer"
 check "each program ran once with 1 task, the baseline" ran go-coro_timer 1 1
@@ -263,8 +269,8 @@ check "the spread column is the min–max of max RSS over RUNS" \
 check "a peer gets 5000" grep -q '^go-coro_timer 10 5000$' args.log
 check "an atomic_counter peer gets 1000" grep -q '^tokio-atomic_counter 10 1000$' args.log
 check "ours gets --sleep-ms 5000, and THREADS" grep -q '^coro_timer 10 --sleep-ms 5000 --threads 2$' args.log
-check "Go gets GOMAXPROCS=2" grep -qx 'go-atomic_counter 10 GOMAXPROCS=2 TOKIO_WORKER_THREADS= BENCH_THREADS=' env.log
-check "tokio gets TOKIO_WORKER_THREADS=2" grep -qx 'tokio-coro_timer 10 GOMAXPROCS= TOKIO_WORKER_THREADS=2 BENCH_THREADS=' env.log
+check "Go gets GOMAXPROCS=2" grep -qx 'go-atomic_counter 10 GOMAXPROCS=2 TOKIO_WORKER_THREADS= BENCH_THREADS= RAYON_NUM_THREADS=' env.log
+check "tokio gets TOKIO_WORKER_THREADS=2" grep -qx 'tokio-coro_timer 10 GOMAXPROCS= TOKIO_WORKER_THREADS=2 BENCH_THREADS= RAYON_NUM_THREADS=' env.log
 check "every row's threads column says 2" [ "$(table_rows | awk -F' [|] ' '$5 != 2' | wc -l)" -eq 0 ]
 check "the section says which sleep" has "$(last_section)" '^- sleep: 5000 ms \(atomic_counter: 1000 ms'
 check "only the chosen scenarios run" [ "$(grep -c -E '^(threads|java-threads|coro_shared) ' args.log)" -eq 0 ]
@@ -405,6 +411,29 @@ check "Node runs once, and its row says one thread" \
 check "Node ran once at N" ran node-coro_timer 10 1
 check "the section names each runtime's knob" has "$(last_section)" '^- Threads: each runtime at each T of THREADS=1 2, .*Go GOMAXPROCS=T'
 
+# 8b2. running_avg and hash_collect: no sleep; each variant in turn, ours with --sync V and every
+# peer with PROGRAM N V; the variant cell names it first; Rust's std::thread peers are capped.
+rm -f args.log
+bench RUNS=1 SLEEP_MS=50 THREAD_CAP=20 PEERS="go rust-std rayon node" ./run.sh --peers 50 running_avg
+check "running_avg with peers exits 0" [ "$rc" -eq 0 ]
+check "each variant: ours, then the peers; every variant cell names the variant first" \
+  [ "$(table_rows | awk -F' [|] ' '{ split($3, w, ":"); printf "%s/%s ", w[1], $2 }')" = \
+    "mutex/c++20 (this repo) mutex/go 1.19.8 mutex/rust 1.70.0 std mutex/rust rayon 1.99.2 mutex/node 20.0.0 channel/c++20 (this repo) channel/go 1.19.8 channel/rust 1.70.0 std channel/rust rayon 1.99.2 channel/node 20.0.0 " ]
+check "ours gets --sync V and no sleep" [ "$(grep -c -E '^running_avg 50 --sync (mutex|channel)$' args.log)" -eq 2 ]
+check "a peer gets N and the variant" [ "$(grep -c -E '^go-running_avg 50 (mutex|channel)$' args.log)" -eq 2 ]
+check "Rust std::thread runs THREAD_CAP threads" [ "$(grep -c -E '^rust-running_avg 20 (mutex|channel)$' args.log)" -eq 2 ]
+check "and its rows say so, a thread per task" \
+  [ "$(table_rows | grep -c -E '^\| running_avg \| rust 1.70.0 std \| (mutex|channel): [^|]+ \(capped at THREAD_CAP=20\) \| 20 \| one per task \| [0-9]')" -eq 2 ]
+check "rayon's rows say it never has N tasks at once" \
+  [ "$(table_rows | grep -c '| rust rayon 1.99.2 | [a-z]*: par_iter over 0..N, never N tasks at once')" -eq 2 ]
+check "the section says no sleep was given to them" has "$(last_section)" '^- sleep: .*running_avg and hash_collect have none'
+rm -f args.log env.log
+bench RUNS=1 THREADS="1 2" PEERS="go rayon node" ./run.sh --peers 10 hash_collect
+check "hash_collect with a THREADS list exits 0" [ "$rc" -eq 0 ]
+check "rayon runs at each T with RAYON_NUM_THREADS" [ "$(grep -c -E '^rayon-hash_collect 10 .* RAYON_NUM_THREADS=(1|2)$' env.log)" -eq 4 ]
+check "ours runs each variant at each T" [ "$(grep -c -E '^hash_collect 10 --sync (mutex|channel) --threads (1|2)$' args.log)" -eq 4 ]
+check "Node runs once per variant" [ "$(grep -c -E '^node-hash_collect 10 (mutex|channel)$' args.log)" -eq 2 ]
+
 # 8c. --sweep --peers: every runtime at every N, one table, a chart per scenario with a line per
 # runtime, ours marked, memory on a log axis; a run that timed out ends its series, the others go on.
 rm -f args.log
@@ -485,7 +514,6 @@ interrupt TERM 143 slow_cargo "during a build" tokio
 cp "$res" "$tmp/before"
 bad_case "missing N \(usage: ./run.sh --peers N" ./run.sh --peers
 bad_case "N must be" ./run.sh --peers ten
-bad_case "no peers for 'running_avg'" ./run.sh --peers 10 running_avg
 bad_case "unknown scenario 'nosuch'" ./run.sh --peers 10 nosuch
 bad_case "--peers comes first" ./run.sh 10 --peers
 bad_case "--peers is given twice" ./run.sh --peers --sweep --peers coro_timer

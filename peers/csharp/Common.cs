@@ -47,6 +47,16 @@ static class Peer
                           $"completed={completed} {Tail()}");
     }
 
+    // SyncArgs: reads `N mutex|channel` (exit 2 otherwise), then BENCH_THREADS; true for mutex.
+    public static (int N, bool Locked) SyncArgs(string name, string[] args)
+    {
+        long n = args.Length == 2 ? Num(args[0], int.MaxValue) : -1;
+        if (n < 1 || args[1] is not ("mutex" or "channel"))
+            Usage($"usage: {name} N mutex|channel  (N >= 1; env BENCH_THREADS=T for T pool workers)");
+        SetThreads(name);
+        return ((int)n, args[1] == "mutex");
+    }
+
     public static void Usage(string line)
     {
         Console.Error.WriteLine(line);

@@ -1,0 +1,76 @@
+// hash_collect, C#: N tasks from Task.Run, each first awaiting one gate (a TaskCompletionSource opened
+// after the last Task.Run, so that all N exist before any hashes), then taking Guid.NewGuid() (a
+// version-4 UUID) as its 36 characters, SHA512.HashData of their UTF-8 bytes, and handing the 64-byte
+// digest to one collector. mutex: added to a List<byte[]> under a C# `lock` on one object. channel:
+// written to one unbounded System.Threading.Channels channel, whose one consumer task adds them to the
+// list and stops after N. Task.WhenAll waits for the N tasks; all of them run on the .NET thread pool.
+// Run:    csharp-hash_collect N mutex|channel   (env BENCH_THREADS=T: T pool workers)
+// Prints: scenario=hash_collect runtime=dotnet-jit|dotnet-aot n=N threads=T pool=... sync=mutex|channel
+//         spawn_ms=S wall_ms=W completed=C gc=... dotnet=V; exits 1 if C != N, the list does not hold
+//         N digests, two of them are equal, or task 0's digest, recomputed, is not among them.
+using System.Diagnostics;
+using System.Security.Cryptography;
+using System.Text;
+using System.Threading.Channels;
+
+const string name = "hash_collect";
+var (n, locked) = Peer.SyncArgs(name, args);
+
+var digests = new List<byte[]>(n);  // sized up front, as ours reserves: no regrowth under the lock
+object mutex = new();
+var channel = Channel.CreateUnbounded<byte[]>(new UnboundedChannelOptions { SingleReader = true });
+string? first = null;  // task 0's UUID text, for the check to hash again
+var gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+
+Console.Error.WriteLine($"{name}: spawning {n} tasks");
+var clock = Stopwatch.StartNew();
+// Spawned first, inside the timed spawning, as ours is. The channel is never completed: it stops
+// at the Nth digest.
+Task collector = locked ? Task.CompletedTask : Task.Run(async () =>
+{
+    await foreach (byte[] digest in channel.Reader.ReadAllAsync())
+    {
+        digests.Add(digest);
+        if (digests.Count == n) break;
+    }
+});
+var tasks = new Task[n];
+for (int i = 0; i < n; i++)
+{
+    int id = i;  // a copy per task: the loop's i is one variable shared by every lambda
+    tasks[i] = Task.Run(async () =>
+    {
+        await gate.Task;
+        string text = Guid.NewGuid().ToString();
+        if (id == 0) first = text;
+        byte[] digest = SHA512.HashData(Encoding.UTF8.GetBytes(text));
+        if (locked)
+            lock (mutex) digests.Add(digest);
+        else
+            await channel.Writer.WriteAsync(digest);  // unbounded: never waits
+    });
+}
+long spawnMs = clock.ElapsedMilliseconds;
+Console.Error.WriteLine($"{name}: {n} tasks spawned in {spawnMs} ms");
+// Opening the gate queues the N waiting continuations to the pool; that is part of the run, not of
+// spawning.
+gate.SetResult();
+Task all = Task.WhenAll(tasks);
+Peer.WaitAll(name, all, tasks, n);
+// A task that failed sent no digest, and the collector would wait for it forever.
+if (all.IsCompletedSuccessfully) collector.Wait();
+long wallMs = clock.ElapsedMilliseconds;
+
+int completed = tasks.Count(t => t.IsCompletedSuccessfully);
+Peer.Check(name, completed == n, $"completed {completed} of {n}");
+Peer.Check(name, digests.Count == n, $"collected {digests.Count} digests of {n}");
+// Sorted in place, not put in a HashSet: the check then takes no memory per digest, so it adds
+// nothing to the max RSS being measured. Equal digests end up side by side.
+var order = Comparer<byte[]>.Create((a, b) => ((ReadOnlySpan<byte>)a).SequenceCompareTo(b));
+digests.Sort(order);
+for (int i = 1; i < n; i++)
+    Peer.Check(name, !digests[i].AsSpan().SequenceEqual(digests[i - 1]), "two digests are equal");
+Peer.Check(name, first is not null && digests.BinarySearch(SHA512.HashData(Encoding.UTF8.GetBytes(first)), order) >= 0,
+           "task 0's digest, recomputed, is not among those collected");
+Console.WriteLine($"scenario={name} {Peer.Head(n)} sync={(locked ? "mutex" : "channel")} spawn_ms={spawnMs} " +
+                  $"wall_ms={wallMs} completed={completed} {Peer.Tail()}");

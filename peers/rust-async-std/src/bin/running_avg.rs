@@ -1,0 +1,146 @@
+//! running_avg, Rust async-std: one `task::spawn`ed task per value; each draws one uniform f64 in
+//! [0, 100) from rand's thread_rng and pushes it into ONE running mean and variance (Welford).
+//!   mutex:   the state under async_std::sync::Mutex, the runtime's own lock: a task that finds
+//!            it taken is parked, its worker thread goes on.
+//!   channel: each task sends its value on one unbounded async_std::channel (sending never
+//!            waits, as in ours) to one consumer task, which owns the state and stops after N values.
+//! Every task first awaits one gate, opened after the last spawn, so all N exist before any runs.
+//! Run:    running_avg N mutex|channel
+//! Prints: scenario=running_avg runtime=async-std n=N sync=V spawn_ms=S wall_ms=W mean=M
+//!         variance=V2 completed=C; exits 1 if a value is lost or the mean or variance is out of
+//!         its bounds.
+use async_std::channel;
+use async_std::sync::{Arc, Mutex, RwLock};
+use async_std::task;
+use rand::Rng;
+use std::time::Instant;
+
+/// A running mean and sample variance, one value at a time (Welford 1962).
+#[derive(Default)]
+struct Welford {
+    n: u64,
+    mean: f64,
+    m2: f64,
+}
+
+impl Welford {
+    fn push(&mut self, x: f64) {
+        self.n += 1;
+        let d = x - self.mean;
+        self.mean += d / self.n as f64;
+        self.m2 += d * (x - self.mean);
+    }
+    /// Divided by n - 1; a single value has no spread, so 0 below two.
+    fn variance(&self) -> f64 {
+        if self.n > 1 { self.m2 / (self.n - 1) as f64 } else { 0.0 }
+    }
+}
+
+/// What every task holds one Arc of: the gate and, for mutex, the state.
+struct Shared {
+    gate: RwLock<()>, // write-locked by main while it spawns; each task takes a read first
+    stats: Mutex<Welford>,
+}
+
+/// One task's value. ThreadRng is per thread and not Send: it stays in here, never in a future.
+fn draw() -> f64 {
+    rand::thread_rng().gen_range(0.0..100.0)
+}
+
+fn main() {
+    let (n, locked) = args();
+    // block_on rather than #[async_std::main], which needs the "attributes" feature.
+    let (completed, stats, spawn, wall) = task::block_on(async {
+        let shared = Arc::new(Shared { gate: RwLock::new(()), stats: Mutex::new(Welford::default()) });
+        let (tx, rx) = channel::unbounded::<f64>();
+        eprintln!("running_avg: spawning {n} tasks");
+        let start = Instant::now();
+        // Spawned before the gate, like ours: it only waits for values.
+        let consumer = (!locked).then(|| {
+            task::spawn(async move {
+                let mut stats = Welford::default();
+                while stats.n < n as u64 {
+                    match rx.recv().await {
+                        Ok(x) => stats.push(x),
+                        Err(_) => break, // every sender gone early: a task failed, the check says so
+                    }
+                }
+                stats
+            })
+        });
+        let closed = shared.gate.write().await;
+        let handles: Vec<_> = (0..n)
+            .map(|_| {
+                let shared = Arc::clone(&shared);
+                if locked {
+                    task::spawn(async move {
+                        drop(shared.gate.read().await);
+                        let x = draw(); // outside the lock
+                        shared.stats.lock().await.push(x);
+                    })
+                } else {
+                    let tx = tx.clone();
+                    task::spawn(async move {
+                        drop(shared.gate.read().await);
+                        tx.send(draw()).await.expect("the consumer waits for N values");
+                    })
+                }
+            })
+            .collect();
+        let spawn = start.elapsed();
+        drop(closed);
+        drop(tx); // the tasks hold the only senders now
+        eprintln!("running_avg: {n} tasks spawned in {} ms", spawn.as_millis());
+        let mut completed = 0;
+        for h in handles {
+            h.await; // a task's panic would resurface here
+            completed += 1;
+        }
+        let stats = match consumer {
+            Some(c) => c.await,
+            None => std::mem::take(&mut *shared.stats.lock().await),
+        };
+        (completed, stats, spawn, start.elapsed())
+    });
+    let (mean, variance) = (stats.mean, stats.variance());
+    check(completed == n, &format!("completed {completed} of {n}"));
+    check(stats.n == n as u64, &format!("counted {} values of {n}", stats.n));
+    // Uniform on [0, 100): variance 100^2/12 = 833.333; six standard errors either side, the
+    // variance's being sqrt(mu4 - sigma^4)/sqrt(N) = 745.36/sqrt(N) (mu4 = 100^4/80).
+    let nf = n as f64;
+    check((mean - 50.0).abs() <= 6.0 * (833.333 / nf).sqrt(), &format!("mean {mean:.6} is too far from 50"));
+    // The variance is checked only when N >= 3: at N = 2 the sample variance exceeds the band
+    // whenever the two values are more than 89.4 apart, about 1.1 % of honest runs. The mean's band
+    // holds for every N.
+    if n >= 3 {
+        check((variance - 833.333).abs() <= 6.0 * 745.36 / nf.sqrt(), &format!("variance {variance:.6} is too far from 833.333"));
+    }
+    println!(
+        "scenario=running_avg runtime=async-std n={n} sync={} spawn_ms={} wall_ms={} mean={mean:.6} variance={variance:.6} completed={completed}",
+        if locked { "mutex" } else { "channel" },
+        spawn.as_millis(),
+        wall.as_millis()
+    );
+}
+
+/// N (digits only, >= 1) and the variant, mutex (true) or channel; anything else is a usage
+/// error, exit 2.
+fn args() -> (usize, bool) {
+    let a: Vec<String> = std::env::args().skip(1).collect();
+    // parse alone would take "+5".
+    let n = a.first().filter(|s| s.bytes().all(|b| b.is_ascii_digit())).and_then(|s| s.parse::<usize>().ok());
+    match (n, a.get(1).map(String::as_str)) {
+        (Some(n), Some(v @ ("mutex" | "channel"))) if n >= 1 && a.len() == 2 => (n, v == "mutex"),
+        _ => {
+            eprintln!("usage: running_avg N mutex|channel  (N >= 1)");
+            std::process::exit(2)
+        }
+    }
+}
+
+fn check(ok: bool, what: &str) {
+    if !ok {
+        eprintln!("running_avg: check failed: {what}");
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# tests/real_peers_test.sh: every real peer but C# (tests/csharp_test.sh has those): run.sh --peers
+# builds each runtime whose toolchain is installed, once, in a sandbox beside real binaries of ours,
+# and runs every scenario with 20 tasks, each program passing its own checks; then each program's
+# bad arguments. A runtime whose toolchain is absent is said "skip" (.ci/run installs them all).
+# A few minutes, most of it cargo.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+
+if skipped "asan tsan" "the real peers (make test builds and runs them)"; then
+  finish
+  exit
+fi
+scenarios="threads coro_timer coro_shared atomic_counter running_avg hash_collect"
+for s in $scenarios; do [ -x "$bin/$s" ] || make "$s" >/dev/null || exit 1; done
+
+box=$tmp/sandbox # run.sh, peers/ and our binaries; RESULTS and PEERS_BUILD outside it
+res=$tmp/RESULTS.md
+pb=$tmp/peers-build
+mkdir -p "$box" "$tmp/tmpdir"
+cp -R run.sh peers charts "$box/"
+printf 'all:\n\t@:\nprint-build:\n\t@echo "compiler=g++"\n\t@echo "flags=-O2"\n' >"$box/Makefile"
+for s in $scenarios; do cp "$bin/$s" "$box/"; done
+cd "$box" || exit 1
+
+# 1. One run of every runtime but C#, all scenarios, 20 tasks, 50 ms sleeps, nothing installed.
+peers="go tokio async-std rust-std rayon node python elixir java asio"
+bench RUNS=1 SLEEP_MS=50 PEERS="$peers" PEERS_BUILD="$pb" PEERS_INSTALL=no PEERS_CARGO=auto ./run.sh --peers 20
+sec=$(last_section)
+check "run.sh --peers with every runtime but C# exits 0" [ "$rc" -eq 0 ]
+check "no row failed, none timed out" [ "$(table_rows | grep -c -E 'failed|timed out')" -eq 0 ]
+# rows LABEL_REGEX SCENARIO: the rows of a runtime in a scenario that were measured.
+rows() { table_rows | grep -c -E "^\| $2 \| $1 \| [^|]+ \| [0-9]+ \| [^|]+ \| [0-9]+[.][0-9]{2} \|"; }
+# want NAME TOOLCHAIN_LINE LABEL "SCENARIO=ROWS ...": the runtime's measured rows per scenario, or
+# a skip when the section lists its toolchain as missing.
+want() {
+  local name=$1 tc=$2 label=$3 sr s k
+  if has "$sec" "^- not run: $tc: "; then
+    echo "skip - $name: its toolchain is not installed"
+    return
+  fi
+  for sr in $4; do
+    s=${sr%=*} k=${sr#*=}
+    check "$name: $k measured row(s) in $s" [ "$(rows "$label" "$s")" -eq "$k" ]
+  done
+}
+want Go go 'go [0-9.]+' "coro_timer=1 coro_shared=1 atomic_counter=1 running_avg=2 hash_collect=2"
+want tokio rust 'rust tokio [0-9.]+' "coro_timer=2 coro_shared=2 atomic_counter=1 running_avg=2 hash_collect=2"
+want async-std rust 'rust async-std [0-9.]+' "coro_timer=1 coro_shared=1 running_avg=2 hash_collect=2"
+want "Rust std::thread" rust 'rust [0-9.]+ std' "threads=1 running_avg=2 hash_collect=2"
+want rayon rust 'rust rayon [0-9.]+' "running_avg=2 hash_collect=2"
+want Node node 'node [0-9.]+' "coro_timer=1 coro_shared=1 atomic_counter=1 running_avg=2 hash_collect=2"
+want Python python 'python [0-9.]+' "coro_timer=1 coro_shared=1"
+want Elixir elixir 'elixir [0-9.]+ \(OTP [0-9]+\)' "coro_timer=1 coro_shared=1"
+want Java java 'java [0-9.]+' "threads=1 coro_timer=1 coro_shared=1 running_avg=2 hash_collect=2"
+want Boost.Asio asio 'boost\.asio [0-9.]+' "coro_timer=1 coro_shared=1"
+check "nothing is built inside the tree" \
+  [ -z "$(find peers -path '*/src/bin' -prune -o \( -name target -o -name bin -o -name obj -o -name Cargo.lock \) -print)" ]
+
+# 2. Each program run.sh built, on its own: bad arguments exit 2 with a usage line, nothing on
+# stdout. The sleep scenarios take N [SLEEP_MS]; running_avg and hash_collect N mutex|channel.
+for p in $(ls "$pb/bin" 2>/dev/null | grep -v -e '^csharp' -e '\.tmp$'); do
+  case $p in
+    *running_avg | *hash_collect) bads="|5|5 foo|0 mutex|x channel|5 mutex extra" ;;
+    *) bads="|x|0|-5" ;;
+  esac
+  IFS='|'
+  for args in $bads; do
+    IFS=' '
+    # shellcheck disable=SC2086 # the arguments are words
+    run_cmd "$pb/bin/$p" $args
+    check "$p '$args': exit 2 with a usage line, nothing on stdout" \
+      eval '[ "$rc" -eq 2 ] && has "$err" "usage" && [ -z "$out" ]'
+    IFS='|'
+  done
+  IFS=' '
+done
+
+# 3. The checks of running_avg and hash_collect pass at a size where they mean something.
+for p in go-running_avg rayon-running_avg node-hash_collect tokio-hash_collect; do
+  [ -x "$pb/bin/$p" ] || { echo "skip - $p 20000: not built"; continue; }
+  for v in mutex channel; do
+    run_cmd "$pb/bin/$p" 20000 "$v"
+    check "$p 20000 $v: exit 0, every task completed" eval '[ "$rc" -eq 0 ] && [ "$(field completed)" = 20000 ]'
+  done
+done
+
+finish
