@@ -631,7 +631,7 @@ draw_chart() {
   local points=$1 notes=$2 name=$3 title=$4 alt=$5 i=1 f
   shift 5
   if [ ! -s "$points" ]; then
-    echo "Chart ($alt): not drawn, no run succeeded." >>"$work/chart_lines"
+    printf '%s\n\n' "Chart ($alt): not drawn, no run succeeded." >>"$work/chart_lines"
     return
   fi
   if ! sh charts/svg.sh -t "$title" \
@@ -640,7 +640,8 @@ draw_chart() {
     -n "Each point: the process's max RSS as /usr/bin/time reports it, in the run with the lowest wall time of RUNS=$RUNS${SLEEP_MS:+, SLEEP_MS=$SLEEP_MS}${THREADS:+, THREADS=$THREADS}." \
     -n "$(cat "$work/notes" "$notes")" "$@" \
     "$points" >"$work/chart.svg" 2>"$work/svg.err"; then
-    echo "Chart ($alt): not drawn, charts/svg.sh failed: $(head -n 1 "$work/svg.err")" | tee -a "$work/chart_lines" >&2
+    echo "run.sh: chart ($alt) not drawn, charts/svg.sh failed: $(head -n 1 "$work/svg.err")" >&2
+    printf '%s\n\n' "Chart ($alt): not drawn, charts/svg.sh failed: $(head -n 1 "$work/svg.err")" >>"$work/chart_lines"
     return
   fi
   # Never overwrite an older sweep's chart: RESULTS links every one of them.

@@ -78,6 +78,10 @@ function marker(shape, x, y) {
   return sprintf("<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\"/>", x, y + 6.5, x + 5.5, y - 4, x - 5.5, y - 4)
 }
 
+# shape_of(k): the marker of series k. Shapes move on by one each time the colours start over, so no two
+# of the first 50 series share both colour and shape.
+function shape_of(k) { return (k - 1 + int((k - 1) / ncol)) % 5 }
+
 /^[ \t]*$/ { next }
 {
   if (NF != 3) die("line " NR ": expected 3 tab-separated fields (series, N, MiB), got " NF)
@@ -126,7 +130,8 @@ END {
   nsub = ENVIRON["SVG_SUBTITLE"] == "" ? 0 : wrap(ENVIRON["SVG_SUBTITLE"], chars, " · ")
   for (i = 1; i <= nsub; i++) sub_[i] = lines[i]
   T = 30 + 18 * nsub + 30
-  B = T + 380
+  # The plot is 380 high, or as high as the legend beside it (22 a series) when that is more.
+  B = T + (22 * ns + 16 > 380 ? 22 * ns + 16 : 380)
   nn = 0
   nnotes = split(ENVIRON["SVG_NOTES"], note, "\n")
   for (i = 1; i <= nnotes; i++) {
@@ -202,7 +207,7 @@ END {
   for (k = 1; k <= ns; k++) marked[k] = mark != "" && index(name[k], mark) == 1
   for (pass = 0; pass <= 1; pass++) for (k = 1; k <= ns; k++) {
     if (marked[k] != pass) continue
-    col = color[(k - 1) % ncol + 1]; shape = (k - 1) % 5; s = esc(name[k])
+    col = color[(k - 1) % ncol + 1]; shape = shape_of(k); s = esc(name[k])
     printf "<g id=\"series-%d\" fill=\"%s\" stroke=\"%s\"%s>\n", k, col, col, marked[k] ? " data-marked=\"yes\"" : ""
     printf "<polyline class=\"series\" data-series=\"%s\" fill=\"none\" stroke-width=\"%s\" stroke-linejoin=\"round\" points=\"", s, marked[k] ? "4" : "2"
     for (i = 1; i <= cnt[k]; i++) printf "%s%.1f,%.1f", (i > 1 ? " " : ""), xpos(pn[k, i]), ypos(pm[k, i])
@@ -217,7 +222,7 @@ END {
   for (k = 1; k <= ns; k++) {
     col = color[(k - 1) % ncol + 1]; ly = T + 8 + 22 * (k - 1)
     printf "<g fill=\"%s\" stroke=\"%s\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"%s\"/>", col, col, LX, ly, LX + 28, ly, marked[k] ? "4" : "2"
-    printf "<g fill=\"%s\" stroke-width=\"1.5\">%s</g></g>", marked[k] ? col : "#ffffff", marker((k - 1) % 5, LX + 14, ly)
+    printf "<g fill=\"%s\" stroke-width=\"1.5\">%s</g></g>", marked[k] ? col : "#ffffff", marker(shape_of(k), LX + 14, ly)
     printf "<text x=\"%d\" y=\"%d\" fill=\"#111\"%s>%s</text>\n", LX + 36, ly + 4, marked[k] ? " font-weight=\"bold\"" : "", esc(name[k])
   }
   printf "</g>\n"

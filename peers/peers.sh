@@ -138,7 +138,7 @@ EOF
 peer_commands="GO=go DOTNET=dotnet CARGO=cargo RUSTC=rustc NODE=node PYTHON=python3 ELIXIR=elixir JAVA=java JAVAC=javac CXX=g++"
 
 # How many threads each runtime runs by default (the section's Threads line).
-peer_threads="Go: GOMAXPROCS = cores; .NET: a thread pool that starts with one worker per core and adds more when it sees its workers blocked; tokio, async-std and the BEAM: one worker or scheduler per core; Node, Python asyncio, Boost.Asio here and the Java timer: one thread"
+peer_threads="Go: GOMAXPROCS = cores; .NET: a thread pool that starts with one worker per core and adds more when it sees its workers blocked; tokio, async-std, rayon and the BEAM: one worker or scheduler per core; Java: the timer executor one thread, running_avg's and hash_collect's pool one per core; Rust std::thread: a thread per task; Node, Python asyncio and Boost.Asio here: one thread"
 
 # threads_knob GROUP T: the environment that sets GROUP's worker count to T (THREADS), nothing for
 # a runtime that runs one thread whatever it is told (Node, Python asyncio, Boost.Asio here).
@@ -153,7 +153,7 @@ threads_knob() {
     rayon) echo "RAYON_NUM_THREADS=$2" ;;
   esac
 }
-peer_knobs="ours --threads T; Go GOMAXPROCS=T; tokio TOKIO_WORKER_THREADS=T; async-std ASYNC_STD_THREAD_COUNT=T; C# BENCH_THREADS=T (the thread pool's minimum and maximum); the BEAM +S T:T (ERL_FLAGS); Java BENCH_THREADS=T (the timer executor's size; virtual threads: jdk.virtualThreadScheduler.parallelism); Node, Python asyncio and Boost.Asio run one thread whatever T: one row each, at the first T"
+peer_knobs="ours --threads T; Go GOMAXPROCS=T; tokio TOKIO_WORKER_THREADS=T; async-std ASYNC_STD_THREAD_COUNT=T; C# BENCH_THREADS=T (the thread pool's minimum and maximum); the BEAM +S T:T (ERL_FLAGS); rayon RAYON_NUM_THREADS=T; Java BENCH_THREADS=T (the executor's size: the timer's, or running_avg's and hash_collect's pool; virtual threads: jdk.virtualThreadScheduler.parallelism); Node, Python asyncio and Boost.Asio run one thread whatever T, and Rust std::thread a thread per task: one row each, at the first T"
 
 # The scenarios that have peers, and the PEERS names, in catalogue order.
 peer_scenarios=$(peer_catalogue | awk '!seen[$1]++ { printf "%s%s", sep, $1; sep = " " }')
@@ -334,6 +334,7 @@ install_toolchain() {
   local tc=$1 pkgs
   shift
   [ "$PEERS_INSTALL" != no ] && [ "$(id -u)" = 0 ] && have apt-get || return 1
+  [ "$tc" != dotnet ] || return 1 # not in Debian's archive: Microsoft's repository is the user's call
   pkgs=${*:-$(peer_toolchains | awk -v t="$tc" '$1 == t { $1 = $2 = ""; sub(/^ +/, ""); print }')}
   echo "run.sh: --peers: $tc is missing; installing $pkgs with apt-get (PEERS_INSTALL=no turns this off)" >&2
   if run_logged "$pb/logs/install-$tc.log" apt_install $pkgs; then
@@ -433,6 +434,9 @@ ready_rayon() { cargo_mode rayon; }
 # cargo_probe DIR: crates.io answers (or the crates are cached): resolves DIR's dependencies.
 cargo_probe() { (cd "$1" && CARGO_NET_RETRY=0 CARGO_HTTP_TIMEOUT=20 "$CARGO" fetch); }
 
+# install_crates: Debian's sources of the Rust peers' crates, where run.sh may install (install_toolchain).
+install_crates() { install_toolchain rust $(peer_toolchains | awk '$1 == "rust" { for (i = 4; i <= NF; i++) print $i }'); }
+
 # cargo_mode GROUP: decides once where the crates come from: crates-io, or debian when crates.io
 # cannot be reached and Debian's crate sources are installed; the section says which.
 cargo_mode() {
@@ -440,15 +444,14 @@ cargo_mode() {
   [ ! -s "$pw/cargo_mode" ] || return 0
   [ "$1" != asyncstd ] || crate=rust-async-std
   case $PEERS_CARGO in
-    crates-io | debian) mode=$PEERS_CARGO ;;
+    crates-io) mode=crates-io ;;
+    debian) mode=debian; [ -n "$(ls "$registry" 2>/dev/null)" ] || install_crates || : ;;
     *)
       mkdir -p "$work/probe" && cp -Rp "peers/$crate/src" "peers/$crate/Cargo.toml" "$work/probe/"
       echo "run.sh: --peers: asking crates.io for the Rust peers' crates" >&2
-      [ -n "$(ls "$registry" 2>/dev/null)" ] ||
-        install_toolchain rust $(peer_toolchains | awk '$1 == "rust" { for (i = 4; i <= NF; i++) print $i }') || :
       if run_logged "$pb/logs/cargo-probe.log" cargo_probe "$work/probe"; then
         mode=crates-io
-      elif [ -d "$registry" ] && [ -n "$(ls "$registry" 2>/dev/null)" ]; then
+      elif [ -n "$(ls "$registry" 2>/dev/null)" ] || { install_crates && [ -n "$(ls "$registry" 2>/dev/null)" ]; }; then
         mode=debian
         echo "crates.io could not be reached (log: PEERS_BUILD/logs/cargo-probe.log): the Rust peers were built offline from Debian's crate sources in $registry" >>"$pw/notes"
       else
@@ -651,7 +654,7 @@ peer_timeout() {
 # running_avg and hash_collect have no sleep: each variant in turn, ours with --sync VARIANT, a
 # peer with PROGRAM N VARIANT; the Rust std::thread peers are capped at THREAD_CAP like threads.
 peers_section_rows() {
-  local s sleep o v ps prog g variant state t tlist first cell label vl tl sv vlist arg pn pcap pv
+  local s sleep o v ps prog g variant state t tlist first cell label vl tl sv vlist arg pn pcap pv line
   for s in $scenarios; do
     sleep='' vlist=-
     case $s in
@@ -669,6 +672,7 @@ peers_section_rows() {
     base=run
     [ -n "$sweep" ] || [ "$n" -gt 1 ] || base= # an N = 1 row is its own baseline
     points=$work/points.$s chart_notes=$work/chart_notes.$s
+    : >>"$chart_notes"
     # Each T of THREADS in turn (the threads scenario has none); the threads column says which.
     tlist=${THREADS:-default}
     [ "$s" != threads ] || tlist=-
@@ -707,7 +711,11 @@ peers_section_rows() {
           esac
           if [ "$g" = ruststd ] && [ "$s" != threads ]; then
             pcap=$THREAD_CAP
-            if [ -z "$sweep" ] && [ "$N" -gt "$THREAD_CAP" ]; then pn=$THREAD_CAP pv="$variant (capped at THREAD_CAP=$THREAD_CAP)"; fi
+            if [ -z "$sweep" ] && [ "$N" -gt "$THREAD_CAP" ]; then
+              pn=$THREAD_CAP pv="$variant (capped at THREAD_CAP=$THREAD_CAP)" capped=yes
+              line="$s: Rust std::thread ran min(N, THREAD_CAP=$THREAD_CAP) threads, a thread per task; the other runtimes ran N tasks"
+              grep -qxF -- "$line" "$pw/limits" || echo "$line" >>"$pw/limits"
+            fi
           fi
           state=$(cat "$pw/$g.state")
           label=$(cat "$pw/$g.label" 2>/dev/null)

@@ -475,26 +475,33 @@ check "the chart notes the run that timed out" grep -q 'node 20.0.0 at N=1: time
 check "the timed-out runtime has no line" [ "$(grep -c 'data-series="node 20.0.0"' "$c")" -eq 0 ]
 
 # 8d. As root where apt-get is, a missing toolchain is installed before the run, and the section
-# says so; PEERS_INSTALL=no (the rest of this test) never installs.
+# says so; PEERS_INSTALL=no (the rest of this test) never installs. A fake id says root, and a
+# fake apt-get fails an install until its package lists are updated, as on a fresh image.
 mkdir -p "$tmp/apt"
+printf '#!/bin/sh
+[ "$1" = -u ] && { echo 0; exit 0; }
+exec /usr/bin/id "$@"
+' >"$tmp/apt/id"
 cat >"$tmp/apt/apt-get" <<EOF
 #!/bin/sh
 echo "apt-get \$*" >>"$box/apt.log"
+[ "\$1" = update ] && { : >"$box/apt.updated"; exit 0; }
+[ -f "$box/apt.updated" ] || { echo "E: Unable to locate package" >&2; exit 100; }
 mkdir -p "$tmp/installed" && cp "$tools/node" "$tmp/installed/node"
 EOF
-chmod +x "$tmp/apt/apt-get"
-rm -f apt.log
-bench RUNS=1 SLEEP_MS=50 PATH="$tmp/apt:$PATH" NODE="$tmp/installed/node" PEERS_INSTALL=auto PEERS=node ./run.sh --peers 10 coro_timer
-if [ "$(id -u)" = 0 ]; then
-  check "the missing toolchain's packages were installed" grep -q '^apt-get install -y nodejs$' apt.log
-  check "and then it ran" has "$(table_rows)" '^\| coro_timer \| node 20.0.0 \| [^|]+ \| 10 \| [^|]+ \| [0-9]'
-  check "the section says run.sh installed it" has "$(last_section)" '^- node: installed by run.sh \(apt-get install nodejs\)$'
-else
-  check "not root: nothing is installed, node is listed as missing" eval '[ ! -f apt.log ] && has "$(last_section)" "^- not run: node: "'
-fi
-rm -rf "$tmp/installed" apt.log
+chmod +x "$tmp/apt/apt-get" "$tmp/apt/id"
+rm -f apt.log apt.updated
+bench RUNS=1 SLEEP_MS=50 PATH="$tmp/apt:$PATH" NODE="$tmp/installed/node" PEERS_INSTALL=auto PEERS="node csharp" DOTNET="$tmp/absent/dotnet" \
+  ./run.sh --peers 10 coro_timer
+check "the missing toolchain's packages were installed, the lists updated after a first failure" \
+  [ "$(tr '\n' ';' <apt.log)" = "apt-get install -y nodejs;apt-get update;apt-get install -y nodejs;" ]
+check "and then it ran" has "$(table_rows)" '^\| coro_timer \| node 20.0.0 \| [^|]+ \| 10 \| [^|]+ \| [0-9]'
+check "the section says run.sh installed it" has "$(last_section)" '^- node: installed by run.sh \(apt-get install nodejs\)$'
+check "dotnet, which apt cannot give, is not asked for and stays missing" \
+  eval '! grep -q dotnet apt.log && has "$(last_section)" "^- not run: dotnet: "'
+rm -rf "$tmp/installed" apt.log apt.updated
 bench RUNS=1 SLEEP_MS=50 PATH="$tmp/apt:$PATH" NODE="$tmp/installed/node" PEERS=node ./run.sh --peers 10 coro_timer
-check "PEERS_INSTALL=no installs nothing" [ ! -f apt.log ]
+check "PEERS_INSTALL=no installs nothing, even as root" eval '[ ! -f apt.log ] && has "$(last_section)" "^- not run: node: "'
 
 # 9. An interrupted run leaves RESULTS byte-identical, no temp files, nothing still running: while
 # a peer runs and while a peer builds.
