@@ -546,7 +546,7 @@ all_rows() {
   done
 }
 
-failures=0 capped= points=$work/points chart_notes=$work/chart_notes
+failures=0 capped= threads_capped= points=$work/points chart_notes=$work/chart_notes
 [ -z "$peers" ] || prepare_peers
 # A dry pass first counts the runs, so that each progress line can say how many are left.
 planning=yes
@@ -616,7 +616,7 @@ peers_notes() {
   else
     echo "- Threads: each runtime at each T of THREADS=$THREADS, the threads column: $peer_knobs."
   fi
-  [ -z "$capped" ] || echo "- threads: every runtime ran min(N, THREAD_CAP=$THREAD_CAP) threads."
+  [ -z "$threads_capped" ] || echo "- threads: every runtime ran min(N, THREAD_CAP=$THREAD_CAP) threads."
   sed 's/^/- /' "$pw/limits"
   sed 's/^/- /' "$pw/notes" "$work/notes"
   sed 's/^/- not run: /' "$pw/missing"

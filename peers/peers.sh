@@ -667,7 +667,7 @@ peers_section_rows() {
     n=${N:-} cap=
     if [ "$s" = threads ]; then
       cap=$THREAD_CAP
-      if [ -z "$sweep" ] && [ "$N" -gt "$THREAD_CAP" ]; then n=$THREAD_CAP capped=yes; fi
+      if [ -z "$sweep" ] && [ "$N" -gt "$THREAD_CAP" ]; then n=$THREAD_CAP capped=yes threads_capped=yes; fi
     fi
     base=run
     [ -n "$sweep" ] || [ "$n" -gt 1 ] || base= # an N = 1 row is its own baseline

@@ -424,6 +424,8 @@ check "a peer gets N and the variant" [ "$(grep -c -E '^go-running_avg 50 (mutex
 check "Rust std::thread runs THREAD_CAP threads" [ "$(grep -c -E '^rust-running_avg 20 (mutex|channel)$' args.log)" -eq 2 ]
 check "and its rows say so, a thread per task" \
   [ "$(table_rows | grep -c -E '^\| running_avg \| rust 1.70.0 std \| (mutex|channel): [^|]+ \(capped at THREAD_CAP=20\) \| 20 \| one per task \| [0-9]')" -eq 2 ]
+check "the section says only that runtime was capped" \
+  eval 'has "$(last_section)" "^- running_avg: Rust std::thread ran min\(N, THREAD_CAP=20\) threads" && ! has "$(last_section)" "^- threads: every runtime"'
 check "rayon's rows say it never has N tasks at once" \
   [ "$(table_rows | grep -c '| rust rayon 1.99.2 | [a-z]*: par_iter over 0..N, never N tasks at once')" -eq 2 ]
 check "the section says no sleep was given to them" has "$(last_section)" '^- sleep: .*running_avg and hash_collect have none'
