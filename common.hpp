@@ -20,7 +20,8 @@
 //     rt.start_all()                            runs every task spawned so far to its first wait
 //     rt.run_until(done)                        runs, timers included, until done() holds
 //     rt.join()                                 runs until every task has ended
-//     rt.completed(), rt.early_wakeups()        totals over every loop, exact after join()
+//     rt.completed(), rt.early_wakeups()        totals over every loop: a lower bound while loops
+//                                               run, exact after join()
 //     rt.late_ms(1), rt.late_ms(0.99)           how late sleepers resumed: the latest, the 99th pct
 //   bench::event e;  e.set();                   one-shot; wakes every waiter on every loop
 //   bench::channel<T> ch{producers};  ch.send(v)  many senders, one receiving task
@@ -526,6 +527,7 @@ public:
     }
     void spawned() { spawn_ms_ = ms_since(start_); }
     void waiting() {
+        waiting_ms_ = ms_since(start_);
         rss_wait_ = os::rss_kib();
         std::fprintf(stderr, "%s: %llu %s exist, resident set %ld KiB\n", scenario_,
                      static_cast<unsigned long long>(n_), tasks_, rss_wait_);
@@ -541,6 +543,7 @@ public:
     void print(double frame_bytes) {
         std::string out = line_;
         add(out, "spawn_ms", std::to_string(std::llround(spawn_ms_)));
+        add(out, "waiting_ms", std::to_string(std::llround(waiting_ms_)));
         add(out, "wall_ms", std::to_string(std::llround(wall_ms_)));
         add(out, "rss_base_kib", std::to_string(rss_base_));
         add(out, "rss_wait_kib", std::to_string(rss_wait_));
@@ -588,7 +591,7 @@ private:
     const char* tasks_;
     std::string line_, results_;
     clock_type::time_point start_ = clock_type::now();
-    double spawn_ms_ = 0, wall_ms_ = 0;
+    double spawn_ms_ = 0, waiting_ms_ = 0, wall_ms_ = 0;
     long rss_base_ = 0, rss_wait_ = 0, rss_max_ = 0;
     long long rss_sum_ = 0;
     long samples_ = 0;
@@ -1191,7 +1194,7 @@ public:
         if (this == current_loop) ready_.splice(waiters);
         else post(waiters);
     }
-    void finished_one() noexcept { ++completed_; }
+    void finished_one() noexcept { bump(completed_, 1); }
 
 private:
     friend class bench::runtime;
@@ -1236,7 +1239,11 @@ private:
     timer_wheel timers_;
     std::vector<timer_wheel::fired> fired_;  // last round's buckets, in the order their tasks run
     lateness late_;
-    std::uint64_t completed_ = 0, early_ = 0;
+    // Written by this loop's thread only, read by any: a relaxed store is a plain one on x86.
+    std::atomic<std::uint64_t> completed_{0}, early_{0};
+    static void bump(std::atomic<std::uint64_t>& c, std::uint64_t d) noexcept {
+        c.store(c.load(std::memory_order_relaxed) + d, std::memory_order_relaxed);
+    }
     os::poller poller_;
 
     // Tasks posted here by other loops, and tasks spawned here for each loop (sent once a round).
@@ -1314,7 +1321,8 @@ public:
     }
 
     // Totals over every loop: tasks that ran to their end, and sleepers the wheel released before
-    // their deadline (a broken timer: scenarios check that it stays 0).
+    // their deadline (a broken timer: scenarios check that it stays 0). Exact after join(); read
+    // while the loops run, what had ended by then.
     std::uint64_t completed() const noexcept { return sum(&detail::loop::completed_); }
     std::uint64_t early_wakeups() const noexcept { return sum(&detail::loop::early_); }
     // How late sleepers resumed, in ms: q = 1 the latest, q = 0.99 a bound for 99 % of them.
@@ -1347,9 +1355,9 @@ private:
             loops_[0]->poller_.wake();
     }
 
-    std::uint64_t sum(std::uint64_t detail::loop::*field) const noexcept {
+    std::uint64_t sum(std::atomic<std::uint64_t> detail::loop::*field) const noexcept {
         std::uint64_t n = 0;
-        for (auto& l : loops_) n += (*l).*field;
+        for (auto& l : loops_) n += ((*l).*field).load(std::memory_order_relaxed);
         return n;
     }
 
@@ -1383,7 +1391,7 @@ inline bool loop::step(bool block, bool timers) {
     take_mail();
     send_spawned();  // what main spawned before running: the other loops start now
     const bool ran = !ready_.empty();
-    const std::uint64_t ended_before = completed_;
+    const std::uint64_t ended_before = completed_.load(std::memory_order_relaxed);
     task_list batch;
     batch.splice(ready_);
     std::size_t next_fired = 0;
@@ -1404,9 +1412,9 @@ inline bool loop::step(bool block, bool timers) {
     }
 
     const std::int64_t ns = now_ns();
-    if (timers) early_ += timers_.expire(ns / 1000000, ready_, &fired_);
+    if (timers) bump(early_, timers_.expire(ns / 1000000, ready_, &fired_));
     send_spawned();  // what this round's tasks spawned, counted before the ended are
-    group_.account(-static_cast<std::int64_t>(completed_ - ended_before));
+    group_.account(-static_cast<std::int64_t>(completed_.load(std::memory_order_relaxed) - ended_before));
     if (!ready_.empty() || has_mail_.load(std::memory_order_acquire)) return true;
     // Block only in a round that ran nothing: the caller may be waiting for what just ran.
     if (!block || ran || (index_ > 0 && group_.stop_.load(std::memory_order_acquire))) return ran;

@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
     for (std::uint64_t i = 0; i < n; ++i) rt.spawn(waiter(done));
     report.spawned();
     rt.start_all();  // fires no timer here: the setter cannot run before every waiter waits
+    const auto ended_at_spawn = rt.completed();  // every task exists and waits: how many had ended
     report.waiting();
     bench::check(!done.is_set(), "the event was set before every waiter was suspended");
     rt.join();
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
     bench::check(report.wall_ms() >= static_cast<double>(sleep.count()), "the run took less than one sleep");
     report.result("late_max_ms", rt.late_ms(1), 2);  // the setter's: the waiters have no timer
     report.result("late_p99_ms", rt.late_ms(0.99), 2);
+    report.result("ended_at_spawn", ended_at_spawn);
     report.result("completed", completed);
     report.print(bench::frame_bytes_per_task(n));
 }

@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
         rt.spawn(sleeper(sleep + milliseconds(jitter ? bench::splitmix64(seed) % (jitter + 1) : 0)));
     report.spawned();
     rt.start_all();
+    const auto ended_at_spawn = rt.completed();  // every task exists and waits: how many had ended
     report.waiting();
     rt.join();
     report.finished();
@@ -39,6 +40,7 @@ int main(int argc, char** argv) {
     bench::check(report.wall_ms() >= static_cast<double>(sleep.count()), "the run took less than one sleep");
     report.result("late_max_ms", rt.late_ms(1), 2);
     report.result("late_p99_ms", rt.late_ms(0.99), 2);
+    report.result("ended_at_spawn", ended_at_spawn);
     report.result("completed", rt.completed());
     report.print(bench::frame_bytes_per_task(n));
 }

@@ -22,7 +22,7 @@ numeric_option() {
 }
 scenarios="threads coro_timer coro_shared atomic_counter running_avg hash_collect"
 
-keys="scenario n spawn_ms wall_ms rss_base_kib rss_wait_kib rss_avg_kib rss_peak_kib bytes_per_task completed"
+keys="scenario n spawn_ms waiting_ms wall_ms rss_base_kib rss_wait_kib rss_avg_kib rss_peak_kib bytes_per_task completed"
 well_formed() {  # $1 scenario, $2 N; reads $out
   [ "$(printf '%s\n' "$out" | wc -l | tr -d ' ')" = 1 ] || return 1
   case $out in "scenario=$1 "*) ;; *) return 1 ;; esac
@@ -49,6 +49,17 @@ for s in coro_timer coro_shared atomic_counter; do
   check "$s prints late_max_ms, in ms with two decimals" has "$max" '^[0-9]+[.][0-9]{2}$'
   check "$s prints late_p99_ms <= late_max_ms" \
     eval 'has "$p99" "^[0-9]+[.][0-9]{2}$" && awk -v p="$p99" -v m="$max" "BEGIN { exit !(p <= m) }"'
+done
+
+# How many tasks had ended once every task waited (run.sh's "all alive"): none with one loop,
+# whose start_all fires no timer, however short the sleep; a count of at most N with two loops.
+for s in coro_timer coro_shared; do
+  run_cmd "$bin/$s" 20000 --sleep-ms 1
+  check "$s 20000 --sleep-ms 1: ended_at_spawn=0 on one loop, waiting_ms >= spawn_ms" \
+    eval '[ "$rc" -eq 0 ] && [ "$(field ended_at_spawn)" = 0 ] && [ "$(field waiting_ms)" -ge "$(field spawn_ms)" ]'
+  run_cmd "$bin/$s" 20000 --sleep-ms 1 --threads 2
+  check "$s with two loops: ended_at_spawn is a count of at most N" \
+    eval '[ "$rc" -eq 0 ] && has "$(field ended_at_spawn)" "^[0-9]+$" && [ "$(field ended_at_spawn)" -le 20000 ]'
 done
 
 # An N just past what fits: the frame the binary measured (frame_bytes of a run of 1000) times N is
