@@ -21,8 +21,8 @@ esac
 # per column, see table_row. Their headers are written with the sections, at the end.
 plain_columns="threads wall user sys max_rss avg_rss rss_wait rss_avg own_bytes frame late spread"
 sweep_columns="threads wall max_rss rss_wait per_task own_bytes frame late spread"
-peers_columns="wall user sys max_rss avg_rss base per_task spread"
-peers_sweep_columns="wall user sys max_rss avg_rss per_task spread"
+peers_columns="wall user sys max_rss avg_rss base per_task spawn alive hits spread"
+peers_sweep_columns="wall user sys max_rss avg_rss per_task spawn alive hits spread"
 
 # The other runtimes: peer_scenarios, peer_names, peers_usage, prepare_peers, peers_section_rows...
 # shellcheck source=peers/peers.sh
@@ -51,7 +51,7 @@ environment:
   THREADS="1 2 4"     a list: each scenario that accepts it runs once per T with --threads T; with
                       --peers, each runtime that has a knob for its worker count runs at each T too
   SLEEP_MS=MS         passed as --sleep-ms MS to every scenario that accepts it; --peers also gives
-                      it to every peer (PROGRAM N MS) and passes 5000 (atomic_counter: 1000) when unset
+                      it to every peer (PROGRAM N MS) and passes $peers_sleep_ms (atomic_counter: 1000) when unset
   THREAD_CAP=10000    the threads scenario runs min(N, THREAD_CAP) threads; --sweep skips the larger N
   RESULTS=RESULTS.md  the file one section is appended to
   SWEEP="$default_sweep"
@@ -268,6 +268,9 @@ base_cell() {
 #   base                       the max RSS at N = 1 (base_cell)
 #   per_task                   bytes/task from outside, (max RSS − BASE) × 1024 / N; "-" without BASE
 #   baseline                   the word: this row is the baseline of the others
+#   spawn alive                s from the first spawn until every task waits; whether all N were
+#                              alive at once (alive_cell)
+#   hits                       the summary's hits_per_s= (atomic_counter)
 # BASE: the max RSS of the same program at N = 1 in KiB, or "run" to measure it first (one run).
 # A failure is said on stderr, NAME saying whose, and gets a failed_row; table_row returns 1. On
 # success best holds the run (best_rss).
@@ -310,11 +313,46 @@ EOF
       base) v=$(base_cell "$base" "$n" "$rss") ;;
       per_task) case $base in '' | *[!0-9]*) v=- ;; *) v=$(per_task "$rss" "$base" "$n") ;; esac ;;
       baseline) v=baseline ;;
+      spawn) v=$(spawn_s "$summary") ;;
+      alive) v=$(alive_cell "$summary") ;;
+      hits) v=$(field hits_per_s "$summary") ;;
       *) v="?$c" ;;
     esac
     line="$line | $v"
   done
   echo "$line |" >>"$work/rows"
+}
+
+# spawn_s SUMMARY: seconds from the first spawn until every task existed and waited: our binaries'
+# waiting_ms= (the spawn, then start_all), a peer's spawn_ms=; "-" when the program says neither.
+spawn_s() {
+  local ms
+  ms=$(field waiting_ms "$1")
+  [ "$ms" != - ] || ms=$(field spawn_ms "$1")
+  if [ "$ms" = - ]; then echo -; else awk -v ms="$ms" 'BEGIN { printf "%.2f\n", ms / 1000 }'; fi
+}
+
+# alive_cell SUMMARY: were all N tasks alive at once? From the program's own ended_at_spawn= (tasks
+# that had already ended when the last one began to wait) and whether that spawning outlasted the
+# sleep: "yes", "yes; spawning outlasted the sleep" (every task existed, but the first were already
+# due), "no: E of N had ended", or "-" for a program that does not say.
+alive_cell() {
+  local e ms sl
+  e=$(field ended_at_spawn "$1") sl=$(field sleep_ms "$1") ms=$(field waiting_ms "$1")
+  [ "$ms" != - ] || ms=$(field spawn_ms "$1")
+  case $e in
+    -) echo -; return ;;
+    '' | *[!0-9]*) echo "? ended_at_spawn=$e"; return ;;
+  esac
+  case $ms in *[!0-9]*) ms=- ;; esac
+  case $sl in *[!0-9]*) sl=- ;; esac
+  if [ "$e" -gt 0 ]; then
+    echo "no: $e of $(field n "$1") had ended"
+  elif [ "$ms" != - ] && [ "$sl" != - ] && [ "$ms" -gt "$sl" ]; then
+    echo "yes; spawning outlasted the sleep"
+  else
+    echo yes
+  fi
 }
 
 # failed_row CELLS COLUMNS WHY [BASE [SKIP]]: a row of CELLS that says WHY in its wall cell and "-"
@@ -600,7 +638,7 @@ settings="RUNS=$RUNS${capped:+, THREAD_CAP=$THREAD_CAP}${THREADS:+, THREADS=$THR
 peers_lines() {
   [ "$PEERS" = "$peer_names" ] || echo "- PEERS=$PEERS"
   if [ -z "$SLEEP_MS" ]; then
-    echo "- sleep: 5000 ms (atomic_counter: 1000 ms per iteration), the binaries' default; running_avg and hash_collect have none"
+    echo "- sleep: $peers_sleep_ms ms (atomic_counter: 1000 ms per iteration), longer than the slowest runtime here takes to spawn 1M tasks; running_avg and hash_collect have none"
   else
     echo "- sleep: $SLEEP_MS ms; running_avg and hash_collect have none"
   fi
@@ -617,6 +655,9 @@ peers_notes() {
     echo "- Threads: each runtime at each T of THREADS=$THREADS, the threads column: $peer_knobs."
   fi
   [ -z "$threads_capped" ] || echo "- threads: every runtime ran min(N, THREAD_CAP=$THREAD_CAP) threads."
+  case " $scenarios " in *" coro_timer "* | *" coro_shared "*)
+    echo "- spawn s: from the first spawn until every task existed and waited (ours: spawn_ms and start_all, the binary's waiting_ms; a peer: its own spawn_ms). all alive: the program's own count of tasks that had already ended by then (ended_at_spawn): \"no\" when any had, since their memory could be reused and the max RSS then understates the runtime; \"spawning outlasted the sleep\" when every task existed but the first were already due. A row that is not \"yes\" is no measure of N tasks waiting at once." ;;
+  esac
   sed 's/^/- /' "$pw/limits"
   sed 's/^/- /' "$pw/notes" "$work/notes"
   sed 's/^/- not run: /' "$pw/missing"
@@ -665,8 +706,8 @@ if [ -n "$peers" ] && [ -z "$sweep" ]; then
     echo "- N=$N, $settings"
     peers_lines
     echo
-    echo "| scenario | runtime | variant | N | threads | wall s | user s | sys s | max RSS MiB | avg RSS MiB | max RSS at N=1 MiB | bytes/task | max RSS spread MiB |"
-    echo "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
+    echo "| scenario | runtime | variant | N | threads | wall s | user s | sys s | max RSS MiB | avg RSS MiB | max RSS at N=1 MiB | bytes/task | spawn s | all alive | hits/s | max RSS spread MiB |"
+    echo "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|--:|"
     cat "$work/rows"
     echo
     peers_notes "N=1 is one run; N is the run with the lowest wall time of RUNS, whose spread of max RSS the last column gives."
@@ -687,8 +728,8 @@ elif [ -n "$peers" ]; then
     peers_lines
     echo
     cat "$work/chart_lines"
-    echo "| scenario | runtime | variant | N | threads | wall s | user s | sys s | max RSS MiB | avg RSS MiB | bytes/task | max RSS spread MiB |"
-    echo "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
+    echo "| scenario | runtime | variant | N | threads | wall s | user s | sys s | max RSS MiB | avg RSS MiB | bytes/task | spawn s | all alive | hits/s | max RSS spread MiB |"
+    echo "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|--:|"
     cat "$work/rows"
     echo
     peers_notes "Each program's N=1 row is its baseline; every row is the run with the lowest wall time of RUNS, whose spread of max RSS the last column gives."

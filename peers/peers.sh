@@ -37,7 +37,7 @@ coro_timer async-std-coro_timer asyncstd task::spawn(sleep) per task
 coro_timer node-coro_timer node promisified setTimeout + Promise.all
 coro_timer python-coro_timer python asyncio.sleep + gather
 coro_timer elixir-coro_timer elixir Task.async + Task.await_many
-coro_timer java-coro_timer java CompletableFuture + ScheduledExecutorService
+coro_timer java-coro_timer java CompletableFuture + ScheduledExecutorService (not virtual threads)
 coro_timer java-virtual-coro_timer java21 virtual thread + Thread.sleep
 coro_timer asio-coro_timer asio co_spawn + own steady_timer
 coro_shared go-coro_shared go goroutines wait on one channel, close()
@@ -49,7 +49,7 @@ coro_shared async-std-coro_shared asyncstd task::spawn per task, one channel clo
 coro_shared node-coro_shared node async fns await one setTimeout promise
 coro_shared python-coro_shared python tasks wait on one asyncio.Event
 coro_shared elixir-coro_shared elixir Task.async, each monitors one timer process
-coro_shared java-coro_shared java thenRun on one CompletableFuture
+coro_shared java-coro_shared java thenRun on one CompletableFuture (not virtual threads)
 coro_shared java-virtual-coro_shared java21 virtual threads await one CountDownLatch
 coro_shared asio-coro_shared asio co_spawn, one shared steady_timer
 atomic_counter go-atomic_counter go goroutine loop + time.Sleep
@@ -155,9 +155,18 @@ threads_knob() {
 }
 peer_knobs="ours --threads T; Go GOMAXPROCS=T; tokio TOKIO_WORKER_THREADS=T; async-std ASYNC_STD_THREAD_COUNT=T; C# BENCH_THREADS=T (the thread pool's minimum and maximum); the BEAM +S T:T (ERL_FLAGS); rayon RAYON_NUM_THREADS=T; Java BENCH_THREADS=T (the executor's size: the timer's, or running_avg's and hash_collect's pool; virtual threads: jdk.virtualThreadScheduler.parallelism); Node, Python asyncio and Boost.Asio run one thread whatever T, and Rust std::thread a thread per task: one row each, at the first T"
 
+# The sleep of coro_timer and coro_shared under --peers when SLEEP_MS is unset. Longer than the
+# slowest runtime here takes to spawn 1M tasks (Elixir and Python: 10-40 s): a task that ends before
+# the last one is spawned frees memory that the max RSS then never holds, so every task must still
+# be waiting when spawning ends. Each row says whether it was (the "all alive" column).
+peers_sleep_ms=30000
+
 # The scenarios that have peers, and the PEERS names, in catalogue order.
 peer_scenarios=$(peer_catalogue | awk '!seen[$1]++ { printf "%s%s", sep, $1; sep = " " }')
 peer_names=$(peer_groups | awk '!seen[$2]++ { printf "%s%s", sep, $2; sep = " " }')
+
+# Where a JDK of 21 or newer (virtual threads) is looked for after JAVA_HOME, before PATH.
+default_jdks="/usr/lib/jvm/* /Library/Java/JavaVirtualMachines/*/Contents/Home"
 
 # peers_usage: the --help lines of the peers' environment.
 peers_usage() {
@@ -170,6 +179,9 @@ peers_usage() {
                       crates-io or debian to choose; PEERS_CARGO_REGISTRY=/usr/share/cargo/registry
   PEERS_INSTALL=auto  auto: as root where apt-get is, a missing toolchain (and the Rust peers' crate
                       sources) is installed with apt-get before the run; no: never
+  PEERS_JDKS="$default_jdks"
+                      where the Java virtual-thread peers look for a JDK >= 21: JAVA_HOME first,
+                      then the newest of these, then the javac on PATH
   PEER_TIMEOUT=S      each --peers run is stopped after S seconds and its row says so (default:
                       the larger of 60 s and 10 x the rounds of sleep the scenario needs)
 EOF
@@ -191,6 +203,7 @@ EOF
 peers_settings() {
   local kv p
   PEERS_CARGO=${PEERS_CARGO:-auto} PEERS_INSTALL=${PEERS_INSTALL:-auto}
+  PEERS_JDKS=${PEERS_JDKS-$default_jdks}
   case $PEERS_INSTALL in auto | no) ;; *) bad "PEERS_INSTALL must be auto or no, got '$PEERS_INSTALL'" ;; esac
   case $PEERS_CARGO in auto | crates-io | debian) ;; *) bad "PEERS_CARGO must be auto, crates-io or debian, got '$PEERS_CARGO'" ;; esac
   for kv in $peer_commands; do eval "${kv%%=*}=\${${kv%%=*}:-${kv#*=}}"; done
@@ -268,7 +281,7 @@ lock_version() {
 # detect TOOLCHAIN: 0 when it is installed; then writes the runtime label of its groups and a
 # line naming its version for the section. Otherwise lists it as missing and returns 1.
 detect() {
-  local out v otp
+  local out v otp j
   case $1 in
     go)
       have "$GO" || { missing go "\`$GO\`"; return 1; }
@@ -314,8 +327,15 @@ detect() {
       # grep: JAVA_TOOL_OPTIONS adds a "Picked up ..." line first.
       out=$("$JAVA" -version 2>&1 | grep -m 1 'version "')
       echo "java $(first_version "$out")" >"$pw/java.label"
-      cp "$pw/java.label" "$pw/java21.label"
-      out="$out; $("$JAVAC" -version 2>&1 | grep -m 1 '^javac ')" ;;
+      out="$out; $("$JAVAC" -version 2>&1 | grep -m 1 '^javac ')"
+      # Virtual threads need 21 or newer, often a second JDK beside the one on PATH.
+      v=$(jdk21)
+      if [ -n "$v" ]; then
+        printf '%s\n' "$v" >"$pw/java21.jdk"
+        j=$("$(echo "$v" | cut -d'|' -f2)" -version 2>&1 | grep -m 1 'version "')
+        echo "java $(first_version "$j")" >"$pw/java21.label"
+        out="$out; virtual threads: $j (${v%%|*})"
+      fi ;;
     asio)
       have "$CXX" || { missing asio "\`$CXX\`"; return 1; }
       v=$(printf '#include <boost/version.hpp>\nBOOST_VERSION\n' | "$CXX" -x c++ -E - 2>/dev/null | tail -n 1)
@@ -417,8 +437,19 @@ build_cargo() {
   v=
   [ -z "${4:-}" ] || v=$(lock_version "$d/Cargo.lock" "$4")
   [ -z "$v" ] || echo "rust $4 $v" >"$pw/$2.label"
+  [ "${4:-}" != tokio ] || tokio_caveat "$v"
   [ "$status" -eq 0 ] || return 1
   for p in $(programs_of "$2"); do cp "$d/target/release/${p#"$3"-}" "$pb/bin/$p" || return 1; done
+}
+# tokio_caveat VERSION: before 1.26 a tokio Sleep is 640 bytes, 128-aligned, and every task that
+# sleeps holds one; tokio 1.26.0 removed the timer entries' cache padding (tokio-rs/tokio#5468) and
+# a second copy of the deadline (#5410). The public 2024 figures used 1.41: the rows whose tasks
+# hold a Sleep say so, and so does a note.
+tokio_caveat() {
+  rm -f "$pw/tokio.old_sleep"
+  case $1 in 1.[0-9].* | 1.1[0-9].* | 1.2[0-5].*) ;; *) return 0 ;; esac
+  echo "$1" >"$pw/tokio.old_sleep"
+  echo "rust tokio $1: each Sleep is 640 bytes, 128-aligned, in every tokio before 1.26.0, which removed the timer entries' cache padding (tokio-rs/tokio#5468); the rows of tasks that hold one (coro_timer, atomic_counter) say \"tokio < 1.26\" and overstate a current tokio (the public 2024 runs used 1.41); a newer tokio is not to be had from Debian 12's crates" >>"$pw/notes"
 }
 build_tokio() { build_cargo rust-tokio tokio tokio tokio; }
 build_asyncstd() { build_cargo rust-async-std asyncstd async-std async-std; }
@@ -553,20 +584,42 @@ build_java() {
   for p in $(programs_of java); do launcher "$p" "$(command -v "$JAVA")" -cp "$pb/java" "$(java_class "$p")" || return 1; done
 }
 
-# Virtual threads need JDK 21 or newer.
+# jdk_major DIR: the major version of the JDK in DIR (its bin/javac and bin/java), "" if none.
+jdk_major() {
+  [ -x "$1/bin/javac" ] && [ -x "$1/bin/java" ] || return 0
+  first_version "$("$1/bin/javac" -version 2>&1 | grep -m 1 '^javac ')" | sed 's/\..*//'
+}
+
+# jdk21: "WHERE|JAVA|JAVAC" of the JDK that runs the virtual-thread peers, 21 or newer: JAVA_HOME's,
+# else the newest in PEERS_JDKS (Linux's /usr/lib/jvm, macOS's JavaVirtualMachines), else the one on
+# PATH ($JAVAC, $JAVA); nothing when there is none.
+jdk21() {
+  local d v best='' bestv=0
+  v=$(jdk_major "${JAVA_HOME:-/nonexistent}")
+  if [ "${v:-0}" -ge 21 ]; then echo "JAVA_HOME=$JAVA_HOME|$JAVA_HOME/bin/java|$JAVA_HOME/bin/javac"; return; fi
+  # shellcheck disable=SC2086 # a list of globs
+  for d in $PEERS_JDKS; do
+    v=$(jdk_major "$d")
+    if [ "${v:-0}" -gt "$bestv" ] && [ "${v:-0}" -ge 21 ]; then best=$d bestv=$v; fi
+  done
+  if [ -n "$best" ]; then echo "$best|$best/bin/java|$best/bin/javac"; return; fi
+  v=$(first_version "$("$JAVAC" -version 2>&1 | grep -m 1 '^javac ')")
+  [ "${v%%.*}" -lt 21 ] 2>/dev/null || [ -z "$v" ] || echo "PATH|$(command -v "$JAVA")|$(command -v "$JAVAC")"
+}
+
+# Virtual threads: a JDK of 21 or newer, found by detect (jdk21).
 ready_java21() {
-  local jv
-  jv=$(first_version "$("$JAVAC" -version 2>&1 | grep -m 1 '^javac ')")
-  if [ "${jv%%.*}" -lt 21 ] 2>/dev/null; then
-    echo "java virtual threads: not run, they need JDK 21 or newer and javac here is $jv (Debian 12 ships 17; Ubuntu 24.04 has openjdk-21-jdk-headless; macOS: brew install openjdk)" >>"$pw/notes"
-    return 1
-  fi
+  [ ! -s "$pw/java21.jdk" ] || return 0
+  echo "java virtual threads: not run, they need JDK 21 or newer and none was found (JAVA_HOME, /usr/lib/jvm/*, then PATH, whose javac is $(first_version "$("$JAVAC" -version 2>&1 | grep -m 1 '^javac ')"))" >>"$pw/notes"
+  return 1
 }
 
 build_java21() {
-  local p
-  copy_src java && rm -rf "$pb/java21" && mkdir -p "$pb/java21" && "$JAVAC" -d "$pb/java21" "$pb/src/java/jdk21"/*.java || return 1
-  for p in $(programs_of java21); do launcher "$p" "$(command -v "$JAVA")" -cp "$pb/java21" "$(java_class "$p")" || return 1; done
+  local p java
+  java=$(cut -d'|' -f2 "$pw/java21.jdk")
+  copy_src java && rm -rf "$pb/java21" && mkdir -p "$pb/java21" &&
+    "$(cut -d'|' -f3 "$pw/java21.jdk")" -d "$pb/java21" "$pb/src/java/jdk21"/*.java || return 1
+  for p in $(programs_of java21); do launcher "$p" "$java" -cp "$pb/java21" "$(java_class "$p")" || return 1; done
 }
 
 # Boost.Asio: compiled again only when the source or the compiler changed; into a temporary
@@ -660,7 +713,7 @@ peers_section_rows() {
     case $s in
       running_avg | hash_collect) vlist="mutex channel" ;;
       atomic_counter) sleep=${SLEEP_MS:-1000} ;;
-      *) sleep=${SLEEP_MS:-5000} ;;
+      *) sleep=${SLEEP_MS:-$peers_sleep_ms} ;;
     esac
     time_limit=${PEER_TIMEOUT:-$(peer_timeout "$s" "${sleep:-0}")}
     echo "$s: a run is stopped after $time_limit s${PEER_TIMEOUT:+ (PEER_TIMEOUT)}" >>"$pw/limits"
@@ -719,6 +772,9 @@ peers_section_rows() {
           fi
           state=$(cat "$pw/$g.state")
           label=$(cat "$pw/$g.label" 2>/dev/null)
+          case $g-$s in
+            tokio-coro_timer | tokio-atomic_counter) [ ! -f "$pw/tokio.old_sleep" ] || pv="$pv (tokio < 1.26: 640-byte Sleep, see notes)" ;;
+          esac
           case $state in
             missing | skip | unchosen) ;;
             ok)

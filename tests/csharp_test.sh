@@ -74,6 +74,8 @@ for p in csharp-coro_timer csharp-aot-coro_timer csharp-coro_timer_list csharp-a
   case $p in csharp-aot-*) kind=aot ;; esac
   check "$p 1000 30: exit 0, 1000 completed, no sooner than the sleep, runtime=dotnet-$kind" \
     eval '[ "$rc" -eq 0 ] && [ "$(field completed)" = 1000 ] && [ "$(field wall_ms)" -ge 27 ] && [ "$(field runtime)" = dotnet-$kind ]'
+  check "$p: spawn_ms and ended_at_spawn, counts of at most the wall and N" \
+    eval 'has "$(field spawn_ms)" "^[0-9]+$" && [ "$(field spawn_ms)" -le "$(field wall_ms)" ] && has "$(field ended_at_spawn)" "^[0-9]+$" && [ "$(field ended_at_spawn)" -le 1000 ]'
 done
 for p in csharp-running_avg csharp-aot-running_avg csharp-hash_collect csharp-aot-hash_collect; do
   for v in mutex channel; do

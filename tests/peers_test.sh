@@ -38,6 +38,16 @@ done=\$1
 [ -f "$box/short_\$name" ] && done=\$((\$1 - 1))
 extra=
 case \$name in csharp-*) extra=" gc=workstation-concurrent dotnet=10.0.3" ;; esac
+# The sleep scenarios say how long spawning took and how many tasks had ended by then: markers
+# early_NAME (spawning outlasted the sleep and 2 had ended) and due_NAME (outlasted, none ended).
+case \$scenario in
+  coro_timer | coro_shared)
+    sp=3 e=0
+    [ -f "$box/early_\$name" ] && sp=\$((\$2 + 7)) e=2
+    [ -f "$box/due_\$name" ] && sp=\$((\$2 + 7))
+    extra="\$extra sleep_ms=\$2 spawn_ms=\$sp ended_at_spawn=\$e" ;;
+  atomic_counter) extra="\$extra hits_per_s=\$((\$1 * 10))" ;;
+esac
 echo "scenario=\$scenario runtime=fake n=\$1 bytes_per_task=999999.9 completed=\$done\$extra"
 EOF
 chmod +x "$tools/fakepeer"
@@ -190,12 +200,13 @@ cd "$box" || exit 1
 # Every run.sh here uses the fake toolchains and the test's PEERS_BUILD (bench adds RESULTS, TMPDIR).
 export PEERS_BUILD="$pb" PEERS_CARGO_REGISTRY="$reg" GO="$tools/go" DOTNET="$tools/dotnet" CARGO="$tools/cargo" RUSTC="$tools/rustc" \
   NODE="$tools/node" PYTHON="$tools/python3" ELIXIR="$tools/elixir" JAVA="$tools/java" JAVAC="$tools/javac" \
-  CXX="$tools/cxx" PEERS_INSTALL=no
+  CXX="$tools/cxx" PEERS_INSTALL=no PEERS_JDKS="$tmp/jdks/*"
+unset JAVA_HOME
 # rows_of SCENARIO: "runtime|variant" of each row of SCENARIO, one per line.
 rows_of() { table_rows | awk -F' [|] ' -v s="| $1" '$1 == s { print $2 "|" $3 }'; }
-# every_row_has_13_cells: every table line of the newest section has 13 cells ("\|" is text).
-every_row_has_13_cells() {
-  last_section | grep '^|' | awk '{ gsub(/\\\|/, ""); if (gsub(/\|/, "|") != 14) bad = 1; n++ } END { exit bad || n == 0 }'
+# every_row_has_16_cells: every table line of the newest section has 16 cells ("\|" is text).
+every_row_has_16_cells() {
+  last_section | grep '^|' | awk '{ gsub(/\\\|/, ""); if (gsub(/\|/, "|") != 17) bad = 1; n++ } END { exit bad || n == 0 }'
 }
 # external_bytes_ok: every successful row past N=1: bytes/task is (max RSS − max RSS at N=1) × 1024
 # / N within the rounding of the one-decimal MiB cells; and never the program's own 999999.9.
@@ -217,8 +228,8 @@ sec=$(last_section)
 check "a peers run exits 0" [ "$rc" -eq 0 ]
 check "the heading names peers, N and RUNS" has "$sec" '^## .* UTC — peers N=50, RUNS=1$'
 check "the machine is described as in a plain run" has "$sec" '^- compiler: g\+\+ \(Fake\) 12.2.0$'
-check "the header has the runtime column and units" has "$sec" '^\| scenario \| runtime \| variant \| N \| threads \| wall s \| user s \| sys s \| max RSS MiB \| avg RSS MiB \| max RSS at N=1 MiB \| bytes/task \| max RSS spread MiB \|$'
-check "every row has 13 cells" every_row_has_13_cells
+check "the header has the runtime column and units" has "$sec" '^\| scenario \| runtime \| variant \| N \| threads \| wall s \| user s \| sys s \| max RSS MiB \| avg RSS MiB \| max RSS at N=1 MiB \| bytes/task \| spawn s \| all alive \| hits/s \| max RSS spread MiB \|$'
+check "every row has 16 cells" every_row_has_16_cells
 check "ours comes first in each scenario" \
   [ "$(table_rows | awk -F' [|] ' 'prev != $1 { print $2 } { prev = $1 }' | sort -u)" = "c++20 (this repo)" ]
 check "the scenarios come in their order" \
@@ -257,7 +268,7 @@ check "online, no offline cargo config is written" [ ! -e "$pb/rust/rust-tokio/.
 check "nothing is added to or built in peers/" cmp -s "$tmp/tree_before" <(tree_listing)
 check "no temp files are left" no_temp_files
 
-# 2. Without SLEEP_MS every program gets the binaries' defaults: 5000 ms, atomic_counter 1000 ms;
+# 2. Without SLEEP_MS every program gets --peers's defaults: 30000 ms, atomic_counter 1000 ms;
 # THREADS=2 reaches ours as --threads 2 and each peer with a knob through it; RUNS runs at N.
 rm -f args.log env.log
 bench RUNS=3 THREADS=2 PEERS="go tokio" ./run.sh --peers 10 coro_timer atomic_counter
@@ -265,18 +276,40 @@ check "a run without SLEEP_MS exits 0" [ "$rc" -eq 0 ]
 check "each program ran RUNS times with N tasks" ran tokio-coro_timer_join_all 10 3
 check "and once with 1 task" ran tokio-coro_timer_join_all 1 1
 check "the spread column is the min–max of max RSS over RUNS" \
-  [ "$(table_rows | awk -F' [|] ' '$13 !~ /^[0-9]+[.][0-9]–[0-9]+[.][0-9] [|]$/' | wc -l)" -eq 0 ]
-check "a peer gets 5000" grep -q '^go-coro_timer 10 5000$' args.log
+  [ "$(table_rows | awk -F' [|] ' '$16 !~ /^[0-9]+[.][0-9]–[0-9]+[.][0-9] [|]$/' | wc -l)" -eq 0 ]
+check "a peer gets 30000" grep -q '^go-coro_timer 10 30000$' args.log
 check "an atomic_counter peer gets 1000" grep -q '^tokio-atomic_counter 10 1000$' args.log
-check "ours gets --sleep-ms 5000, and THREADS" grep -q '^coro_timer 10 --sleep-ms 5000 --threads 2$' args.log
+check "ours gets --sleep-ms 30000, and THREADS" grep -q '^coro_timer 10 --sleep-ms 30000 --threads 2$' args.log
 check "Go gets GOMAXPROCS=2" grep -qx 'go-atomic_counter 10 GOMAXPROCS=2 TOKIO_WORKER_THREADS= BENCH_THREADS= RAYON_NUM_THREADS=' env.log
 check "tokio gets TOKIO_WORKER_THREADS=2" grep -qx 'tokio-coro_timer 10 GOMAXPROCS= TOKIO_WORKER_THREADS=2 BENCH_THREADS= RAYON_NUM_THREADS=' env.log
 check "every row's threads column says 2" [ "$(table_rows | awk -F' [|] ' '$5 != 2' | wc -l)" -eq 0 ]
-check "the section says which sleep" has "$(last_section)" '^- sleep: 5000 ms \(atomic_counter: 1000 ms'
+check "the section says which sleep" has "$(last_section)" '^- sleep: 30000 ms \(atomic_counter: 1000 ms'
 check "only the chosen scenarios run" [ "$(grep -c -E '^(threads|java-threads|coro_shared) ' args.log)" -eq 0 ]
 check "PEERS chooses the runtimes" \
   [ "$(table_rows | awk -F' [|] ' '{ print $2 }' | sort -u | tr '\n' ';')" = "c++20 (this repo);go 1.19.8;rust tokio 1.99.0;" ]
 check "and the section names them" has "$(last_section)" '^- PEERS=go tokio$'
+
+# 2b. Spawn time and "all alive": a program that says some tasks ended before spawning did is
+# flagged "no", one whose spawning outlasted the sleep without losing any is flagged too; ours is
+# held to the same rule; atomic_counter rows show hits/s.
+rm -f args.log
+touch early_go-coro_timer due_node-coro_timer
+bench RUNS=1 SLEEP_MS=50 PEERS="go node" ./run.sh --peers 10 coro_timer coro_shared atomic_counter
+rm early_go-coro_timer due_node-coro_timer
+# cells SCENARIO RUNTIME: its row's spawn s, all alive and hits/s cells, ";"-separated.
+cells() { table_rows | awk -F' [|] ' -v s="| $1" -v r="$2" '$1 == s && $2 == r { print $13 ";" $14 ";" $15 }'; }
+check "a run with flagged rows exits 0: they are measured, and say what they are" [ "$rc" -eq 0 ]
+check "spawn s, from the program's spawn_ms" [ "$(cells coro_shared "go 1.19.8")" = "0.00;yes;-" ]
+check "tasks ended before spawning did: no, with how many" [ "$(cells coro_timer "go 1.19.8")" = "0.06;no: 2 of 10 had ended;-" ]
+check "spawning outlasted the sleep, none ended: flagged" [ "$(cells coro_timer "node 20.0.0")" = "0.06;yes; spawning outlasted the sleep;-" ]
+check "ours gets the same columns" [ "$(cells coro_timer "c++20 (this repo)")" = "0.00;yes;-" ]
+check "atomic_counter rows show hits/s, no alive cell" [ "$(cells atomic_counter "go 1.19.8")" = "-;-;100" ]
+check "the section states the rule" has "$(last_section)" '^- spawn s: from the first spawn until every task existed and waited'
+check "spawn_s prefers our waiting_ms" [ "$(lib spawn_s "scenario=x spawn_ms=10 waiting_ms=1500")" = 1.50 ]
+check "alive_cell: ours, every task waiting before the sleep ended" \
+  [ "$(lib alive_cell "scenario=coro_timer n=5 sleep_ms=100 spawn_ms=50 waiting_ms=99 ended_at_spawn=0")" = yes ]
+check "alive_cell: a value that is no count is shown, not trusted" \
+  [ "$(lib alive_cell "scenario=coro_timer n=5 sleep_ms=100 spawn_ms=50 ended_at_spawn=x")" = "? ended_at_spawn=x" ]
 
 # 3. crates.io unreachable: the Rust peers build offline from Debian's crate sources, through a
 # config in the build copy only.
@@ -287,6 +320,11 @@ rm offline
 check "offline with Debian's crates, the run exits 0" [ "$rc" -eq 0 ]
 check "tokio's version is the one Debian ships" has "$(rows_of coro_timer)" '^rust tokio 1.24.2\|'
 check "and async-std's" has "$(rows_of coro_timer)" '^rust async-std 1.12.0\|'
+check "tokio before 1.26: both coro_timer rows name its 640-byte Sleep" \
+  [ "$(rows_of coro_timer | grep -c '^rust tokio 1.24.2|.*(tokio < 1.26: 640-byte Sleep, see notes)$')" -eq 2 ]
+check "and a note says why, and that tokio 1.26 changed it" \
+  has "$(last_section)" '^- rust tokio 1.24.2: each Sleep is 640 bytes, 128-aligned, in every tokio before 1.26.0, .*tokio-rs/tokio#5468'
+check "async-std's rows say nothing of it" [ "$(rows_of coro_timer | grep -c 'async-std.*640-byte')" -eq 0 ]
 check "the config lives in the build copy and names the registry" \
   grep -q "^directory = \"$reg\"$" "$pb/rust/rust-tokio/.cargo/config.toml"
 check "the section says the crates came from Debian, offline" has "$(last_section)" "^- rust crates: Debian's sources in $reg, built offline$"
@@ -325,7 +363,7 @@ check "a failed build makes run.sh exit 1" [ "$rc" -eq 1 ]
 check "its rows say build failed, with the error and the log" \
   [ "$(table_rows | grep -c -E "^\| [a-z_]+ \| go 1.19.8 \| [^|]+ \| 10 \| [^|]+ \| build failed: error: go broke here \(log: PEERS_BUILD/logs/go.log\) \|")" -eq 2 ]
 check "the log it names exists" grep -q 'go broke here' "$pb/logs/go.log"
-check "the failed rows have 13 cells too" every_row_has_13_cells
+check "the failed rows have 16 cells too" every_row_has_16_cells
 check "the other peers still ran" [ "$(table_rows | grep -c -E '^\| [a-z_]+ \| node 20.0.0 \| [^|]+ \| 10 \| [^|]+ \| [0-9]')" -eq 2 ]
 touch break_aot
 bench RUNS=1 SLEEP_MS=50 PEERS="csharp csharp-aot" ./run.sh --peers 10 coro_timer
@@ -351,7 +389,7 @@ check "a failed run makes run.sh exit 1" [ "$rc" -eq 1 ]
 check "the failed row quotes the program's error" \
   has "$(table_rows)" '^\| coro_timer \| node 20.0.0 \| [^|]+ \| 10 \| [^|]+ \| failed \(exit 1\): coro_timer: check failed: completed 0 of 10 \|'
 check "a lost task is a failure too" has "$(table_rows)" '^\| coro_timer \| python 3.11.0 \| [^|]+ \| 10 \| [^|]+ \| failed: completed=9 of 10 \|'
-check "so is a failed 1-task run, in its own cell" has "$(table_rows)" '^\| coro_timer \| python 3.11.0 \| .* \| N=1 failed: completed=0 of 1 \| - \| - \|$'
+check "so is a failed 1-task run, in its own cell" has "$(table_rows)" '^\| coro_timer \| python 3.11.0 \| .* \| N=1 failed: completed=0 of 1 \| - \| - \| - \| - \| - \|$'
 
 # A run past PEER_TIMEOUT is stopped (TERM to its group), its row says so and how far it got, the
 # remaining runs of that program at that N are skipped, and the other peers still run.
@@ -381,6 +419,41 @@ check "with JDK 21 the run exits 0" [ "$rc" -eq 0 ]
 check "virtual threads get a row in coro_timer and coro_shared" \
   [ "$(table_rows | grep -c '| java 21.0.4 | virtual thread')" -eq 2 ]
 check "their sources were compiled apart" [ -f "$pb/java21/VirtualTimer.class" ]
+check "the CompletableFuture rows say they are not virtual threads" \
+  [ "$(table_rows | grep -c '| java 21.0.4 | [^|]*CompletableFuture[^|]*(not virtual threads) |')" -eq 2 ]
+
+# 7b. A second JDK beside the one on PATH (17): the newest in PEERS_JDKS runs the virtual threads,
+# unless JAVA_HOME names one of 21 or newer.
+# fake_jdk DIR VERSION: a JDK whose javac and java say VERSION and otherwise are the fake tools.
+fake_jdk() {
+  mkdir -p "$1/bin"
+  printf '#!/bin/sh
+[ "$1" = -version ] && { echo "javac %s"; exit 0; }
+exec "%s" "$@"
+' "$2" "$tools/javac" >"$1/bin/javac"
+  printf '#!/bin/sh
+[ "$1" = -version ] && { echo "openjdk version \\"%s\\" 2025-10-21" >&2; exit 0; }
+echo "%s $*" >>"%s/jdk.log"
+exec "%s" "$@"
+' \
+    "$2" "$1" "$box" "$tools/java" >"$1/bin/java"
+  chmod +x "$1/bin/javac" "$1/bin/java"
+}
+fake_jdk "$tmp/jdks/jdk-21" 21.0.4
+fake_jdk "$tmp/jdks/temurin-25" 25.0.1
+fake_jdk "$tmp/jdks/old-11" 11.0.2
+bench RUNS=1 SLEEP_MS=50 PEERS=java ./run.sh --peers 10 coro_timer
+check "with a JDK 25 in PEERS_JDKS the run exits 0" [ "$rc" -eq 0 ]
+check "the newest JDK there runs the virtual threads, the one on PATH the rest" eval \
+  '[ "$(table_rows | grep -c "| java 25.0.1 | virtual thread")" -eq 1 ] && [ "$(table_rows | grep -c "| java 17.0.2 | CompletableFuture")" -eq 1 ]'
+check "its java ran them" grep -q "^$tmp/jdks/temurin-25 " jdk.log
+check "the section names it" has "$(last_section)" "^- java: .*virtual threads: openjdk version \"25.0.1\" 2025-10-21 \($tmp/jdks/temurin-25\)"
+rm -f jdk.log
+JAVA_HOME=$tmp/jdks/jdk-21 bench RUNS=1 SLEEP_MS=50 PEERS=java ./run.sh --peers 10 coro_timer
+check "JAVA_HOME of 21 or newer comes first" [ "$(table_rows | grep -c "| java 21.0.4 | virtual thread")" -eq 1 ]
+JAVA_HOME=$tmp/jdks/old-11 bench RUNS=1 SLEEP_MS=50 PEERS=java ./run.sh --peers 10 coro_timer
+check "JAVA_HOME older than 21 is passed over" [ "$(table_rows | grep -c "| java 25.0.1 | virtual thread")" -eq 1 ]
+rm -rf "${tmp:?}/jdks"
 
 # 8. THREAD_CAP caps every runtime's threads, and N=1 is its own baseline.
 rm -f args.log
@@ -447,8 +520,8 @@ check "a peers sweep with a timed-out run exits 1" [ "$rc" -eq 1 ]
 check "one row per runtime and N, in the peers table's shape" \
   [ "$(table_rows | awk -F' [|] ' '{ printf "%s/%s/%s ", substr($1, 3), $2, $4 }')" = \
     "coro_timer/c++20 (this repo)/1 coro_timer/c++20 (this repo)/10 coro_timer/c++20 (this repo)/100 coro_timer/go 1.19.8/1 coro_timer/go 1.19.8/10 coro_timer/go 1.19.8/100 coro_timer/node 20.0.0/1 coro_timer/node 20.0.0/10 coro_timer/node 20.0.0/100 coro_shared/c++20 (this repo)/1 coro_shared/c++20 (this repo)/10 coro_shared/c++20 (this repo)/100 coro_shared/go 1.19.8/1 coro_shared/go 1.19.8/10 coro_shared/go 1.19.8/100 coro_shared/node 20.0.0/1 coro_shared/node 20.0.0/10 coro_shared/node 20.0.0/100 " ]
-check "every row has 12 cells" \
-  eval '[ "$(table_rows | awk '"'"'{ gsub(/\\\|/, ""); if (gsub(/\|/, "|") != 13) bad = 1 } END { print bad + 0 }'"'"')" = 0 ]'
+check "every row has 15 cells" \
+  eval '[ "$(table_rows | awk '"'"'{ gsub(/\\\|/, ""); if (gsub(/\|/, "|") != 16) bad = 1 } END { print bad + 0 }'"'"')" = 0 ]'
 check "each N=1 row that ran is its program's baseline (node's coro_shared timed out)" \
   [ "$(table_rows | awk -F' [|] ' '$4 == 1 && $11 == "baseline"' | wc -l)" -eq 5 ]
 check "the peers got N and the sleep at every N" eval 'ran go-coro_timer 1 1 && ran go-coro_timer 10 1 && ran go-coro_timer 100 1'

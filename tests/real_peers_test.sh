@@ -55,6 +55,11 @@ want Python python 'python [0-9.]+' "coro_timer=1 coro_shared=1"
 want Elixir elixir 'elixir [0-9.]+ \(OTP [0-9]+\)' "coro_timer=1 coro_shared=1"
 want Java java 'java [0-9.]+' "threads=1 coro_timer=1 coro_shared=1 running_avg=2 hash_collect=2"
 want Boost.Asio asio 'boost\.asio [0-9.]+' "coro_timer=1 coro_shared=1"
+check "every coro_timer and coro_shared row says how long spawning took and whether all were alive" \
+  [ "$(table_rows | awk -F' [|] ' '($1 == "| coro_timer" || $1 == "| coro_shared") && ($13 !~ /^[0-9]+[.][0-9][0-9]$/ || $14 !~ /^(yes|no: [0-9]+ of 20 had ended)/)' | wc -l)" -eq 0 ]
+check "and those rows are there" [ "$(table_rows | grep -c -E '^\| coro_(timer|shared) \|')" -ge 2 ]
+check "every atomic_counter row shows hits/s" \
+  [ "$(table_rows | awk -F' [|] ' '$1 == "| atomic_counter" && $15 !~ /^[0-9]+$/' | wc -l)" -eq 0 ]
 check "nothing is built inside the tree" \
   [ -z "$(find peers -path '*/src/bin' -prune -o \( -name target -o -name bin -o -name obj -o -name Cargo.lock \) -print)" ]
 

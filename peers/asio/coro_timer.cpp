@@ -1,7 +1,10 @@
 // coro_timer, Boost.Asio C++20 coroutines: N co_spawned coroutines on one io_context, each
 // co_awaits its own steady_timer; io_context::run returns when the last one has finished.
 // Run:    coro_timer N [SLEEP_MS=5000]      Build: g++ -O2 -std=c++20 -pthread coro_timer.cpp
-// Prints: scenario=coro_timer runtime=asio ... completed=C; exits 1 if C != N.
+// Prints: scenario=coro_timer runtime=asio ... sleep_ms=MS spawn_ms=S ended_at_spawn=E ... completed=C;
+// exits 1 if C != N. The coroutines only start inside run(), so S is ms from start until a handler
+// posted after the co_spawn loop runs, after every coroutine has run to its first co_await; E is
+// the completed count (each coroutine's last act) read in that handler.
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange without including it
 #if defined(__clang__) && !defined(BOOST_ASIO_HAS_CO_AWAIT)
 #define BOOST_ASIO_HAS_CO_AWAIT 1  // Boost 1.74 finds C++20 coroutines under g++ only; clang has them too
@@ -43,10 +46,14 @@ int main(int argc, char** argv) {
     const auto start = std::chrono::steady_clock::now();
     boost::asio::io_context ctx(1);  // concurrency hint 1: one thread runs it, no locking
     for (long i = 0; i < n; ++i) boost::asio::co_spawn(ctx, sleeper(milliseconds(ms), completed), boost::asio::detached);
+    std::chrono::steady_clock::time_point spawned;
+    long ended_at_spawn = -1;
+    boost::asio::post(ctx, [&] { spawned = std::chrono::steady_clock::now(), ended_at_spawn = completed; });
     ctx.run();
+    const auto spawn = std::chrono::round<milliseconds>(spawned - start).count();
     const auto wall = std::chrono::duration_cast<milliseconds>(std::chrono::steady_clock::now() - start).count();
     check(completed == n, "completed " + std::to_string(completed) + " of " + std::to_string(n));
     check(wall >= ms, "the run took less than one sleep");
-    std::printf("scenario=coro_timer runtime=asio n=%ld sleep_ms=%ld wall_ms=%lld completed=%ld\n", n, ms,
-                static_cast<long long>(wall), completed);
+    std::printf("scenario=coro_timer runtime=asio n=%ld sleep_ms=%ld spawn_ms=%lld ended_at_spawn=%ld wall_ms=%lld completed=%ld\n",
+                n, ms, static_cast<long long>(spawn), ended_at_spawn, static_cast<long long>(wall), completed);
 }

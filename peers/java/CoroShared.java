@@ -2,7 +2,10 @@
 // SLEEP_MS (scheduled before the waiters exist); per task a dependent stage (thenRun) of it;
 // CompletableFuture.allOf waits for all of them.
 // Run:    java CoroShared N [SLEEP_MS=5000]  (BENCH_THREADS=T: T timer threads, see Timers.java)
-// Prints: scenario=coro_shared runtime=java ... completed=C; exits 1 if C != N.
+// Prints: scenario=coro_shared runtime=java variant=CompletableFuture n=N sleep_ms=MS spawn_ms=S ended_at_spawn=E
+//         wall_ms=W completed=C; exits 1 if C != N. S: ms from start (the shared delay is scheduled
+//         first) until the spawn loop returns (every stage is attached); E: stages whose action had
+//         run by then (the count each one adds to as its only act, read at that moment).
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -20,13 +23,16 @@ public class CoroShared {
         LongAdder completed = new LongAdder();
         CompletableFuture<?>[] tasks = new CompletableFuture<?>[n];
         for (int i = 0; i < n; i++) tasks[i] = shared.thenRun(completed::increment);
+        long spawnMs = Math.round((System.nanoTime() - start) / 1e6);
+        long endedAtSpawn = completed.sum();
         CompletableFuture.allOf(tasks).join();
         long wallMs = (System.nanoTime() - start) / 1_000_000;
         timers.shutdown();
         check(completed.sum() == n, "completed " + completed.sum() + " of " + n);
         check(wallMs >= ms, "the run took less than one sleep");
         System.out.println("scenario=coro_shared runtime=java variant=CompletableFuture n=" + n + " sleep_ms=" + ms
-                + " wall_ms=" + wallMs + " completed=" + completed.sum());
+                + " spawn_ms=" + spawnMs + " ended_at_spawn=" + endedAtSpawn + " wall_ms=" + wallMs
+                + " completed=" + completed.sum());
     }
 
     // N (>= 1) and SLEEP_MS from the command line; anything else is a usage error, exit 2.

@@ -1,7 +1,10 @@
 // coro_shared, Node: N async functions all await ONE promisified setTimeout, made before them;
 // Promise.all waits for the N.
 // Run:    node coro_shared.js N [SLEEP_MS=5000]
-// Prints: scenario=coro_shared runtime=node ... completed=C; exits 1 if C != N.
+// Prints: scenario=coro_shared runtime=node n=N sleep_ms=MS spawn_ms=S ended_at_spawn=E wall_ms=W completed=C;
+//         exits 1 if C != N. S: ms from start (the shared timer is armed first) until the spawn
+//         loop returns (each waiter runs up to its await when called); E: waiters already ended
+//         by then, always 0 (see below).
 'use strict';
 const { promisify } = require('util');
 const sleep = promisify(setTimeout);
@@ -16,11 +19,13 @@ async function main() {
   const shared = sleep(ms);
   const tasks = [];
   for (let i = 0; i < n; i++) tasks.push(waiter(shared));
+  const spawnMs = Math.round(performance.now() - start);
+  const endedAtSpawn = 0; // JS runs to completion: neither the timer callback nor any await's continuation runs before this synchronous loop returns.
   const completed = (await Promise.all(tasks)).length;
   const wall = performance.now() - start;
   check(completed === n, `completed ${completed} of ${n}`);
   check(wall >= ms - 1, 'the run took less than one sleep'); // Node may round a timer down by < 1 ms
-  console.log(`scenario=coro_shared runtime=node n=${n} sleep_ms=${ms} wall_ms=${Math.round(wall)} completed=${completed}`);
+  console.log(`scenario=coro_shared runtime=node n=${n} sleep_ms=${ms} spawn_ms=${spawnMs} ended_at_spawn=${endedAtSpawn} wall_ms=${Math.round(wall)} completed=${completed}`);
 }
 
 // N (>= 1) and SLEEP_MS from the command line; anything else is a usage error, exit 2.

@@ -2,7 +2,10 @@
 loop.call_later timer (set before them) sets; asyncio.gather waits for the N.
 
 Run:    python3 coro_shared.py N [SLEEP_MS=5000]
-Prints: scenario=coro_shared runtime=python ... completed=C; exits 1 if C != N.
+Prints: scenario=coro_shared runtime=python n=N sleep_ms=MS spawn_ms=S ended_at_spawn=E wall_ms=W
+        completed=C; exits 1 if C != N. S: ms from start (the timer is set first) until every task
+        has run to its first await (a task starts only when the loop first runs it); E: tasks
+        already done at that moment.
 """
 import asyncio
 import sys
@@ -14,15 +17,30 @@ async def waiter(done: asyncio.Event) -> bool:
 
 
 async def main(n: int, ms: int) -> None:
+    loop = asyncio.get_running_loop()
+    spawn_ms, ended = -1.0, -1
+
+    # Scheduled after the last task's first step: the loop runs it once every task has begun its wait.
+    def spawned(tasks: list) -> None:
+        nonlocal spawn_ms, ended
+        spawn_ms = (time.monotonic() - start) * 1000
+        ended = sum(t.done() for t in tasks)  # a scan after the moment
+        tasks.clear()  # gather holds the tasks; drop this list so the wait holds what gather alone would
+
     start = time.monotonic()
     done = asyncio.Event()
-    asyncio.get_running_loop().call_later(ms / 1000, done.set)
-    results = await asyncio.gather(*(waiter(done) for _ in range(n)))
+    loop.call_later(ms / 1000, done.set)
+    # The tasks gather would make from the coroutines (it calls ensure_future on each): same memory.
+    tasks = [asyncio.ensure_future(waiter(done)) for _ in range(n)]
+    loop.call_soon(spawned, tasks)
+    results = await asyncio.gather(*tasks)
     wall = time.monotonic() - start
     completed = sum(results)
     check(completed == n, f"completed {completed} of {n}")
     check(wall >= ms / 1000, "the run took less than one sleep")
-    print(f"scenario=coro_shared runtime=python n={n} sleep_ms={ms} wall_ms={wall * 1000:.0f} completed={completed}")
+    check(ended >= 0, "the spawn callback did not run")
+    print(f"scenario=coro_shared runtime=python n={n} sleep_ms={ms} spawn_ms={spawn_ms:.0f} "
+          f"ended_at_spawn={ended} wall_ms={wall * 1000:.0f} completed={completed}")
 
 
 def args(default_ms: int) -> tuple[int, int]:

@@ -1,7 +1,10 @@
 """coro_timer, Python asyncio: N asyncio.sleep coroutines run as tasks by asyncio.gather.
 
 Run:    python3 coro_timer.py N [SLEEP_MS=5000]
-Prints: scenario=coro_timer runtime=python ... completed=C; exits 1 if C != N.
+Prints: scenario=coro_timer runtime=python n=N sleep_ms=MS spawn_ms=S ended_at_spawn=E wall_ms=W
+        completed=C; exits 1 if C != N. S: ms from start until every task has run to its first
+        await (a task starts, and asyncio.sleep takes its deadline, only when the loop first runs
+        it); E: tasks already done at that moment.
 """
 import asyncio
 import sys
@@ -9,12 +12,27 @@ import time
 
 
 async def main(n: int, ms: int) -> None:
+    loop = asyncio.get_running_loop()
+    spawn_ms, ended = -1.0, -1
+
+    # Scheduled after the last task's first step: the loop runs it once every task has begun its sleep.
+    def spawned(tasks: list) -> None:
+        nonlocal spawn_ms, ended
+        spawn_ms = (time.monotonic() - start) * 1000
+        ended = sum(t.done() for t in tasks)  # a scan after the moment
+        tasks.clear()  # gather holds the tasks; drop this list so the wait holds what gather alone would
+
     start = time.monotonic()
-    results = await asyncio.gather(*(asyncio.sleep(ms / 1000) for _ in range(n)))
+    # The tasks gather would make from the coroutines (it calls ensure_future on each): same memory.
+    tasks = [asyncio.ensure_future(asyncio.sleep(ms / 1000)) for _ in range(n)]
+    loop.call_soon(spawned, tasks)
+    results = await asyncio.gather(*tasks)
     wall = time.monotonic() - start
     check(len(results) == n, f"completed {len(results)} of {n}")
     check(wall >= ms / 1000, "the run took less than one sleep")
-    print(f"scenario=coro_timer runtime=python n={n} sleep_ms={ms} wall_ms={wall * 1000:.0f} completed={len(results)}")
+    check(ended >= 0, "the spawn callback did not run")
+    print(f"scenario=coro_timer runtime=python n={n} sleep_ms={ms} spawn_ms={spawn_ms:.0f} "
+          f"ended_at_spawn={ended} wall_ms={wall * 1000:.0f} completed={len(results)}")
 
 
 def args(default_ms: int) -> tuple[int, int]:

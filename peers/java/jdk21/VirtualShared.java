@@ -2,7 +2,10 @@
 // single virtual thread, started first, counts down after sleeping SLEEP_MS; all joined.
 // Built by run.sh --peers only when javac is 21 or newer (Debian 12 ships 17).
 // Run:    java VirtualShared N [SLEEP_MS=5000]
-// Prints: scenario=coro_shared runtime=java variant=virtual ... completed=C; exits 1 if C != N.
+// Prints: scenario=coro_shared runtime=java variant=virtual n=N sleep_ms=MS spawn_ms=S ended_at_spawn=E
+//         wall_ms=W completed=C; exits 1 if C != N. S: ms from start (the timer thread is started
+//         first) until the spawn loop returns (every waiter is started); E: waiters past the latch by
+//         then, the timer not counted (the count each one adds to as its last act, read at that moment).
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -33,13 +36,16 @@ public class VirtualShared {
                 }
             });
         }
+        long spawnMs = Math.round((System.nanoTime() - start) / 1e6);
+        long endedAtSpawn = completed.sum();
         timer.join();
         for (Thread t : threads) t.join();
         long wallMs = (System.nanoTime() - start) / 1_000_000;
         check(completed.sum() == n, "completed " + completed.sum() + " of " + n);
         check(wallMs >= ms, "the run took less than one sleep");
         System.out.println("scenario=coro_shared runtime=java variant=virtual n=" + n + " sleep_ms=" + ms
-                + " wall_ms=" + wallMs + " completed=" + completed.sum());
+                + " spawn_ms=" + spawnMs + " ended_at_spawn=" + endedAtSpawn + " wall_ms=" + wallMs
+                + " completed=" + completed.sum());
     }
 
     // N (>= 1) and SLEEP_MS from the command line; anything else is a usage error, exit 2.

@@ -1,7 +1,10 @@
 // coro_timer, Java 21+ virtual threads: N virtual threads, each Thread.sleep(SLEEP_MS); all joined.
 // Built by run.sh --peers only when javac is 21 or newer (Debian 12 ships 17).
 // Run:    java VirtualTimer N [SLEEP_MS=5000]
-// Prints: scenario=coro_timer runtime=java variant=virtual ... completed=C; exits 1 if C != N.
+// Prints: scenario=coro_timer runtime=java variant=virtual n=N sleep_ms=MS spawn_ms=S ended_at_spawn=E
+//         wall_ms=W completed=C; exits 1 if C != N. S: ms from start until the spawn loop returns
+//         (every thread is started); E: threads past their sleep by then (the count each one adds to
+//         as its last act, read at that moment).
 import java.util.concurrent.atomic.LongAdder;
 
 public class VirtualTimer {
@@ -22,12 +25,15 @@ public class VirtualTimer {
                 }
             });
         }
+        long spawnMs = Math.round((System.nanoTime() - start) / 1e6);
+        long endedAtSpawn = completed.sum();
         for (Thread t : threads) t.join();
         long wallMs = (System.nanoTime() - start) / 1_000_000;
         check(completed.sum() == n, "completed " + completed.sum() + " of " + n);
         check(wallMs >= ms, "the run took less than one sleep");
         System.out.println("scenario=coro_timer runtime=java variant=virtual n=" + n + " sleep_ms=" + ms
-                + " wall_ms=" + wallMs + " completed=" + completed.sum());
+                + " spawn_ms=" + spawnMs + " ended_at_spawn=" + endedAtSpawn + " wall_ms=" + wallMs
+                + " completed=" + completed.sum());
     }
 
     // N (>= 1) and SLEEP_MS from the command line; anything else is a usage error, exit 2.

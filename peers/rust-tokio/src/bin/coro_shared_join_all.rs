@@ -1,7 +1,10 @@
 //! coro_shared, Rust tokio + futures::future::join_all: N waits on one `tokio::sync::watch`
 //! channel polled by ONE task; the value is sent when a single sleep (made first) ends.
 //! Run:    coro_shared_join_all N [SLEEP_MS=5000]
-//! Prints: scenario=coro_shared runtime=tokio variant=join_all ... completed=C; exits 1 if C != N.
+//! Prints: scenario=coro_shared runtime=tokio variant=join_all ... sleep_ms=MS spawn_ms=S
+//!         ended_at_spawn=E ... completed=C; exits 1 if C != N. S: ms from start until join_all
+//!         has built its collection of the N waits (their first poll, which registers them with
+//!         the channel, follows at once in join!); E is always 0, see below.
 use futures::future::join_all;
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
@@ -16,7 +19,11 @@ async fn main() {
     let waiters = join_all((0..n).map(|_| {
         let mut rx = rx.clone();
         async move { rx.changed().await.is_ok() }
-    }));
+    })); // builds all N, polls none
+    let spawn = start.elapsed();
+    // No wait is polled before join! below, so none can have ended by now; there is no per-wait
+    // counter to read without adding to each wait's state (more memory per wait).
+    let ended_at_spawn = 0;
     let setter = async move {
         timer.await;
         tx.send(true).expect("every receiver is alive");
@@ -26,7 +33,11 @@ async fn main() {
     let wall = start.elapsed();
     check(completed == n, &format!("completed {completed} of {n}"));
     check(wall >= Duration::from_millis(ms), "the run took less than one sleep");
-    println!("scenario=coro_shared runtime=tokio variant=join_all n={n} sleep_ms={ms} wall_ms={} completed={completed}", wall.as_millis());
+    println!("scenario=coro_shared runtime=tokio variant=join_all n={n} sleep_ms={ms} spawn_ms={} ended_at_spawn={ended_at_spawn} wall_ms={} completed={completed}", rounded_ms(spawn), wall.as_millis());
+}
+
+fn rounded_ms(d: Duration) -> u128 {
+    (d.as_micros() + 500) / 1000
 }
 
 /// N (>= 1) and SLEEP_MS from the command line; anything else is a usage error, exit 2.
