@@ -5,7 +5,7 @@
 // Every task first awaits one CountDownLatch, counted down after the last start, so that all N
 // exist before any of them hashes (ours makes every task before any runs).
 // UUID.randomUUID draws from one SecureRandom that every thread shares.
-// Built by run.sh --peers only when javac is 21 or newer (Debian 12 ships 17).
+// Built by run.sh --peers with a JDK of 21 or newer, which it finds in JAVA_HOME, PEERS_JDKS or PATH.
 // Run:    java VirtualHashCollect N mutex|channel
 // Prints: scenario=hash_collect runtime=java-virtual n=N sync=V spawn_ms=S wall_ms=W completed=C;
 // exits 1 if a digest is lost, repeated or wrong.

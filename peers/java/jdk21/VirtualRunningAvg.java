@@ -4,7 +4,7 @@
 // drains, owning the statistics and stopping after N values (channel); all joined.
 // Every task first awaits one CountDownLatch, counted down after the last start, so that all N
 // exist before any of them draws (ours makes every task before any runs).
-// Built by run.sh --peers only when javac is 21 or newer (Debian 12 ships 17).
+// Built by run.sh --peers with a JDK of 21 or newer, which it finds in JAVA_HOME, PEERS_JDKS or PATH.
 // Run:    java VirtualRunningAvg N mutex|channel
 // Prints: scenario=running_avg runtime=java-virtual n=N sync=V spawn_ms=S wall_ms=W mean=M variance=V completed=C;
 // exits 1 if a value is lost or the mean or variance is more than 6 standard errors off.

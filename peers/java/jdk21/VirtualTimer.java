@@ -1,5 +1,5 @@
 // coro_timer, Java 21+ virtual threads: N virtual threads, each Thread.sleep(SLEEP_MS); all joined.
-// Built by run.sh --peers only when javac is 21 or newer (Debian 12 ships 17).
+// Built by run.sh --peers with a JDK of 21 or newer, which it finds in JAVA_HOME, PEERS_JDKS or PATH.
 // Run:    java VirtualTimer N [SLEEP_MS=5000]
 // Prints: scenario=coro_timer runtime=java variant=virtual n=N sleep_ms=MS spawn_ms=S ended_at_spawn=E
 //         wall_ms=W completed=C; exits 1 if C != N. S: ms from start until the spawn loop returns
