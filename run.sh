@@ -268,8 +268,8 @@ base_cell() {
 #   base                       the max RSS at N = 1 (base_cell)
 #   per_task                   bytes/task from outside, (max RSS − BASE) × 1024 / N; "-" without BASE
 #   baseline                   the word: this row is the baseline of the others
-#   spawn alive                s from the first spawn until every task waits; whether all N were
-#                              alive at once (alive_cell)
+#   spawn alive                s from the first spawn until every task waits (ours) or the spawn
+#                              loop returned (a peer); whether all N were alive at once (alive_cell)
 #   hits                       the summary's hits_per_s= (atomic_counter)
 # BASE: the max RSS of the same program at N = 1 in KiB, or "run" to measure it first (one run).
 # A failure is said on stderr, NAME saying whose, and gets a failed_row; table_row returns 1. On
@@ -323,13 +323,24 @@ EOF
   echo "$line |" >>"$work/rows"
 }
 
-# spawn_s SUMMARY: seconds from the first spawn until every task existed and waited: our binaries'
-# waiting_ms= (the spawn, then start_all), a peer's spawn_ms=; "-" when the program says neither.
+# spawn_s SUMMARY: seconds from the first spawn until every task existed: our binaries'
+# waiting_ms= (the spawn, then start_all), a peer's spawn_ms=; "-" when the program says neither,
+# "?" and the value when it is no number.
 spawn_s() {
+  local ms
+  ms=$(spawn_ms "$1")
+  case $ms in
+    -) echo - ;;
+    *) awk -v ms="$ms" 'BEGIN { if (ms ~ /^[0-9]+([.][0-9]+)?$/) printf "%.2f\n", ms / 1000; else print "? " ms }' ;;
+  esac
+}
+
+# spawn_ms SUMMARY: waiting_ms= if the summary has it, else spawn_ms=, else "-".
+spawn_ms() {
   local ms
   ms=$(field waiting_ms "$1")
   [ "$ms" != - ] || ms=$(field spawn_ms "$1")
-  if [ "$ms" = - ]; then echo -; else awk -v ms="$ms" 'BEGIN { printf "%.2f\n", ms / 1000 }'; fi
+  echo "$ms"
 }
 
 # alive_cell SUMMARY: were all N tasks alive at once? From the program's own ended_at_spawn= (tasks
@@ -338,17 +349,14 @@ spawn_s() {
 # due), "no: E of N had ended", or "-" for a program that does not say.
 alive_cell() {
   local e ms sl
-  e=$(field ended_at_spawn "$1") sl=$(field sleep_ms "$1") ms=$(field waiting_ms "$1")
-  [ "$ms" != - ] || ms=$(field spawn_ms "$1")
+  e=$(field ended_at_spawn "$1") sl=$(field sleep_ms "$1") ms=$(spawn_ms "$1")
   case $e in
     -) echo -; return ;;
     '' | *[!0-9]*) echo "? ended_at_spawn=$e"; return ;;
   esac
-  case $ms in *[!0-9]*) ms=- ;; esac
-  case $sl in *[!0-9]*) sl=- ;; esac
   if [ "$e" -gt 0 ]; then
     echo "no: $e of $(field n "$1") had ended"
-  elif [ "$ms" != - ] && [ "$sl" != - ] && [ "$ms" -gt "$sl" ]; then
+  elif awk -v ms="$ms" -v sl="$sl" 'BEGIN { n = "^[0-9]+([.][0-9]+)?$"; exit !(ms ~ n && sl ~ n && ms + 0 > sl + 0) }'; then
     echo "yes; spawning outlasted the sleep"
   else
     echo yes
@@ -638,7 +646,7 @@ settings="RUNS=$RUNS${capped:+, THREAD_CAP=$THREAD_CAP}${THREADS:+, THREADS=$THR
 peers_lines() {
   [ "$PEERS" = "$peer_names" ] || echo "- PEERS=$PEERS"
   if [ -z "$SLEEP_MS" ]; then
-    echo "- sleep: $peers_sleep_ms ms (atomic_counter: 1000 ms per iteration), longer than the slowest runtime here takes to spawn 1M tasks; running_avg and hash_collect have none"
+    echo "- sleep: $peers_sleep_ms ms (atomic_counter: 1000 ms per iteration), chosen to outlast spawning 1M tasks (the all alive column says whether it did); running_avg and hash_collect have none"
   else
     echo "- sleep: $SLEEP_MS ms; running_avg and hash_collect have none"
   fi
@@ -656,7 +664,7 @@ peers_notes() {
   fi
   [ -z "$threads_capped" ] || echo "- threads: every runtime ran min(N, THREAD_CAP=$THREAD_CAP) threads."
   case " $scenarios " in *" coro_timer "* | *" coro_shared "*)
-    echo "- spawn s: from the first spawn until every task existed and waited (ours: spawn_ms and start_all, the binary's waiting_ms; a peer: its own spawn_ms). all alive: the program's own count of tasks that had already ended by then (ended_at_spawn): \"no\" when any had, since their memory could be reused and the max RSS then understates the runtime; \"spawning outlasted the sleep\" when every task existed but the first were already due. A row that is not \"yes\" is no measure of N tasks waiting at once." ;;
+    echo "- spawn s: ours, from the first spawn until every task waited (spawn and start_all, the binary's waiting_ms); a peer, until its spawn loop returned (its own spawn_ms; Python's and Boost.Asio's, until every task had begun its wait). all alive: the program's own count of tasks that had already ended by then (ended_at_spawn): \"no\" when any had, since their memory could be reused and the max RSS then understates the runtime; \"spawning outlasted the sleep\" when every task existed but the first were already due. A row that is not \"yes\" is no measure of N tasks waiting at once." ;;
   esac
   sed 's/^/- /' "$pw/limits"
   sed 's/^/- /' "$pw/notes" "$work/notes"

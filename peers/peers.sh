@@ -156,7 +156,7 @@ threads_knob() {
 peer_knobs="ours --threads T; Go GOMAXPROCS=T; tokio TOKIO_WORKER_THREADS=T; async-std ASYNC_STD_THREAD_COUNT=T; C# BENCH_THREADS=T (the thread pool's minimum and maximum); the BEAM +S T:T (ERL_FLAGS); rayon RAYON_NUM_THREADS=T; Java BENCH_THREADS=T (the executor's size: the timer's, or running_avg's and hash_collect's pool; virtual threads: jdk.virtualThreadScheduler.parallelism); Node, Python asyncio and Boost.Asio run one thread whatever T, and Rust std::thread a thread per task: one row each, at the first T"
 
 # The sleep of coro_timer and coro_shared under --peers when SLEEP_MS is unset. Longer than the
-# slowest runtime here takes to spawn 1M tasks (Elixir and Python: 10-40 s): a task that ends before
+# slowest runtime here took to spawn 1M tasks (Python and Elixir: 15-24 s): a task that ends before
 # the last one is spawned frees memory that the max RSS then never holds, so every task must still
 # be waiting when spawning ends. Each row says whether it was (the "all alive" column).
 peers_sleep_ms=30000
@@ -610,7 +610,7 @@ jdk21() {
 # Virtual threads: a JDK of 21 or newer, found by detect (jdk21).
 ready_java21() {
   [ ! -s "$pw/java21.jdk" ] || return 0
-  echo "java virtual threads: not run, they need JDK 21 or newer and none was found (JAVA_HOME, /usr/lib/jvm/*, then PATH, whose javac is $(first_version "$("$JAVAC" -version 2>&1 | grep -m 1 '^javac ')"))" >>"$pw/notes"
+  echo "java virtual threads: not run, they need JDK 21 or newer and none was found (JAVA_HOME, then PEERS_JDKS=$PEERS_JDKS, then PATH, whose javac is $(first_version "$("$JAVAC" -version 2>&1 | grep -m 1 '^javac ')"))" >>"$pw/notes"
   return 1
 }
 

@@ -304,10 +304,15 @@ check "tasks ended before spawning did: no, with how many" [ "$(cells coro_timer
 check "spawning outlasted the sleep, none ended: flagged" [ "$(cells coro_timer "node 20.0.0")" = "0.06;yes; spawning outlasted the sleep;-" ]
 check "ours gets the same columns" [ "$(cells coro_timer "c++20 (this repo)")" = "0.00;yes;-" ]
 check "atomic_counter rows show hits/s, no alive cell" [ "$(cells atomic_counter "go 1.19.8")" = "-;-;100" ]
-check "the section states the rule" has "$(last_section)" '^- spawn s: from the first spawn until every task existed and waited'
+check "the section states the rule" has "$(last_section)" '^- spawn s: ours, from the first spawn until every task waited .*; a peer, until its spawn loop returned'
 check "spawn_s prefers our waiting_ms" [ "$(lib spawn_s "scenario=x spawn_ms=10 waiting_ms=1500")" = 1.50 ]
 check "alive_cell: ours, every task waiting before the sleep ended" \
   [ "$(lib alive_cell "scenario=coro_timer n=5 sleep_ms=100 spawn_ms=50 waiting_ms=99 ended_at_spawn=0")" = yes ]
+check "alive_cell: our waiting_ms, not spawn_ms, is held against the sleep" \
+  [ "$(lib alive_cell "scenario=coro_timer n=5 sleep_ms=100 spawn_ms=50 waiting_ms=150 ended_at_spawn=0")" = "yes; spawning outlasted the sleep" ]
+check "alive_cell: a spawn in fractions of a ms counts too" \
+  [ "$(lib alive_cell "scenario=coro_timer n=5 sleep_ms=100 spawn_ms=100.5 ended_at_spawn=0")" = "yes; spawning outlasted the sleep" ]
+check "spawn_s: a value that is no number is shown as such" [ "$(lib spawn_s "scenario=x spawn_ms=abc")" = "? abc" ]
 check "alive_cell: a value that is no count is shown, not trusted" \
   [ "$(lib alive_cell "scenario=coro_timer n=5 sleep_ms=100 spawn_ms=50 ended_at_spawn=x")" = "? ended_at_spawn=x" ]
 

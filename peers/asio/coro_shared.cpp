@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
     const auto wall = std::chrono::duration_cast<milliseconds>(std::chrono::steady_clock::now() - start).count();
     check(completed == n, "completed " + std::to_string(completed) + " of " + std::to_string(n));
     check(wall >= ms, "the run took less than one sleep");
-    std::printf("scenario=coro_shared runtime=asio n=%ld sleep_ms=%ld spawn_ms=%lld ended_at_spawn=%ld wall_ms=%lld completed=%ld\n",
+    std::printf("scenario=coro_shared runtime=asio n=%ld sleep_ms=%ld spawn_ms=%lld ended_at_spawn=%ld "
+                "wall_ms=%lld completed=%ld\n",
                 n, ms, static_cast<long long>(spawn), ended_at_spawn, static_cast<long long>(wall), completed);
 }

@@ -40,7 +40,13 @@ static class Peer
         long ticks0 = Environment.TickCount64;
         IEnumerable<Task> tasks = spawn((int)n, (int)ms);
         long spawnMs = (long)Math.Round(clock.Elapsed.TotalMilliseconds, MidpointRounding.AwayFromZero);
-        int endedAtSpawn = Ended(tasks is Task[] made ? made : CollectionsMarshal.AsSpan((List<Task>)tasks));
+        int endedAtSpawn = Ended(tasks switch
+        {
+            Task[] made => made,
+            List<Task> list => CollectionsMarshal.AsSpan(list),
+            // A lazy sequence would make its tasks again at each enumeration: spawn returns them made.
+            _ => throw new ArgumentException("spawn must return the tasks it made: an array or a List"),
+        });
         Console.Error.WriteLine($"{name}: {n} tasks spawned in {spawnMs} ms, {endedAtSpawn} had ended");
         WaitAll(name, tasks is Task[] array ? Task.WhenAll(array) : Task.WhenAll(tasks), tasks, n);
         long wallMs = clock.ElapsedMilliseconds;

@@ -16,7 +16,8 @@ defmodule CoroTimer do
     wall = System.convert_time_unit(System.monotonic_time() - start, :native, :millisecond)
     check(completed == n, "completed #{completed} of #{n}")
     check(wall >= ms, "the run took less than one sleep")
-    IO.puts("scenario=coro_timer runtime=elixir n=#{n} sleep_ms=#{ms} spawn_ms=#{spawn_ms} ended_at_spawn=#{ended} wall_ms=#{wall} completed=#{completed}")
+    IO.puts("scenario=coro_timer runtime=elixir n=#{n} sleep_ms=#{ms} spawn_ms=#{spawn_ms} " <>
+              "ended_at_spawn=#{ended} wall_ms=#{wall} completed=#{completed}")
   end
 
   # N (>= 1) and SLEEP_MS from the command line; anything else is a usage error, exit 2.

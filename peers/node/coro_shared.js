@@ -20,12 +20,15 @@ async function main() {
   const tasks = [];
   for (let i = 0; i < n; i++) tasks.push(waiter(shared));
   const spawnMs = Math.round(performance.now() - start);
-  const endedAtSpawn = 0; // JS runs to completion: neither the timer callback nor any await's continuation runs before this synchronous loop returns.
+  // JS runs to completion: neither the timer callback nor any await's continuation runs before
+  // this synchronous loop returns, so no task can have ended yet.
+  const endedAtSpawn = 0;
   const completed = (await Promise.all(tasks)).length;
   const wall = performance.now() - start;
   check(completed === n, `completed ${completed} of ${n}`);
   check(wall >= ms - 1, 'the run took less than one sleep'); // Node may round a timer down by < 1 ms
-  console.log(`scenario=coro_shared runtime=node n=${n} sleep_ms=${ms} spawn_ms=${spawnMs} ended_at_spawn=${endedAtSpawn} wall_ms=${Math.round(wall)} completed=${completed}`);
+  console.log(`scenario=coro_shared runtime=node n=${n} sleep_ms=${ms} spawn_ms=${spawnMs} ` +
+    `ended_at_spawn=${endedAtSpawn} wall_ms=${Math.round(wall)} completed=${completed}`);
 }
 
 // N (>= 1) and SLEEP_MS from the command line; anything else is a usage error, exit 2.

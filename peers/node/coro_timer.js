@@ -18,7 +18,8 @@ async function main() {
   const wall = performance.now() - start;
   check(completed === n, `completed ${completed} of ${n}`);
   check(wall >= ms - 1, 'the run took less than one sleep'); // Node may round a timer down by < 1 ms
-  console.log(`scenario=coro_timer runtime=node n=${n} sleep_ms=${ms} spawn_ms=${spawnMs} ended_at_spawn=${endedAtSpawn} wall_ms=${Math.round(wall)} completed=${completed}`);
+  console.log(`scenario=coro_timer runtime=node n=${n} sleep_ms=${ms} spawn_ms=${spawnMs} ` +
+    `ended_at_spawn=${endedAtSpawn} wall_ms=${Math.round(wall)} completed=${completed}`);
 }
 
 // N (>= 1) and SLEEP_MS from the command line; anything else is a usage error, exit 2.
