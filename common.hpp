@@ -1,11 +1,10 @@
 // common.hpp: everything the scenarios share, standard library and POSIX only.
 //
 // What a scenario calls:
-//   bench::cli cli{argc, argv, usage};          parses `NAME N [--option value]...`; bad input: exit 2
-//     cli.count()                               N, the first argument
-//     cli.number("--sleep-ms", 5000, 1, MAX)    a whole-number option (echoed in the summary line)
+//   bench::cli cli{argc, argv, usage};          `NAME N [--option value]...`; bad input: exit 2
+//     cli.count(), cli.threads()                N (the first argument); --threads T, T event loops
+//     cli.number("--sleep-ms", 5000, 1, MAX)    a whole-number option, echoed in the summary line
 //     cli.choice("--sync", "mutex channel")     one of a list; the first is the default
-//     cli.threads()                             --threads T: event loops, one per thread
 //     cli.finish(bytes_per_task)                rejects the rest; refuses an N that cannot fit
 //   bench::frame_of([&] { return task(...); })  one task's frame bytes, measured (for cli.finish)
 //   bench::report report{"coro_timer", cli};    resident-set sampler and the one summary line
@@ -16,22 +15,18 @@
 //     co_await e                                waits until the bench::event e is set
 //     co_await ch.receive(out)                  takes what a bench::channel<T> holds
 //   bench::runtime rt{threads};                 T event loops on T threads
-//     rt.spawn(job)                             round-robin over the loops; starts when its loop runs
-//     rt.start_all()                            runs every task spawned so far to its first wait
-//     rt.run_until(done)                        runs, timers included, until done() holds
-//     rt.join()                                 runs until every task has ended
-//     rt.completed(), rt.early_wakeups()        totals over every loop: a lower bound while loops
-//                                               run, exact after join()
+//     rt.spawn(job), rt.start_all()             round-robin over the loops; run all to their first wait
+//     rt.run_until(done), rt.join()             run until done() holds; until every task has ended
+//     rt.completed(), rt.early_wakeups()        totals: a lower bound while loops run, exact after join()
 //     rt.late_ms(1), rt.late_ms(0.99)           how late sleepers resumed: the latest, the 99th pct
 //   bench::event e;  e.set();                   one-shot; wakes every waiter on every loop
-//   bench::channel<T> ch{producers};  ch.send(v)  many senders, one receiving task
-//   bench::mutex                                a std::mutex that spins briefly before it sleeps
-//   bench::big_vector<T>                        a std::vector on huge pages, for one element per task
+//   bench::channel<T> ch;  ch.send(v)           many senders, one receiving task
+//   bench::mutex, bench::big_vector<T>          a spinning std::mutex; a std::vector on huge pages
 //   bench::frame_bytes_per_task(n)              checks that every frame was freed; frame bytes / n
 //   bench::splitmix64(state)                    per-task random streams from one seed
-// Everything else is in bench::os (the platform block) or bench::detail: no scenario calls it.
-// Sections, in dependency order: platform block, errors and arguments, randomness, metrics, frame
-// pool, job, task list, timer wheel, event loop and runtime, sleeping, mutex, event, channel<T>.
+// The rest is bench::os (the platform block) or bench::detail. Sections, in dependency order:
+// platform, errors and arguments, randomness, metrics, frame pool, job, task list, timer wheel,
+// event loop and runtime, sleeping, mutex, event, channel<T>.
 #pragma once
 
 #include <algorithm>
@@ -71,23 +66,26 @@
 // Then memory: the resident set and what is available. A test build may define BENCH_KQUEUE_SHIM
 // and provide the kqueue calls itself, to run the kqueue poller on Linux.
 
+namespace bench::os {
+// A failed system call: an exception that names it, with errno's text (exit 1, see on_terminate).
+[[noreturn]] inline void fail(const char* call) { throw std::system_error(errno, std::generic_category(), call); }
+}  // namespace bench::os
+
 #if defined(__linux__) && !defined(BENCH_KQUEUE_SHIM)
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 
 namespace bench::os {
-
 class poller {
 public:
     poller() {
         epoll_ = epoll_create1(EPOLL_CLOEXEC);
-        if (epoll_ < 0) throw std::system_error(errno, std::generic_category(), "epoll_create1");
+        if (epoll_ < 0) fail("epoll_create1");
         wake_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-        if (wake_ < 0) throw std::system_error(errno, std::generic_category(), "eventfd");
+        if (wake_ < 0) fail("eventfd");
         epoll_event ev{};
         ev.events = EPOLLIN;
-        if (epoll_ctl(epoll_, EPOLL_CTL_ADD, wake_, &ev) < 0)
-            throw std::system_error(errno, std::generic_category(), "epoll_ctl");
+        if (epoll_ctl(epoll_, EPOLL_CTL_ADD, wake_, &ev) < 0) fail("epoll_ctl");
     }
     ~poller() {
         ::close(wake_);
@@ -100,22 +98,19 @@ public:
     void wait(int timeout_ms) {
         epoll_event ev;
         int n = epoll_wait(epoll_, &ev, 1, timeout_ms);
-        if (n < 0 && errno != EINTR) throw std::system_error(errno, std::generic_category(), "epoll_wait");
+        if (n < 0 && errno != EINTR) fail("epoll_wait");
         std::uint64_t count;
-        if (n > 0 && ::read(wake_, &count, sizeof count) < 0 && errno != EAGAIN)
-            throw std::system_error(errno, std::generic_category(), "read(eventfd)");
+        if (n > 0 && ::read(wake_, &count, sizeof count) < 0 && errno != EAGAIN) fail("read(eventfd)");
     }
     void wake() {
         std::uint64_t one = 1;
-        if (::write(wake_, &one, sizeof one) < 0 && errno != EAGAIN)
-            throw std::system_error(errno, std::generic_category(), "write(eventfd)");
+        if (::write(wake_, &one, sizeof one) < 0 && errno != EAGAIN) fail("write(eventfd)");
     }
 
 private:
     int epoll_ = -1;
     int wake_ = -1;
 };
-
 }  // namespace bench::os
 
 #elif defined(__APPLE__) || defined(__FreeBSD__) || defined(BENCH_KQUEUE_SHIM)
@@ -124,16 +119,14 @@ private:
 #endif
 
 namespace bench::os {
-
 class poller {
 public:
     poller() {
         kq_ = kqueue();
-        if (kq_ < 0) throw std::system_error(errno, std::generic_category(), "kqueue");
+        if (kq_ < 0) fail("kqueue");
         struct kevent ev;
         EV_SET(&ev, 1, EVFILT_USER, EV_ADD | EV_CLEAR, 0, 0, nullptr);
-        if (kevent(kq_, &ev, 1, nullptr, 0, nullptr) < 0)
-            throw std::system_error(errno, std::generic_category(), "kevent(EV_ADD)");
+        if (kevent(kq_, &ev, 1, nullptr, 0, nullptr) < 0) fail("kevent(EV_ADD)");
     }
     ~poller() { ::close(kq_); }
     poller(const poller&) = delete;
@@ -142,20 +135,17 @@ public:
     void wait(int timeout_ms) {
         struct kevent ev;
         timespec ts{timeout_ms / 1000, (timeout_ms % 1000) * 1000000L};
-        if (kevent(kq_, nullptr, 0, &ev, 1, timeout_ms < 0 ? nullptr : &ts) < 0 && errno != EINTR)
-            throw std::system_error(errno, std::generic_category(), "kevent");
+        if (kevent(kq_, nullptr, 0, &ev, 1, timeout_ms < 0 ? nullptr : &ts) < 0 && errno != EINTR) fail("kevent");
     }
     void wake() {
         struct kevent ev;
         EV_SET(&ev, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, nullptr);
-        if (kevent(kq_, &ev, 1, nullptr, 0, nullptr) < 0)
-            throw std::system_error(errno, std::generic_category(), "kevent(NOTE_TRIGGER)");
+        if (kevent(kq_, &ev, 1, nullptr, 0, nullptr) < 0) fail("kevent(NOTE_TRIGGER)");
     }
 
 private:
     int kq_ = -1;
 };
-
 }  // namespace bench::os
 
 #else
@@ -164,7 +154,6 @@ private:
 
 #if defined(__linux__)
 namespace bench::os {
-
 // The number after `key` in a /proc file: "VmRSS:   123 kB" gives 123; key "": the first number.
 inline long proc_number(const char* path, const char* key) {
     char buf[8192];
@@ -192,7 +181,6 @@ inline double commit_left() {
     return 1024.0 * static_cast<double>(proc_number("/proc/meminfo", "CommitLimit:") -
                                         proc_number("/proc/meminfo", "Committed_AS:"));
 }
-
 }  // namespace bench::os
 
 #else
@@ -204,7 +192,6 @@ inline double commit_left() {
 #endif
 
 namespace bench::os {
-
 inline long rss_kib() {
 #if defined(__APPLE__)
     mach_task_basic_info info;
@@ -217,14 +204,13 @@ inline long rss_kib() {
     kinfo_proc info;
     size_t size = sizeof info;
     int mib[] = {CTL_KERN, KERN_PROC, KERN_PROC_PID, getpid()};
-    if (sysctl(mib, 4, &info, &size, nullptr, 0) < 0)
-        throw std::system_error(errno, std::generic_category(), "sysctl(KERN_PROC_PID)");
+    if (sysctl(mib, 4, &info, &size, nullptr, 0) < 0) fail("sysctl(KERN_PROC_PID)");
     return static_cast<long>(info.ki_rssize * getpagesize() / 1024);
 #endif
 }
 inline long peak_rss_kib() {
     rusage ru;
-    if (getrusage(RUSAGE_SELF, &ru) < 0) throw std::system_error(errno, std::generic_category(), "getrusage");
+    if (getrusage(RUSAGE_SELF, &ru) < 0) fail("getrusage");
 #if defined(__APPLE__)
     return ru.ru_maxrss / 1024;  // bytes on macOS
 #else
@@ -245,7 +231,7 @@ inline double available_bytes() {
     size_t size = sizeof free_pages;
     if (sysctlbyname("vm.stats.vm.v_free_count", &free_pages, &size, nullptr, 0) < 0 ||
         sysctlbyname("vm.stats.vm.v_inactive_count", &inactive, &size, nullptr, 0) < 0)
-        throw std::system_error(errno, std::generic_category(), "sysctlbyname(vm.stats.vm)");
+        fail("sysctlbyname(vm.stats.vm)");
     return (static_cast<double>(free_pages) + inactive) * getpagesize();
 #endif
 }
@@ -253,41 +239,35 @@ inline constexpr const char* available_name = "free + inactive";
 // The BSDs and macOS commit anonymous memory when it is touched, not when it is mapped.
 inline constexpr int map_reserve = 0;
 inline double commit_left() { return -1; }
-
 }  // namespace bench::os
 #endif
 
 namespace bench::os {
-
 // The huge page size that big blocks are aligned to (x86-64 and arm64 with 4 KiB pages).
 inline constexpr std::size_t huge_page = 2 << 20;
 
 // Physical memory: no process without swap can hold more resident.
 inline double physical_bytes() {
     const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || page <= 0) throw std::system_error(errno, std::generic_category(), "sysconf(_SC_PHYS_PAGES)");
+    if (pages <= 0 || page <= 0) fail("sysconf(_SC_PHYS_PAGES)");
     return static_cast<double>(pages) * static_cast<double>(page);
 }
 // The address-space limit (ulimit -v), or -1 without one.
 inline double address_space_limit() {
     rlimit r;
-    if (getrlimit(RLIMIT_AS, &r) < 0) throw std::system_error(errno, std::generic_category(), "getrlimit(RLIMIT_AS)");
+    if (getrlimit(RLIMIT_AS, &r) < 0) fail("getrlimit(RLIMIT_AS)");
     return r.rlim_cur == RLIM_INFINITY ? -1 : static_cast<double>(r.rlim_cur);
 }
 
-// Fresh zeroed memory, nullptr when the OS refuses. `reserve_only`: address space that costs
-// nothing until it is touched. Blocks of 2 MiB or more are aligned to 2 MiB, so that transparent
-// huge pages can back them (advise_huge).
+// Fresh zeroed memory in whole 2 MiB pages, 2 MiB-aligned so that transparent huge pages can back
+// it (advise_huge); nullptr when the OS refuses. `reserve_only`: address space that costs nothing
+// until it is touched.
 inline void* map(std::size_t bytes, bool reserve_only = false) {
-    const int flags = MAP_PRIVATE | MAP_ANON | (reserve_only ? map_reserve : 0);
-    if (bytes < huge_page) {
-        void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, flags, -1, 0);
-        return p == MAP_FAILED ? nullptr : p;
-    }
     if (bytes > SIZE_MAX / 2) return nullptr;  // no such memory, and the sums below would wrap
     bytes = (bytes + huge_page - 1) & ~(huge_page - 1);
     const std::size_t len = bytes + huge_page;  // map more, then trim to an aligned stretch
-    void* p = mmap(nullptr, len, PROT_READ | PROT_WRITE, flags, -1, 0);
+    void* p = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANON | (reserve_only ? map_reserve : 0),
+                   -1, 0);
     if (p == MAP_FAILED) return nullptr;
     const auto start = reinterpret_cast<std::uintptr_t>(p);
     const auto aligned = (start + huge_page - 1) & ~(huge_page - 1);
@@ -299,10 +279,7 @@ inline void* map(std::size_t bytes, bool reserve_only = false) {
     }
     return reinterpret_cast<void*>(aligned);
 }
-inline void unmap(void* p, std::size_t bytes) noexcept {
-    if (bytes >= huge_page) bytes = (bytes + huge_page - 1) & ~(huge_page - 1);  // as map() mapped it
-    (void)munmap(p, bytes);
-}
+inline void unmap(void* p, std::size_t bytes) noexcept { (void)munmap(p, (bytes + huge_page - 1) & ~(huge_page - 1)); }
 // Asks for transparent huge pages on a 2 MiB-aligned stretch: the first touch of a 4 KiB page
 // costs a page fault, of a 2 MiB page one per 512. Only advice: without THP, 4 KiB pages it is.
 inline void advise_huge([[maybe_unused]] void* p, [[maybe_unused]] std::size_t bytes) noexcept {
@@ -319,11 +296,9 @@ inline void cpu_relax() noexcept {
     asm volatile("yield");
 #endif
 }
-
 }  // namespace bench::os
 
 namespace bench {
-
 // Errors and arguments. Bad input: one line on stderr, exit 2, before any work starts. A failure
 // at run time: an exception whose what() names the call; the terminate handler prints it, exit 1.
 
@@ -360,10 +335,9 @@ inline void check(bool ok, const std::string& what) {
     if (!ok) exit_with(1, "self-check failed: " + what);
 }
 
-// Parses `NAME N [--option value]...`. Each option is read once by the scenario, which then calls
-// finish() to reject whatever it did not read. --help anywhere prints the usage and exits 0. Every
-// option read is echoed in params() as key=value (--sleep-ms 50: sleep_ms=50), defaults included,
-// so that the summary line says what ran.
+// Parses `NAME N [--option value]...`: the scenario reads each option once, then finish() rejects
+// the rest; --help anywhere prints the usage, exit 0. Every option read is echoed in params() as
+// key=value (--sleep-ms 50: sleep_ms=50), defaults included, so the summary line says what ran.
 class cli {
 public:
     cli(int argc, char** argv, const char* usage) : argc_{argc}, argv_{argv} {
@@ -602,16 +576,19 @@ private:
 };
 
 // Frame pool. Every byte of a frame is multiplied by N, and malloc would add an 8-byte header.
-// Frames come instead from per-thread free lists, one per 16-byte size class (powers of two above
-// 512 bytes), carved from chunks that grow from 64 KiB to 32 MiB (so a small run stays small), all
-// in one reserved region; a freed frame goes back on the list of the thread that frees it. Classes
-// are multiples of 16 because operator new promises __STDCPP_DEFAULT_NEW_ALIGNMENT__ (16 on x86-64
-// and arm64) and compilers rely on it: a frame with an alignas(16) local is written with movaps.
-// Neither g++ 12 nor clang 14 passes a larger frame alignment to operator new, so alignas(32) or
-// more in a coroutine cannot be honoured (by malloc either). Chunks are never returned: the pool's
-// high-water mark stays resident, like malloc's arena.
+// Frames come from per-thread free lists, one per 16-byte size class (powers of two above 512
+// bytes), carved from chunks that grow from 64 KiB to 32 MiB, all in one reserved region; a freed
+// frame goes on the list of the thread that frees it. Chunks are never returned, like malloc's
+// arena. Classes are multiples of 16, as operator new promises (__STDCPP_DEFAULT_NEW_ALIGNMENT__):
+// g++ writes a frame with an alignas(16) local with movaps. Neither g++ 12 nor clang 14 passes a
+// larger frame alignment to operator new, so alignas(32) or more in a coroutine is not honoured.
 
 namespace detail {
+// A counter that only its own thread writes and any thread may read: a relaxed load and store is a
+// plain add, where fetch_add would be a locked instruction on every frame or task.
+template <class T> void bump(std::atomic<T>& c, std::type_identity_t<T> d) noexcept {
+    c.store(c.load(std::memory_order_relaxed) + d, std::memory_order_relaxed);
+}
 
 struct frame_stats {
     std::atomic<std::int64_t> live{0};   // frames allocated and not yet freed, by this thread's count
@@ -623,12 +600,10 @@ inline std::mutex stats_mutex;
 inline frame_stats* all_stats = nullptr;
 
 // Every frame lives in one stretch of address space, reserved at the first allocation, so that a
-// queue link can be a 32-bit index into it instead of a pointer (see promise_base): 2^32 steps of
-// 16 bytes cover 64 GiB. Reserved is not used: only touched pages count, in RSS and against memory.
-// The reservation is what frames could ever fill: physical memory, at most half of ulimit -v, and
-// under vm.overcommit_memory=2 (which charges it in full) half of the commit limit left, the other
-// half being for everything else. If the OS still refuses, it halves until it fits. Filling it is
-// running out of memory (std::bad_alloc).
+// queue link can be a 32-bit index into it (2^32 steps of 16 bytes: 64 GiB). Only touched pages
+// count, in RSS and against memory. The reservation: physical memory, at most half of ulimit -v,
+// and under vm.overcommit_memory=2 (which charges it in full) half of the commit limit left; if
+// the OS refuses, halved until it fits. Filling it is running out of memory (std::bad_alloc).
 class frame_region {
 public:
     static constexpr std::size_t unit = __STDCPP_DEFAULT_NEW_ALIGNMENT__;
@@ -671,8 +646,8 @@ public:
     void* allocate(std::size_t size) {
         const std::size_t cls = class_of(size), bytes = bytes_of(cls);
         frame_stats& s = stats();
-        add(s.bytes, static_cast<std::int64_t>(bytes));
-        add(s.live, 1);
+        bump(s.bytes, static_cast<std::int64_t>(bytes));
+        bump(s.live, 1);
         if (free_block* b = free_[cls]) {
             free_[cls] = b->next;
             return b;
@@ -684,11 +659,11 @@ public:
     }
 
     void deallocate(void* p, std::size_t size) noexcept {
-        add(stats().live, -1);
+        bump(stats().live, -1);
         const std::size_t cls = class_of(size);
         free_[cls] = new (p) free_block{free_[cls]};
     }
-    void forget(std::int64_t bytes) noexcept { add(stats().bytes, -bytes); }  // a probe's (frame_of)
+    void forget(std::int64_t bytes) noexcept { bump(stats().bytes, -bytes); }  // a probe's (frame_of)
 
     // A thread's counters live on the heap, listed in all_stats, and outlive the thread.
     frame_stats& stats() noexcept {
@@ -716,12 +691,6 @@ private:
     }
     static std::size_t bytes_of(std::size_t cls) noexcept {
         return cls <= small / unit ? cls * unit : std::size_t{1} << (cls - small / unit + 9);
-    }
-
-    // Only this thread writes its counters; others may read them. Relaxed load+store compiles
-    // to a plain add, where fetch_add would be a locked instruction on every frame.
-    static void add(std::atomic<std::int64_t>& c, std::int64_t d) {
-        c.store(c.load(std::memory_order_relaxed) + d, std::memory_order_relaxed);
     }
 
     void refill(std::size_t need) {
@@ -781,7 +750,6 @@ inline void on_terminate() {
     }
     exit_with(1, "terminated");
 }
-
 }  // namespace detail
 
 // After the run: checks that every frame was freed (exit 1 otherwise); frame bytes per task.
@@ -792,8 +760,7 @@ inline double frame_bytes_per_task(std::uint64_t n) {
 }
 
 // For vectors of one element per task (digests, a channel's buffer): a block of 2 MiB or more is
-// mapped on huge pages where the kernel offers them, so filling 64 MB costs 32 page faults
-// instead of 16000; smaller blocks come from std::allocator.
+// mapped on huge pages where the kernel offers them; smaller blocks come from std::allocator.
 template <class T> struct big_allocator {
     using value_type = T;
 
@@ -816,20 +783,15 @@ template <class T> struct big_allocator {
 };
 template <class T> using big_vector = std::vector<T, big_allocator<T>>;
 
-// The task type: `job`, spawned and never awaited. No one wants its result or its end, so it frees
-// its own frame when it ends, and its promise is 4 bytes: the link of the one queue the waiting
-// task is in (the ready queue, a timer's bucket, an event's waiters), as the next task's index in
-// the frame region. A deadline costs nothing per task: the timer wheel keeps one bucket per
-// pending millisecond, and a sleeping task waits in its bucket.
-//
-// The extension point a fork may need is an awaited task<T>: a promise that also keeps the
-// awaiting task's handle and the result, and an awaiter that records the caller and resumes it from
-// final_suspend by symmetric transfer. README.md shows one in a few lines.
+// The task type: `job`, spawned and never awaited, so it frees its own frame when it ends. Its
+// promise is 4 bytes: the link of the one queue the waiting task is in (the ready queue, a timer's
+// bucket, an event's waiters), as the next task's index in the frame region. The extension point
+// a fork may need, an awaited task<T> (its promise also keeps the caller and the result, and
+// final_suspend resumes the caller by symmetric transfer), is shown in README.md.
 
 class event;
 class runtime;
 namespace detail {
-
 class loop;
 inline thread_local loop* current_loop = nullptr;
 struct parked;
@@ -837,10 +799,6 @@ template <class T> inline constexpr bool is_duration = false;
 template <class Rep, class Period> inline constexpr bool is_duration<std::chrono::duration<Rep, Period>> = true;
 
 struct promise_base {
-    promise_base() noexcept = default;
-    promise_base(const promise_base&) = delete;
-    promise_base& operator=(const promise_base&) = delete;
-
     promise_base* next() const noexcept {
         return link_ ? reinterpret_cast<promise_base*>(region.base() + std::size_t{link_} * unit) : nullptr;
     }
@@ -888,7 +846,6 @@ inline std::coroutine_handle<> handle_of(promise_base& p) noexcept {
 }
 
 inline void task_finished();  // defined with the loop
-
 }  // namespace detail
 
 class [[nodiscard]] job {
@@ -926,9 +883,8 @@ private:
     detail::promise_base* p_;
 };
 
-// The bytes one frame of the job make() returns takes in the pool, as the compiler that built this
-// binary lays it out: for cli.finish's estimate. The probe is made and destroyed before any work,
-// and is not counted in frame_bytes_per_task; the first task reuses its place.
+// The pool bytes of one frame of the job make() returns, as this binary's compiler lays it out (for
+// cli.finish). The probe is destroyed unstarted, not counted, and the first task reuses its place.
 namespace detail {
 // Not inlined, so the job leaves it: clang puts a coroutine that is made and destroyed within one
 // function on that function's stack (heap allocation elision), and nothing would be measured.
@@ -943,7 +899,6 @@ template <class F> double frame_of(F make) {
 }
 
 namespace detail {
-
 // Intrusive FIFO of tasks, linked through promise_base's link: push and splice are O(1) and
 // allocate nothing.
 
@@ -981,18 +936,14 @@ private:
 };
 
 // Timer wheel: hierarchical, 8 levels of 256 slots, 1 ms ticks (Varghese and Lauck, "Hashed and
-// hierarchical timing wheels", SOSP 1987), over buckets: every task due at the same tick waits in
-// one bucket, which keeps the deadline for all of them. A task pays no timer memory of its own (it
-// waits through its link word); the wheel pays one bucket (about 80 bytes with its hash node) per
-// distinct pending millisecond. Filing is O(1) (a hash lookup, or none when the tick is the last
-// one filed); a bucket is moved down at most once per level it starts above, whatever its size;
-// firing one splices its whole FIFO onto the ready queue; finding the next deadline scans a few
-// bitmap words.
-//
-// Invariants: every deadline before cur_ has fired; a bucket with deadline t sits at the level of
-// the highest 8-bit digit in which t and cur_ differ, in the slot named by t's digit there, so
-// each slot covers one aligned range that starts at or after cur_. A bucket is a FIFO, so equal
-// deadlines fire in the order they were set.
+// hierarchical timing wheels", SOSP 1987), over buckets: the tasks due at one tick wait in one
+// bucket, which keeps their deadline, so a task pays no timer memory of its own and the wheel one
+// bucket per pending millisecond. Filing is O(1) (a hash lookup, none when the tick is the last one
+// filed); a bucket moves down at most once per level, whatever its size; firing splices its FIFO
+// onto the ready queue, so equal deadlines fire in the order they were set; finding the next
+// deadline scans a few bitmap words. Invariants: every deadline before cur_ has fired; a bucket
+// with deadline t sits at the level of the highest 8-bit digit in which t and cur_ differ, in the
+// slot named by t's digit there, so each slot covers one aligned range at or after cur_.
 
 class timer_wheel {
 public:
@@ -1006,8 +957,6 @@ public:
     };
 
     explicit timer_wheel(std::int64_t now) : cur_{now} {}
-    timer_wheel(const timer_wheel&) = delete;
-    timer_wheel& operator=(const timer_wheel&) = delete;
 
     // Files p to become due at tick t. A tick already passed goes straight to `due`.
     void add(promise_base& p, std::int64_t t, task_list& due) {
@@ -1126,11 +1075,6 @@ private:
     std::int64_t cur_;
 };
 
-// Event loop: one thread's ready queue, timer wheel and poller. It resumes ready tasks, fires due
-// timers, and otherwise blocks in the poller until the next deadline or a wake-up from another
-// loop. Tasks stay on the loop they were given to (no stealing). Loops hand each other tasks
-// through a locked inbox once per round: a spawn costs no lock, a burst of spawns one wake-up.
-
 // How late sleepers resumed, in a fixed logarithmic histogram: no memory per task, one clock read per
 // bucket. Every task of a bucket is counted at the lateness of its last task, read once that task
 // has resumed: a bound for the others, which ran before it. Lateness is measured from the tick the
@@ -1171,16 +1115,17 @@ private:
 
 inline std::int64_t now_ns() {
     timespec ts;
-    if (clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
-        throw std::system_error(errno, std::generic_category(), "clock_gettime");
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) < 0) os::fail("clock_gettime");
     return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
+// Event loop: one thread's ready queue, timer wheel and poller. It resumes ready tasks, fires due
+// timers, and otherwise blocks in the poller until the next deadline or a wake-up from another
+// loop. Tasks stay on their loop (no stealing). Loops hand each other tasks through a locked inbox
+// once per round: a spawn costs no lock, a burst of spawns one wake-up.
 class loop {
 public:
     ~loop() { shutdown(); }
-    loop(const loop&) = delete;
-    loop& operator=(const loop&) = delete;
 
     // For the awaitables below. sleep() files a task to wake at the first tick at which a sleep
     // of d that starts now may end, rounded up, from the precise clock: the coarse one can lag by
@@ -1239,11 +1184,7 @@ private:
     timer_wheel timers_;
     std::vector<timer_wheel::fired> fired_;  // last round's buckets, in the order their tasks run
     lateness late_;
-    // Written by this loop's thread only, read by any: a relaxed store is a plain one on x86.
-    std::atomic<std::uint64_t> completed_{0}, early_{0};
-    static void bump(std::atomic<std::uint64_t>& c, std::uint64_t d) noexcept {
-        c.store(c.load(std::memory_order_relaxed) + d, std::memory_order_relaxed);
-    }
+    std::atomic<std::uint64_t> completed_{0}, early_{0};  // bumped by this loop's thread only
     os::poller poller_;
 
     // Tasks posted here by other loops, and tasks spawned here for each loop (sent once a round).
@@ -1255,7 +1196,6 @@ private:
     unsigned next_target_ = 0;
     std::uint64_t started_acked_ = 0;
 };
-
 }  // namespace detail
 
 // T loops on T threads: loop 0 is the thread that creates the runtime (main), the others get
@@ -1281,8 +1221,6 @@ public:
         end_threads();
         detail::current_loop = previous_;
     }
-    runtime(const runtime&) = delete;
-    runtime& operator=(const runtime&) = delete;
 
     unsigned size() const noexcept { return static_cast<unsigned>(loops_.size()); }
 
@@ -1370,7 +1308,6 @@ private:
 };
 
 namespace detail {
-
 inline void loop::spawn(promise_base& p) noexcept {
     const unsigned target = next_target_;
     next_target_ = next_target_ + 1 == group_.size() ? 0 : next_target_ + 1;
@@ -1445,7 +1382,6 @@ parked promise_base::await_transform(const std::chrono::duration<Rep, Period>& d
     current_loop->sleep(*this, too_long ? longest : std::chrono::ceil<std::chrono::milliseconds>(d));
     return {false};
 }
-
 }  // namespace detail
 
 // A std::mutex that spins briefly before it sleeps. glibc's mutex goes to the kernel at the first
@@ -1472,9 +1408,6 @@ private:
 // Waiters are kept per loop under a lock (uncontended with one loop: a few ns per waiter).
 class event {
 public:
-    event() = default;
-    event(const event&) = delete;
-    event& operator=(const event&) = delete;
     // Frees the frames of tasks still waiting: they never resume.
     ~event() {
         for (auto& g : groups_) g.waiters.destroy_all();
@@ -1522,24 +1455,20 @@ inline detail::parked detail::promise_base::await_transform(event& e) { return {
 
 // Many producers on any loop, one consumer task: send() never suspends (the buffer grows), and
 // `co_await ch.receive(out)` waits until values arrive, then appends every value sent since to
-// `out`, in one batch: one wake-up per batch, not per message. Each producer calls done() once;
-// when all have, receive() returns false once the last values are taken.
+// `out`, in one batch: one wake-up per batch, not per message. There is no close: the consumer
+// knows how many values to expect (one per task), and a done() per task would lock twice.
 template <class T> class channel {
 public:
-    explicit channel(std::uint64_t producers) : open_{producers} {}
-    channel(const channel&) = delete;
-    channel& operator=(const channel&) = delete;
-
     // By reference: a value passed by value would be kept in the sender's frame by clang.
     template <class U> void send(U&& value) {
         std::unique_lock lock(mutex_);
         items_.push_back(std::forward<U>(value));
-        wake_consumer(lock);
-    }
-    void done() {
-        std::unique_lock lock(mutex_);
-        if (open_ == 0) throw std::logic_error("channel::done() called more often than there are producers");
-        if (--open_ == 0) wake_consumer(lock);
+        if (!consumer_) return;
+        detail::task_list ready;
+        ready.push(*std::exchange(consumer_, nullptr));
+        detail::loop* owner = owner_;
+        lock.unlock();
+        owner->resume(ready);
     }
 
     class receiver {
@@ -1548,23 +1477,20 @@ public:
         bool await_ready() const noexcept { return false; }
         template <class P> bool await_suspend(std::coroutine_handle<P> h) {
             std::lock_guard lock(ch_.mutex_);
-            if (!ch_.items_.empty() || ch_.open_ == 0) return false;
+            if (!ch_.items_.empty()) return false;
             if (ch_.consumer_) throw std::logic_error("channel: a second consumer");
             ch_.consumer_ = &h.promise();
             ch_.owner_ = detail::current_loop;
             return true;
         }
-        // Appends the batch to `out`; false when closed and nothing is left. The values are moved
-        // under the lock (senders wait meanwhile) and the buffer is then given back to the OS, so
-        // that there is never a second one held beside it.
-        bool await_resume() {
+        // Moves the batch to `out` under the lock (senders wait meanwhile), then gives the buffer
+        // back to the OS, so that there is never a second one held beside it.
+        void await_resume() {
             big_vector<T> spent;  // freed after the lock is released
             std::lock_guard lock(ch_.mutex_);
-            if (ch_.items_.empty()) return false;
             out_.insert(out_.end(), std::make_move_iterator(ch_.items_.begin()),
                         std::make_move_iterator(ch_.items_.end()));
             spent.swap(ch_.items_);
-            return true;
         }
 
     private:
@@ -1574,20 +1500,9 @@ public:
     receiver receive(big_vector<T>& out) noexcept { return receiver{*this, out}; }
 
 private:
-    void wake_consumer(std::unique_lock<mutex>& lock) {
-        if (!consumer_) return;
-        detail::task_list ready;
-        ready.push(*std::exchange(consumer_, nullptr));
-        detail::loop* owner = owner_;
-        lock.unlock();
-        owner->resume(ready);
-    }
-
     mutex mutex_;
     big_vector<T> items_;
-    std::uint64_t open_;
     detail::promise_base* consumer_ = nullptr;
     detail::loop* owner_ = nullptr;
 };
-
 }  // namespace bench

@@ -25,7 +25,7 @@ struct collector {
     std::uint64_t seed, n;
     bench::mutex mutex{};
     bench::big_vector<digest> digests{};  // reserved to n before the first task runs
-    channel<digest> sent{1};        // never closed: the collector stops after n digests instead
+    channel<digest> sent{};         // the collector stops after n digests
     void add_locked(const digest& d) {
         std::lock_guard lock(mutex);
         digests.push_back(d);

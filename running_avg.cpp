@@ -21,7 +21,7 @@ struct averager {
     std::uint64_t seed, n;
     bench::mutex mutex{};
     welford stats{};
-    channel<double> values{1};  // never closed: the aggregator stops after n values instead
+    channel<double> values{};  // the aggregator stops after n values
     void push_locked(double x) {
         std::lock_guard lock(mutex);
         stats.push(x);
@@ -43,7 +43,7 @@ job draw_sent(averager& a, std::uint64_t i) {
 job aggregate(averager& a) {
     bench::big_vector<double> batch;
     while (a.stats.n < a.n) {
-        co_await a.values.receive(batch);  // true: the channel is never closed
+        co_await a.values.receive(batch);  // appends each batch
         for (double x : batch) a.stats.push(x);
         batch.clear();  // receive appends
     }
