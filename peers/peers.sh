@@ -465,8 +465,11 @@ ready_rayon() { cargo_mode rayon; }
 # cargo_probe DIR: crates.io answers (or the crates are cached): resolves DIR's dependencies.
 cargo_probe() { (cd "$1" && CARGO_NET_RETRY=0 CARGO_HTTP_TIMEOUT=20 "$CARGO" fetch); }
 
+# crate_packages: the Debian packages of the Rust peers' crate sources (rust's line after cargo).
+crate_packages() { peer_toolchains | awk '$1 == "rust" { for (i = 4; i <= NF; i++) print $i }'; }
+
 # install_crates: Debian's sources of the Rust peers' crates, where run.sh may install (install_toolchain).
-install_crates() { install_toolchain rust $(peer_toolchains | awk '$1 == "rust" { for (i = 4; i <= NF; i++) print $i }'); }
+install_crates() { install_toolchain rust $(crate_packages); }
 
 # cargo_mode GROUP: decides once where the crates come from: crates-io, or debian when crates.io
 # cannot be reached and Debian's crate sources are installed; the section says which.
