@@ -336,8 +336,8 @@ inline void check(bool ok, const std::string& what) {
 }
 
 // Parses `NAME N [--option value]...`: the scenario reads each option once, then finish() rejects
-// the rest; --help anywhere prints the usage, exit 0. Every option read is echoed in params() as
-// key=value (--sleep-ms 50: sleep_ms=50), defaults included, so the summary line says what ran.
+// the rest; --help anywhere prints the usage, exit 0. Every option read is echoed as key=value
+// (--sleep-ms 50: sleep_ms=50), defaults included, so that the summary line says what ran.
 class cli {
 public:
     cli(int argc, char** argv, const char* usage) : argc_{argc}, argv_{argv} {
@@ -409,10 +409,8 @@ public:
         }
     }
 
-    std::uint64_t n() const noexcept { return n_; }
-    const std::string& params() const noexcept { return params_; }
-
 private:
+    friend class report;  // reads N and the options' echo
     static constexpr int max_args = 64;
 
     const char* find(const char* name) {
@@ -476,8 +474,8 @@ inline double ms_since(clock_type::time_point t) {
 class report {
 public:
     report(const char* scenario, const cli& args, const char* tasks = "tasks")
-        : n_{args.n()}, scenario_{scenario}, tasks_{tasks} {
-        line_ = "scenario=" + std::string(scenario) + " n=" + std::to_string(n_) + args.params();
+        : n_{args.n_}, scenario_{scenario}, tasks_{tasks} {
+        line_ = "scenario=" + std::string(scenario) + " n=" + std::to_string(n_) + args.params_;
         sampler_ = std::thread([this] { sample_every_100ms(); });
     }
     ~report() { stop_sampler(); }
@@ -1222,8 +1220,6 @@ public:
         detail::current_loop = previous_;
     }
 
-    unsigned size() const noexcept { return static_cast<unsigned>(loops_.size()); }
-
     // From the main thread or from a task: the next loop in turn gets it. It starts when that loop
     // runs, and frees its own frame when it ends.
     void spawn(job j) noexcept { detail::current_loop->spawn(j.release()); }
@@ -1273,6 +1269,7 @@ public:
 private:
     friend class detail::loop;
 
+    unsigned size() const noexcept { return static_cast<unsigned>(loops_.size()); }
     void run_loop(detail::loop& l) {
         detail::current_loop = &l;
         while (!stop_.load(std::memory_order_acquire)) l.step(true, true);
