@@ -245,6 +245,7 @@ inline double commit_left() { return -1; }
 namespace bench::os {
 // The huge page size that big blocks are aligned to (x86-64 and arm64 with 4 KiB pages).
 inline constexpr std::size_t huge_page = 2 << 20;
+constexpr std::size_t round_huge(std::size_t bytes) noexcept { return (bytes + huge_page - 1) & ~(huge_page - 1); }
 
 // Physical memory: no process without swap can hold more resident.
 inline double physical_bytes() {
@@ -264,13 +265,13 @@ inline double address_space_limit() {
 // until it is touched.
 inline void* map(std::size_t bytes, bool reserve_only = false) {
     if (bytes > SIZE_MAX / 2) return nullptr;  // no such memory, and the sums below would wrap
-    bytes = (bytes + huge_page - 1) & ~(huge_page - 1);
+    bytes = round_huge(bytes);
     const std::size_t len = bytes + huge_page;  // map more, then trim to an aligned stretch
     void* p = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANON | (reserve_only ? map_reserve : 0),
                    -1, 0);
     if (p == MAP_FAILED) return nullptr;
     const auto start = reinterpret_cast<std::uintptr_t>(p);
-    const auto aligned = (start + huge_page - 1) & ~(huge_page - 1);
+    const std::uintptr_t aligned = round_huge(start);
     const std::size_t tail = start + len - (aligned + bytes);
     if ((aligned > start && munmap(p, aligned - start) < 0) ||
         (tail && munmap(reinterpret_cast<void*>(aligned + bytes), tail) < 0)) {
@@ -279,7 +280,7 @@ inline void* map(std::size_t bytes, bool reserve_only = false) {
     }
     return reinterpret_cast<void*>(aligned);
 }
-inline void unmap(void* p, std::size_t bytes) noexcept { (void)munmap(p, (bytes + huge_page - 1) & ~(huge_page - 1)); }
+inline void unmap(void* p, std::size_t bytes) noexcept { (void)munmap(p, round_huge(bytes)); }
 // Asks for transparent huge pages on a 2 MiB-aligned stretch: the first touch of a 4 KiB page
 // costs a page fault, of a 2 MiB page one per 512. Only advice: without THP, 4 KiB pages it is.
 inline void advise_huge([[maybe_unused]] void* p, [[maybe_unused]] std::size_t bytes) noexcept {
@@ -650,9 +651,9 @@ public:
             free_[cls] = b->next;
             return b;
         }
-        if (static_cast<std::size_t>(end_ - bump_) < bytes) refill(bytes);
-        void* p = bump_;
-        bump_ += bytes;
+        if (static_cast<std::size_t>(chunk_end_ - chunk_at_) < bytes) refill(bytes);
+        void* p = chunk_at_;
+        chunk_at_ += bytes;
         return p;
     }
 
@@ -694,18 +695,18 @@ private:
     void refill(std::size_t need) {
         // A chunk's tail too small for this frame is left untouched: no RSS, only address space.
         std::size_t chunk = std::max(next_chunk_, need);
-        if (chunk >= os::huge_page) chunk = (chunk + os::huge_page - 1) & ~(os::huge_page - 1);
+        if (chunk >= os::huge_page) chunk = os::round_huge(chunk);
         char* p = region.take(chunk);
         if (!p) throw std::bad_alloc();
         if (chunk >= os::huge_page) os::advise_huge(p, chunk);
-        bump_ = p;
-        end_ = p + chunk;
+        chunk_at_ = p;
+        chunk_end_ = p + chunk;
         next_chunk_ = std::min<std::size_t>(next_chunk_ * 2, 32 << 20);
     }
 
     free_block* free_[classes] = {};
-    char* bump_ = nullptr;
-    char* end_ = nullptr;
+    char* chunk_at_ = nullptr;  // the unused rest of the current chunk
+    char* chunk_end_ = nullptr;
     std::size_t next_chunk_ = 64 << 10;
     frame_stats* stats_ = nullptr;
 };
@@ -797,6 +798,9 @@ template <class T> inline constexpr bool is_duration = false;
 template <class Rep, class Period> inline constexpr bool is_duration<std::chrono::duration<Rep, Period>> = true;
 
 struct promise_base {
+    promise_base() noexcept = default;
+    promise_base(const promise_base&) = delete;  // lives in a frame: its link is an index there
+    promise_base& operator=(const promise_base&) = delete;
     promise_base* next() const noexcept {
         return link_ ? reinterpret_cast<promise_base*>(region.base() + std::size_t{link_} * unit) : nullptr;
     }
@@ -955,6 +959,8 @@ public:
     };
 
     explicit timer_wheel(std::int64_t now) : cur_{now} {}
+    timer_wheel(const timer_wheel&) = delete;  // its slots point into its own buckets
+    timer_wheel& operator=(const timer_wheel&) = delete;
 
     // Files p to become due at tick t. A tick already passed goes straight to `due`.
     void add(promise_base& p, std::int64_t t, task_list& due) {
@@ -1453,7 +1459,7 @@ inline detail::parked detail::promise_base::await_transform(event& e) { return {
 // Many producers on any loop, one consumer task: send() never suspends (the buffer grows), and
 // `co_await ch.receive(out)` waits until values arrive, then appends every value sent since to
 // `out`, in one batch: one wake-up per batch, not per message. There is no close: the consumer
-// knows how many values to expect (one per task), and a done() per task would lock twice.
+// knows how many values to expect (one per task), and closing would cost each producer a second lock.
 template <class T> class channel {
 public:
     // By reference: a value passed by value would be kept in the sender's frame by clang.

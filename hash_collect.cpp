@@ -25,7 +25,7 @@ struct collector {
     std::uint64_t seed, n;
     bench::mutex mutex{};
     bench::big_vector<digest> digests{};  // reserved to n before the first task runs
-    channel<digest> sent{};         // the collector stops after n digests
+    channel<digest> sent{};                // the collector stops after n digests
     void add_locked(const digest& d) {
         std::lock_guard lock(mutex);
         digests.push_back(d);
@@ -39,7 +39,7 @@ job hash_locked(collector& c, std::uint64_t i) {
 }
 
 // --sync channel: each task sends its digest to the one collector task, which appends them. Each
-// sends exactly one, so the collector counts to n (no done() per task: a second lock each).
+// sends exactly one, so the collector counts to n (the channel has no close: a second lock each).
 job hash_sent(collector& c, std::uint64_t i) {
     c.sent.send(sha512(uuid_v4(c.seed, i)));
     co_return;

@@ -1,8 +1,9 @@
 # peers/peers.sh: the other runtimes of `./run.sh --peers`: their programs, how each toolchain is
 # found, how the programs are built (release mode, in PEERS_BUILD, never in this tree) and run.
-# run.sh sources it; sourcing only defines variables and functions. They use run.sh's state (N,
-# scenarios, RUNS, THREADS, SLEEP_MS, THREAD_CAP, work, job, failures) and its bad, measure,
-# table_row and failed_row; prepare_peers leaves in $pw the section's lines: tools, notes, missing.
+# run.sh sources it (and .ci/run, for crate_packages); sourcing only defines variables and
+# functions. They use run.sh's state (N, scenarios, RUNS, THREADS, SLEEP_MS, THREAD_CAP, work, job,
+# failures) and its bad, measure, table_row and failed_row; prepare_peers leaves in $pw the
+# section's lines: tools, notes, missing.
 # Written for macOS's bash 3.2 and BSD tools too, like run.sh: no arrays, no GNU-only flags.
 #
 # Adding a runtime (C# is the latest: two groups, csharp and csharpaot, on one toolchain, dotnet):
