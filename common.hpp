@@ -267,8 +267,8 @@ inline void* map(std::size_t bytes, bool reserve_only = false) {
     if (bytes > SIZE_MAX / 2) return nullptr;  // no such memory, and the sums below would wrap
     bytes = round_huge(bytes);
     const std::size_t len = bytes + huge_page;  // map more, then trim to an aligned stretch
-    void* p = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANON | (reserve_only ? map_reserve : 0),
-                   -1, 0);
+    const int flags = MAP_PRIVATE | MAP_ANON | (reserve_only ? map_reserve : 0);
+    void* p = mmap(nullptr, len, PROT_READ | PROT_WRITE, flags, -1, 0);
     if (p == MAP_FAILED) return nullptr;
     const auto start = reinterpret_cast<std::uintptr_t>(p);
     const std::uintptr_t aligned = round_huge(start);
@@ -801,6 +801,7 @@ struct promise_base {
     promise_base() noexcept = default;
     promise_base(const promise_base&) = delete;  // lives in a frame: its link is an index there
     promise_base& operator=(const promise_base&) = delete;
+
     promise_base* next() const noexcept {
         return link_ ? reinterpret_cast<promise_base*>(region.base() + std::size_t{link_} * unit) : nullptr;
     }
