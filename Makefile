@@ -48,9 +48,17 @@ $(TEST_DIR)/unit-kqueue: $(TEST_DIR)/catch_main.o $(patsubst tests/%.cpp,$(TEST_
 	$(CXX) $(REQUIRED) $(CXXFLAGS) -o $@ $^ $(CATCH_LIBS)
 
 UNITS := $(TEST_DIR)/unit $(if $(filter Linux,$(shell uname -s)),$(TEST_DIR)/unit-kqueue)
+# make test: the runtime's unit tests and the shell tests of our binaries, run.sh, the sweeps and
+# the charts, with fake peers (a minute or two). make test-peers: the real peers, built and run
+# with every toolchain that is installed (several minutes, most of it cargo and NativeAOT).
+PEER_TESTS := $(wildcard tests/real_*_test.sh)
+SHELL_TESTS := $(filter-out $(PEER_TESTS),$(wildcard tests/*_test.sh))
 
 test: all $(UNITS)
-	@BIN_DIR=$(BIN_DIR) SANITIZER=$(SANITIZER) tests/run_all.sh $(UNITS)
+	@BIN_DIR=$(BIN_DIR) SANITIZER=$(SANITIZER) tests/run_all.sh $(UNITS) $(SHELL_TESTS)
+
+test-peers: all
+	@BIN_DIR=$(BIN_DIR) tests/run_all.sh $(PEER_TESTS)
 
 # The whole suite under sanitizers, with clang++: g++ 12 turns symmetric transfer into a tail call
 # only with optimization and never under ASan, so a long chain of synchronously completing awaits
@@ -73,4 +81,4 @@ print-build:
 clean:
 	rm -rf $(SCENARIOS) $(STAMP) tests/build
 
-.PHONY: all test asan tsan catch2 print-build clean
+.PHONY: all test test-peers asan tsan catch2 print-build clean

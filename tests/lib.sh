@@ -15,6 +15,8 @@ check() {
   else
     failed=$((failed + 1))
     echo "FAIL - $check_name"
+    # What the last run_cmd said on stderr, to tell why from a CI log alone.
+    [ -z "${err:-}" ] || printf '%s\n' "$err" | tail -n 3 | sed 's/^/  # last stderr: /'
   fi
 }
 
@@ -34,8 +36,15 @@ skipped() {
   return 1
 }
 
-# has TEXT REGEX: a line of TEXT matches the extended regular expression REGEX.
+# has TEXT REGEX: a line of TEXT matches the extended regular expression REGEX, which the test
+# writes itself. Text from the machine (a CPU name, a kernel, a path) is never a regex: has_text.
 has() { printf '%s\n' "$1" | grep -Eq -- "$2"; }
+# has_text TEXT STRING: a line of TEXT contains STRING as it is; has_line TEXT LINE: a line of
+# TEXT is LINE. For machine text: "Intel(R) Xeon(R)" or a path with "+" in it is data.
+has_text() { printf '%s\n' "$1" | grep -Fq -- "$2"; }
+has_line() { printf '%s\n' "$1" | grep -Fxq -- "$2"; }
+# has_prefix TEXT STRING: a line of TEXT begins with STRING as it is.
+has_prefix() { printf '%s\n' "$1" | P=$2 awk 'index($0, ENVIRON["P"]) == 1 { f = 1 } END { exit !f }'; }
 
 # field KEY [LINE]: the value of KEY=value in a summary line (default: $out, the last run_cmd's).
 field() { printf '%s\n' "${2-$out}" | tr ' ' '\n' | sed -n "s/^$1=//p"; }

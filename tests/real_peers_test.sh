@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/real_peers_test.sh: every real peer but C# (tests/csharp_test.sh has those): run.sh --peers
+# tests/real_peers_test.sh: every real peer but C# (tests/real_csharp_test.sh has those): run.sh --peers
 # builds each runtime whose toolchain is installed, once, in a sandbox beside real binaries of ours,
 # and runs every scenario with 20 tasks, each program passing its own checks; then each program's
 # bad arguments. A runtime whose toolchain is absent is said "skip" (.ci/run installs them all).
@@ -7,7 +7,7 @@
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 
-if skipped "asan tsan" "the real peers (make test builds and runs them)"; then
+if skipped "asan tsan" "the real peers (make test-peers runs them)"; then
   finish
   exit
 fi

@@ -102,8 +102,8 @@ title_names_machine_and_date() {
   local title
   title=$(grep '^<title>' "$chart") &&
     has "$title" '^<title>Max RSS against concurrent tasks — ' &&
-    has "$title" "$(printf '%s\n' "$sec" | sed -n 's/^- CPU: //p')" &&
-    has "$title" "$(printf '%s\n' "$sec" | sed -n 's/^## \(.* UTC\) — .*/\1/p')"
+    has_text "$title" "$(printf '%s\n' "$sec" | sed -n 's/^- CPU: //p')" &&
+    has_text "$title" "$(printf '%s\n' "$sec" | sed -n 's/^## \(.* UTC\) — .*/\1/p')"
 }
 # charts_unchanged: the charts directory lists what it listed before the last command.
 charts_unchanged() { ls "$rdir/charts" | cmp -s - "$tmp/charts_before"; }
@@ -148,6 +148,23 @@ check "the title names the section's CPU and date" title_names_machine_and_date
 check "the legend has one entry per series" [ "$(sed -n '/<g class="legend">/,/<\/g>$/p' "$chart" | grep -c '<text ')" -eq 4 ]
 check "the chart notes the skipped threads N" grep -q 'threads: N=100 not run' "$chart"
 check "no temp files are left" no_temp_files
+
+# 1b. Machine text is data: a CPU name full of ERE, sed, Markdown and XML metacharacters comes out
+# verbatim on the heading's CPU line and XML-escaped in the chart's title, equal once read back.
+weird='Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz [x+y*z] a|b \1 & <"'"'"'>/'
+bench RUNS=1 SLEEP_MS=50 SWEEP="1 10" BENCH_TEST_CPU="$weird" ./run.sh --sweep coro_timer
+chart=$(chart_of_last_section)
+check "a sweep on a CPU with metacharacters in its name exits 0" [ "$rc" -eq 0 ]
+check "the heading's CPU line holds the name verbatim" has_line "$(last_section)" "- CPU: $weird"
+check_xml "the chart is well-formed XML with that name in it" "$chart"
+check "the title holds the name XML-escaped" \
+  has_text "$(grep '^<title>' "$chart")" 'Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz [x+y*z] a|b \1 &amp; &lt;&quot;'"'"'&gt;/'
+title_text() { python3 -c 'import sys, xml.dom.minidom as m; print(m.parse(sys.argv[1]).getElementsByTagName("title")[0].firstChild.data)' "$1"; }
+if command -v python3 >/dev/null 2>&1; then
+  check "the title, read back by an XML parser, holds the name as it is" has_text "$(title_text "$chart")" "$weird"
+else
+  echo "skip - the title read back (python3 not found)"
+fi
 
 # 2. A second sweep, in the same minute or not, gets its own chart; the first one stays.
 cp "$chart" "$tmp/first.svg"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/csharp_test.sh: the real C# peers, when dotnet is installed: run.sh --peers builds csharp
+# tests/real_csharp_test.sh: the real C# peers, when dotnet is installed: run.sh --peers builds csharp
 # (JIT) and csharp-aot (NativeAOT) once, in a sandbox beside real binaries of ours, and runs them
 # with few tasks; then each program's bad arguments, BENCH_THREADS and its own checks. About a
 # minute, most of it NativeAOT. Without dotnet it says "skip" and passes.
@@ -12,7 +12,7 @@ if ! command -v "$DOTNET" >/dev/null 2>&1; then
   finish
   exit
 fi
-if skipped "asan tsan" "the C# peers (make test builds and runs them)"; then
+if skipped "asan tsan" "the C# peers (make test-peers runs them)"; then
   finish
   exit
 fi
