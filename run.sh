@@ -448,6 +448,11 @@ sweep_series() {
   fi
 }
 
+# in_main: this is run.sh's own shell, not a subshell ($$ is the main shell's pid in both). A sampler
+# or watchdog killed right after it was forked can run the traps it inherited before bash resets
+# them: there they must do nothing but end it, or its EXIT would remove the work directory.
+in_main() { [ "$(exec sh -c 'echo $PPID')" = "$$" ]; }
+
 # Sourced: stop here, before any side effect.
 [ "${BASH_SOURCE[0]}" = "$0" ] || return 0
 
@@ -525,6 +530,7 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/run_sh.XXXXXX") || exit 1
 job= watchdog= time_limit= sampler= run_env= planning= done_runs=0 planned=0 run_start=
 on_signal() {
+  in_main || exit "$1"
   trap '' INT TERM HUP
   end_watchdog
   [ -z "$sampler" ] || kill "$sampler" 2>/dev/null
@@ -533,7 +539,7 @@ on_signal() {
   echo "run.sh: interrupted; $RESULTS left unchanged" >&2
   exit "$1"
 }
-trap 'rm -rf "$work"' EXIT
+trap 'in_main && rm -rf "$work"' EXIT
 trap 'on_signal 129' HUP
 trap 'on_signal 130' INT
 trap 'on_signal 143' TERM

@@ -107,4 +107,5 @@ finish() {
 }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-test.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+# KEEP_TMP=1 keeps the sandbox, to look at after a failure.
+trap '[ -n "${KEEP_TMP:-}" ] || rm -rf "$tmp"' EXIT

@@ -228,6 +228,14 @@ if command -v git >/dev/null 2>&1; then
   run_cmd env RUNS=1 TMPDIR="$tmp/tmpdir" ./run.sh 10 coro_timer
   check "a changed tracked file makes it dirty" has "$(last_section RESULTS.md)" "^- commit: $hash-dirty$"
 fi
+# A subshell (a sampler, a watchdog) that is killed before bash resets the traps it inherited runs
+# them: in_main tells run.sh's own shell from its subshells, so that such a trap only ends it.
+check "in_main holds in run.sh's shell, and in its EXIT trap" \
+  bash -c '. ./run.sh; trap "in_main && touch \"$1\"" EXIT; in_main' - "$tmp/main_exit"
+check "the EXIT trap saw the main shell" [ -f "$tmp/main_exit" ]
+check "in_main fails in a subshell, a background job and a command substitution" \
+  bash -c '. ./run.sh; type in_main >/dev/null || exit 1; (in_main) && exit 1; in_main & wait $! && exit 1; [ "$(in_main && echo y)" != y ]'
+
 check "no temp files are left at the end" no_temp_files
 
 finish
