@@ -19,7 +19,7 @@ esac
 
 # The three tables' cells after a row's leading ones (scenario, variant or runtime, N): one name
 # per column, see table_row. Their headers are written with the sections, at the end.
-plain_columns="threads wall user sys max_rss avg_rss rss_wait rss_avg own_bytes frame late spread"
+plain_columns="threads wall user sys spawn max_rss avg_rss rss_wait rss_avg own_bytes frame late spread"
 sweep_columns="threads wall max_rss rss_wait per_task own_bytes frame late spread"
 peers_columns="wall user sys max_rss avg_rss base per_task spawn alive hits spread"
 peers_sweep_columns="wall user sys max_rss avg_rss per_task spawn alive hits spread"
@@ -606,7 +606,7 @@ failures=0 capped= threads_capped= points=$work/points chart_notes=$work/chart_n
 planning=yes
 all_rows
 planning='' planned=$done_runs done_runs=0 run_start=$(date +%s) failures=0
-rm -f "$work"/points* "$work"/chart_notes* # the dry pass's
+rm -f "$work"/points* "$work"/chart_notes* "$work"/bars.* # the dry pass's
 : >"$work/rows"
 : >"$work/points"
 : >"$work/notes"
@@ -682,21 +682,24 @@ peers_notes() {
   echo "- Peers built in PEERS_BUILD, outside this tree."
 }
 
-# draw_chart POINTS NOTES NAME TITLE ALT [SVG.SH OPTION...]: draws POINTS (a sweep's series) as
+# draw_chart POINTS NOTES NAME TITLE ALT [SVG.SH OPTION...]: draws POINTS (a sweep's series, or with
+# -b the bars of a peers section) as
 # $work/NAME.svg, NAME made unique against charts/ and the charts drawn before (in charts), and
 # adds the section's line for it, or for why it was not drawn, to $work/chart_lines.
 charts=
 draw_chart() {
-  local points=$1 notes=$2 name=$3 title=$4 alt=$5 i=1 f
+  local points=$1 notes=$2 name=$3 title=$4 alt=$5 i=1 f what
   shift 5
   if [ ! -s "$points" ]; then
     printf '%s\n\n' "Chart ($alt): not drawn, no run succeeded." >>"$work/chart_lines"
     return
   fi
+  what=point
+  case " $* " in *" -b "*) what=bar ;; esac
   if ! sh charts/svg.sh -t "$title" \
     -s "${cpu:-$(uname -m)}, $cores cores, ${mem:-?} GiB · ${os:-$(uname -s)}, $(uname -sr) · ${compiler:-unknown} · $when · commit $commit" \
     -y "max RSS (MiB)" \
-    -n "Each point: the process's max RSS as /usr/bin/time reports it, in the run with the lowest wall time of RUNS=$RUNS${SLEEP_MS:+, SLEEP_MS=$SLEEP_MS}${THREADS:+, THREADS=$THREADS}." \
+    -n "Each $what: the process's max RSS as /usr/bin/time reports it, in the run with the lowest wall time of RUNS=$RUNS${SLEEP_MS:+, SLEEP_MS=$SLEEP_MS}${THREADS:+, THREADS=$THREADS}." \
     -n "$(cat "$work/notes" "$notes")" "$@" \
     "$points" >"$work/chart.svg" 2>"$work/svg.err"; then
     echo "run.sh: chart ($alt) not drawn, charts/svg.sh failed: $(head -n 1 "$work/svg.err")" >&2
@@ -717,6 +720,13 @@ draw_chart() {
 chart_dir=$(dirname "$RESULTS")/charts
 : >"$work/chart_lines"
 if [ -n "$peers" ] && [ -z "$sweep" ]; then
+  # A bar chart per scenario: every runtime's max RSS at N, smallest first.
+  for s in $scenarios; do
+    [ -f "$work/bars.$s" ] || : >"$work/bars.$s"
+    sort -t "$(printf '\t')" -k2,2n "$work/bars.$s" >"$work/bars.sorted"
+    draw_chart "$work/bars.sorted" /dev/null "peers-$stamp-$s" "Max RSS of N=$N tasks: $s" \
+      "$s: max RSS (MiB) of each runtime at N=$N" -b -m "c++20 (this repo)"
+  done
   {
     echo "## $when — peers N=$N, RUNS=$RUNS"
     echo
@@ -724,6 +734,7 @@ if [ -n "$peers" ] && [ -z "$sweep" ]; then
     echo "- N=$N, $settings"
     peers_lines
     echo
+    cat "$work/chart_lines"
     echo "| scenario | runtime | variant | N | threads | wall s | user s | sys s | max RSS MiB | avg RSS MiB | max RSS at N=1 MiB | bytes/task | spawn s | all alive | hits/s | max RSS spread MiB |"
     echo "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|--:|"
     cat "$work/rows"
@@ -761,8 +772,8 @@ elif [ -z "$sweep" ]; then
     cat "$work/machine"
     echo "- N=$N, $settings"
     echo
-    echo "| scenario | variant | N | threads | wall s | user s | sys s | max RSS MiB | avg RSS MiB | RSS at wait MiB | own avg RSS MiB | bytes/task | frame bytes | late max ms | max RSS spread MiB |"
-    echo "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
+    echo "| scenario | variant | N | threads | wall s | user s | sys s | spawn s | max RSS MiB | avg RSS MiB | RSS at wait MiB | own avg RSS MiB | bytes/task | frame bytes | late max ms | max RSS spread MiB |"
+    echo "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
     cat "$work/rows"
     echo
     if [ -s "$work/notes" ]; then

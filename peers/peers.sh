@@ -808,13 +808,18 @@ fixed_threads() {
   if [ "$1" = ruststd ]; then echo "one per task"; else echo "1 (one thread)"; fi
 }
 
-# peer_row NAME SCENARIO PROGRAM OPTS CELLS LABEL N CAP: one program's row at N (CELLS' @N@ is N),
-# or in a sweep its series up to CAP, LABEL in the chart. Uses peers_section_rows' base.
+# peer_row NAME SCENARIO PROGRAM OPTS CELLS LABEL N CAP: one program's row at N (CELLS' @N@ is N)
+# and its bar, LABEL, in the scenario's chart; or in a sweep its series up to CAP, LABEL its line.
+# Uses peers_section_rows' base.
 peer_row() {
+  local alive
   if [ -n "$sweep" ]; then
     sweep_series "$2" "$6" "$5" "$3" "$4" "$peers_sweep_columns" "$8"
-  else
-    table_row "$1" "$2" "$3" "$7" "$4" "${5/@N@/$7}" "$peers_columns" "$base"
+  elif table_row "$1" "$2" "$3" "$7" "$4" "${5/@N@/$7}" "$peers_columns" "$base"; then
+    # A bar of the scenario's chart; one that held fewer than N tasks at once says so.
+    alive=$(alive_cell "$(echo "$best" | cut -d' ' -f6-)")
+    case $alive in no*) alive=" (not all alive)" ;; *) alive= ;; esac
+    printf '%s\t%s\n' "$6$alive" "$(mib "$(best_rss)")" >>"$work/bars.$2"
   fi
 }
 

@@ -260,6 +260,22 @@ check "ours gets --sleep-ms" grep -q '^coro_timer 50 --sleep-ms 50$' args.log
 check "the section names each toolchain's version" has "$sec" '^- go: go version go1.19.8 linux/amd64$'
 check "and where the crates came from" has "$sec" '^- rust crates: crates.io'
 check "JDK 17: virtual threads are not run, said once" [ "$(printf '%s\n' "$sec" | grep -c 'virtual threads: not run, they need JDK 21')" -eq 1 ]
+# The section's bar charts: one per scenario, a bar per measured row at N, smallest first, ours marked.
+charts_of_section() { printf '%s\n' "$sec" | sed -n 's/^!\[[^]]*\](charts\/\(.*\))$/\1/p'; }
+check "a bar chart per scenario, linked from the section" \
+  [ "$(charts_of_section | sed 's/^peers-[0-9]\{8\}-[0-9]\{4\}-//' | tr '\n' ' ')" = "threads.svg coro_timer.svg coro_shared.svg atomic_counter.svg running_avg.svg hash_collect.svg " ]
+c=$tmp/charts/$(charts_of_section | grep coro_timer)
+# bars FILE: "label|MiB" of each bar, top to bottom.
+bars() { grep '<g class="bar"' "$1" | sed 's/.* data-label="\([^"]*\)" data-mib="\([^"]*\)".*/\1|\2/'; }
+check_bars() { python3 -c 'import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])' "$1"; }
+check "the coro_timer chart is well-formed XML" check_bars "$c"
+check "a bar per coro_timer row, each the row's max RSS, smallest first" \
+  [ "$(bars "$c" | cut -d'|' -f2 | tr '\n' ' ')" = "$(table_rows | awk -F' [|] ' '$1 == "| coro_timer" { print $9 }' | sort -n | tr '\n' ' ')" ]
+check "a bar is labelled with its runtime, and the tokio programs apart" \
+  eval 'bars "$c" | grep -q "^rust tokio 1.99.0 join_all|" && bars "$c" | grep -q "^rust tokio 1.99.0|" && bars "$c" | grep -q "^c# .NET 10.0.2 NativeAOT Task list|"'
+check "ours is marked, and only ours" \
+  eval '[ "$(grep -c "data-marked=\"yes\"" "$c")" -eq 1 ] && grep -q "<g class=\"bar\" data-label=\"c++20 (this repo)\" [^>]*data-marked=\"yes\"" "$c"'
+check "the bars name the machine in the subtitle" grep -qF -- "g++ (Fake) 12.2.0 · $(date -u +%Y-%m-%d)" "$c"
 check "Elixir runs with +P raised, the same at N=1" [ "$(grep -c '^elixir --erl +P 1048576 ' tools.log)" -eq 4 ]
 check "no go run, no cargo run: the built programs are measured" [ "$(grep -c -E '^(go|cargo) run' tools.log)" -eq 0 ]
 check "the peers are built in PEERS_BUILD" [ -x "$pb/bin/tokio-coro_timer_join_all" ]
@@ -303,6 +319,10 @@ check "spawn s, from the program's spawn_ms" [ "$(cells coro_shared "go 1.19.8")
 check "tasks ended before spawning did: no, with how many" [ "$(cells coro_timer "go 1.19.8")" = "0.06;no: 2 of 10 had ended;-" ]
 check "spawning outlasted the sleep, none ended: flagged" [ "$(cells coro_timer "node 20.0.0")" = "0.06;yes; spawning outlasted the sleep;-" ]
 check "ours gets the same columns" [ "$(cells coro_timer "c++20 (this repo)")" = "0.00;yes;-" ]
+sec=$(last_section)
+check "a bar of a row that held fewer than N tasks at once says so" \
+  grep -q 'data-label="go 1.19.8 (not all alive)"' "$tmp/charts/$(charts_of_section | grep coro_timer)"
+check "and only that one" [ "$(grep -c 'not all alive' "$tmp/charts/$(charts_of_section | grep coro_timer)")" -eq 1 ]
 check "atomic_counter rows show hits/s, no alive cell" [ "$(cells atomic_counter "go 1.19.8")" = "-;-;100" ]
 check "the section states the rule" has "$(last_section)" '^- spawn s: ours, from the first spawn until every task waited .*; a peer, until its spawn loop returned'
 check "spawn_s prefers our waiting_ms" [ "$(lib spawn_s "scenario=x spawn_ms=10 waiting_ms=1500")" = 1.50 ]

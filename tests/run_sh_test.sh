@@ -39,16 +39,16 @@ cd "$box" || exit 1
 
 # cells LINE: the number of cells in a table row; "\|" inside a cell is not a separator.
 cells() { printf '%s\n' "$1" | awk '{ gsub(/\\\|/, ""); print gsub(/\|/, "|") - 1 }'; }
-# all_rows_have_15_cells: the newest section has table lines, and every one has 15 cells.
-all_rows_have_15_cells() {
-  last_section | grep '^|' | { ok=1; while IFS= read -r l; do [ "$(cells "$l")" = 15 ] || exit 1; ok=0; done; exit $ok; }
+# all_rows_have_16_cells: the newest section has table lines, and every one has 16 cells.
+all_rows_have_16_cells() {
+  last_section | grep '^|' | { ok=1; while IFS= read -r l; do [ "$(cells "$l")" = 16 ] || exit 1; ok=0; done; exit $ok; }
 }
 # numbers_parse: there are successful rows, and in each, columns N..late max ms are numbers or
 # "-", the spread is "a–b".
 numbers_parse() {
   table_rows | grep -v 'failed' | awk -F' [|] ' '{
-      for (i = 3; i <= 14; i++) if ($i !~ /^([0-9]+([.][0-9]+)?|-)$/) bad = 1
-      if ($15 !~ /^[0-9]+[.][0-9]–[0-9]+[.][0-9] [|]$/) bad = 1
+      for (i = 3; i <= 15; i++) if ($i !~ /^([0-9]+([.][0-9]+)?|-)$/) bad = 1
+      if ($16 !~ /^[0-9]+[.][0-9]–[0-9]+[.][0-9] [|]$/) bad = 1
       n++
     } END { exit bad || n == 0 }'
 }
@@ -64,13 +64,13 @@ check "the section names commit, OS, kernel, CPU, cores, memory" \
     -e '^- cores: [0-9]' -e '^- memory: [0-9.]* GiB$')" '^6$'
 check "the compiler line comes from make print-build" has "$sec" '^- compiler: g\+\+ \(Fake\) 12.2.0$'
 check "the flags line comes from make print-build" has "$sec" '^- flags: -std=c\+\+20 -pthread -O2$'
-check "the header row has 15 columns with units" has "$sec" '^\| scenario \| variant \| N \| threads \| wall s \| user s \| sys s \| max RSS MiB \| avg RSS MiB \| RSS at wait MiB \| own avg RSS MiB \| bytes/task \| frame bytes \| late max ms \| max RSS spread MiB \|$'
+check "the header row has 16 columns with units" has "$sec" '^\| scenario \| variant \| N \| threads \| wall s \| user s \| sys s \| spawn s \| max RSS MiB \| avg RSS MiB \| RSS at wait MiB \| own avg RSS MiB \| bytes/task \| frame bytes \| late max ms \| max RSS spread MiB \|$'
 check "a separator row follows the header" has "$sec" '^\|---\|'
 check "one row per scenario and variant, in order" \
   [ "$(table_rows | awk -F' [|] ' '{ printf "%s/%s ", substr($1, 3), $2 }')" = "threads/- coro_timer/- coro_shared/- atomic_counter/- running_avg/--sync mutex running_avg/--sync channel hash_collect/--sync mutex hash_collect/--sync channel " ]
-check "every row has 15 cells" all_rows_have_15_cells
+check "every row has 16 cells" all_rows_have_16_cells
 check "numeric cells are numbers" numbers_parse
-check "the row shows the summary's values" has "$(table_rows | grep coro_timer)" '\| 10 \| 1 \| [0-9.]* \| [0-9.]* \| [0-9.]* \| [0-9.]* \| ([0-9.]+|-) \| 1.6 \| 1.5 \| 102.4 \| 64 \| 3.25 \| '
+check "the row shows the summary's values" has "$(table_rows | grep coro_timer)" '\| 10 \| 1 \| [0-9.]* \| [0-9.]* \| [0-9.]* \| 0.00 \| [0-9.]* \| ([0-9.]+|-) \| 1.6 \| 1.5 \| 102.4 \| 64 \| 3.25 \| '
 check "threads has no frame bytes and no lateness" has "$(table_rows | grep '^| threads')" '\| 102.4 \| - \| - \| '
 check "each variant ran RUNS times" [ "$(grep -c 'running_avg 10 --sync channel$' args.log)" -eq 2 ]
 check "each progress line says which run of how many: 1 to 16 of 16 (8 rows, RUNS=2)" \
@@ -109,7 +109,7 @@ check "a failed row makes run.sh exit 1" [ "$rc" -eq 1 ]
 check "the failed row quotes the last stderr line, pipes escaped" \
   has "$(table_rows | grep '^| threads')" '\| failed \(exit 1\): threads: pthread_create: Resource temporarily unavailable \\\| ulimit -u \|'
 check "the other rows are present" [ "$(table_rows | grep -c -v failed)" -eq 7 ]
-check "the failed row has 15 cells too" all_rows_have_15_cells
+check "the failed row has 16 cells too" all_rows_have_16_cells
 
 # 3. An interrupted run.sh leaves RESULTS byte-identical, no temp files and no running benchmark.
 interrupt() { # interrupt SIGNAL EXPECTED_STATUS
@@ -203,12 +203,12 @@ EOF
   "${CXX:-c++}" -O1 -o coro_timer "$tmp/hold.cpp"
   bench RUNS=1 ./run.sh 10 coro_timer
   row=$(table_rows)
-  avg=$(printf '%s\n' "$row" | awk -F' [|] ' '{ print $9 }') held=$(printf '%s\n' "$row" | awk -F' [|] ' '{ print $10 }')
+  avg=$(printf '%s\n' "$row" | awk -F' [|] ' '{ print $10 }') held=$(printf '%s\n' "$row" | awk -F' [|] ' '{ print $11 }')
   echo "  avg RSS $avg MiB, the program's own resident set $held MiB" >&2
   check "avg RSS is sampled from outside: within 90-102 % of the program's own steady resident set" \
     awk -v a="$avg" -v h="$held" 'BEGIN { exit !(h > 64 && a >= 0.9 * h && a <= 1.02 * h) }'
   check "the binary's own avg RSS is a column of its own (none here)" \
-    [ "$(printf '%s\n' "$row" | awk -F' [|] ' '{ print $11 }')" = - ]
+    [ "$(printf '%s\n' "$row" | awk -F' [|] ' '{ print $12 }')" = - ]
   rm -f coro_timer
   mv coro_timer.sh coro_timer
 fi

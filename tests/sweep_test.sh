@@ -301,6 +301,36 @@ svg "$tmp/bad.tsv"
 check "a MiB that is not a number is refused" exited 2 "line 1: MiB must be"
 svg /dev/null
 check "no points is an error, not an empty chart" exited 2 "no points"
+# 8. Bars (-b): one per label in input order, the published figure a diamond on its row.
+printf 'ours\t49.3\t-\nc# <aot> & co\t190.1\t196.59\ngo\t9597.8\n' >"$tmp/bars.tsv"
+svg -b -m ours -t 'Max RSS & <bars>' "$tmp/bars.tsv"
+printf '%s\n' "$out" >"$tmp/bars.svg"
+bar_attrs() { attrs "$1" '<g class="bar"' data-label data-mib data-published data-x data-w; }
+check "svg.sh -b exits 0" [ "$rc" -eq 0 ]
+check_xml "a bar chart with & < > in its labels is well-formed" "$tmp/bars.svg"
+check "one bar per line, in input order, with its MiB and published figure as given" \
+  [ "$(bar_attrs "$tmp/bars.svg" | cut -d'|' -f1-3 | tr '\n' ';')" = "ours|49.3|-;c# &lt;aot&gt; &amp; co|190.1|196.59;go|9597.8|-;" ]
+check "a longer bar for more MiB" \
+  eval '[ "$(bar_attrs "$tmp/bars.svg" | cut -d"|" -f5 | sort -n | tr "\n" " ")" = "$(bar_attrs "$tmp/bars.svg" | cut -d"|" -f5 | tr "\n" " ")" ]'
+check "a diamond for each published figure, and a key that says so" \
+  eval '[ "$(grep -c "class=\"published\"" "$tmp/bars.svg")" -eq 1 ] && grep -q ">published</text>" "$tmp/bars.svg"'
+check "values spanning more than two decades get a log axis" has "$out" 'data-y-scale="log"'
+check "ours is marked, and only ours" [ "$(grep -c 'data-marked="yes"' "$tmp/bars.svg")" -eq 1 ]
+printf 'a\t10\nb\t20\n' >"$tmp/bars2.tsv"
+svg -b "$tmp/bars2.tsv"
+check "values within two decades get a linear axis from 0, and no key without published figures" \
+  eval 'has "$out" "data-y-scale=\"linear\"" && has "$out" "class=\"xtick\"[^>]*>0</text>" && ! has "$out" ">published</text>"'
+printf 'a\t10\na\t20\n' >"$tmp/bad.tsv"
+svg -b "$tmp/bad.tsv"
+check "two bars with one label are refused" exited 2 "line 2: a second bar for a"
+printf 'a\t10\tx\n' >"$tmp/bad.tsv"
+svg -b "$tmp/bad.tsv"
+check "a published figure that is no number is refused" exited 2 "line 1: a published MiB must be"
+printf 'a\n' >"$tmp/bad.tsv"
+svg -b "$tmp/bad.tsv"
+check "a line without its MiB is refused" exited 2 "line 1: expected 2 or 3 tab-separated fields"
+svg -b /dev/null
+check "no bars is an error" exited 2 "no bars to draw"
 check "no temp files are left at the end" no_temp_files
 
 finish
