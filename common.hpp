@@ -58,6 +58,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -69,6 +70,11 @@
 namespace bench::os {
 // A failed system call: an exception that names it, with errno's text (exit 1, see on_terminate).
 [[noreturn]] inline void fail(const char* call) { throw std::system_error(errno, std::generic_category(), call); }
+// What can be made resident now (available_memory, below), and what bounds it, for a message.
+struct memory_room {
+    double bytes;
+    std::string bound;  // "available now (MemAvailable)", or the cgroup limit that leaves less
+};
 }  // namespace bench::os
 
 #if defined(__linux__) && !defined(BENCH_KQUEUE_SHIM)
@@ -170,9 +176,84 @@ inline long proc_number(const char* path, const char* key) {
 }
 inline long rss_kib() { return proc_number("/proc/self/status", "VmRSS:"); }
 inline long peak_rss_kib() { return proc_number("/proc/self/status", "VmHWM:"); }
-// What can be made resident now without swapping: the kernel's own estimate.
-inline double available_bytes() { return 1024.0 * static_cast<double>(proc_number("/proc/meminfo", "MemAvailable:")); }
-inline constexpr const char* available_name = "MemAvailable";
+
+// A small file's text, or "" when it cannot be read.
+inline std::string read_text(const std::string& path) {
+    std::string text;
+    if (int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
+        char buf[4096];
+        for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
+        ::close(fd);
+    }
+    return text;
+}
+// A whole number that is all of `text` but a trailing newline; -1 for anything else ("max", garbage).
+inline double whole_number(std::string_view text) {
+    if (text.ends_with('\n')) text.remove_suffix(1);
+    if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != text.npos) return -1;
+    return std::strtod(std::string(text).c_str(), nullptr);
+}
+
+// The directories of this process's cgroup that hold `controller`'s files, its own first, then
+// each ancestor up to the root of the hierarchy (a parent's limit applies too). From
+// /proc/self/cgroup: v2's "0::/PATH" under /sys/fs/cgroup (or /sys/fs/cgroup/unified on a hybrid
+// host), v1's "ID:...,controller,...:/PATH" under /sys/fs/cgroup/controller. Only those that exist.
+inline std::vector<std::string> cgroup_dirs(std::string_view controller) {
+    std::vector<std::string> dirs;
+    const std::string table = read_text("/proc/self/cgroup");
+    for (std::size_t at = 0, end; at < table.size(); at = end + 1) {
+        end = std::min(table.find('\n', at), table.size());
+        const std::string_view line = std::string_view(table).substr(at, end - at);
+        const auto c1 = line.find(':'), c2 = c1 == line.npos ? line.npos : line.find(':', c1 + 1);
+        if (c2 == line.npos) continue;
+        const std::string_view names = line.substr(c1 + 1, c2 - c1 - 1), path = line.substr(c2 + 1);
+        std::vector<std::string> roots;
+        if (line.substr(0, c1) == "0" && names.empty()) roots = {"/sys/fs/cgroup", "/sys/fs/cgroup/unified"};
+        else if (("," + std::string(names) + ",").find("," + std::string(controller) + ",") != std::string::npos)
+            roots = {"/sys/fs/cgroup/" + std::string(controller)};
+        for (const auto& root : roots)
+            for (std::string p(path);;) {  // "/a/b", "/a", "/"
+                struct stat st;
+                const std::string dir = root + (p == "/" ? "" : p);
+                if (::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) dirs.push_back(dir);
+                const auto slash = p.rfind('/');
+                if (p.size() <= 1 || slash == std::string::npos) break;
+                p.resize(slash == 0 ? 1 : slash);
+            }
+    }
+    return dirs;
+}
+
+// What can be made resident now, and what bounds it: the kernel's MemAvailable, or less where this
+// process's memory cgroup (or an ancestor's) has less room: its limit less what it uses, page cache
+// the kernel can drop not counted (as docker stats and the kubelet count it). A cgroup file that
+// is missing or garbage means no limit there.
+inline memory_room available_memory() {
+    memory_room r{1024.0 * static_cast<double>(proc_number("/proc/meminfo", "MemAvailable:")),
+                  "available now (MemAvailable)"};
+    struct files {
+        const char *limit, *usage, *inactive;
+    };
+    for (const files f : {files{"memory.max", "memory.current", "inactive_file "},
+                          files{"memory.limit_in_bytes", "memory.usage_in_bytes", "total_inactive_file "}})
+        for (const auto& dir : cgroup_dirs("memory")) {
+            const double limit = whole_number(read_text(dir + "/" + f.limit));
+            const double usage = whole_number(read_text(dir + "/" + f.usage));
+            if (limit < 0 || limit >= 0x1p60 || usage < 0) continue;  // v1 writes "no limit" as about 2^63
+            const std::string stat = read_text(dir + "/memory.stat");
+            const auto key = ("\n" + stat).find(std::string("\n") + f.inactive);
+            const double inactive =
+                key == std::string::npos ? 0 : std::strtod(stat.c_str() + key + std::strlen(f.inactive), nullptr);
+            const double room = std::max(0.0, limit - std::max(0.0, usage - inactive));
+            if (room < r.bytes) {
+                char bound[512];
+                std::snprintf(bound, sizeof bound, "left under the cgroup's %s (%.1f GiB, %s/%s)", f.limit,
+                              limit / (1 << 30), dir.c_str(), f.limit);
+                r = {room, bound};
+            }
+        }
+    return r;
+}
 // Reserved address space: not charged against the commit limit, except under vm.overcommit_memory=2,
 // where every mapping is charged in full. There: what is left of the commit limit; elsewhere -1.
 inline constexpr int map_reserve = MAP_NORESERVE;
@@ -218,7 +299,7 @@ inline long peak_rss_kib() {
 #endif
 }
 // Free plus inactive pages: what can be made resident now without paging anything active out.
-inline double available_bytes() {
+inline double free_and_inactive_bytes() {
 #if defined(__APPLE__)
     vm_statistics64_data_t vm;
     mach_msg_type_number_t count = HOST_VM_INFO64_COUNT;
@@ -235,7 +316,7 @@ inline double available_bytes() {
     return (static_cast<double>(free_pages) + inactive) * getpagesize();
 #endif
 }
-inline constexpr const char* available_name = "free + inactive";
+inline memory_room available_memory() { return {free_and_inactive_bytes(), "available now (free + inactive pages)"}; }
 // The BSDs and macOS commit anonymous memory when it is touched, not when it is mapped.
 inline constexpr int map_reserve = 0;
 inline double commit_left() { return -1; }
@@ -400,12 +481,12 @@ public:
                 usage_error(arg.starts_with("-") ? "unknown option " + std::string(arg)
                                                  : "unexpected argument '" + std::string(arg) + "'");
             }
-        const double need = static_cast<double>(n_) * resident_bytes_per_task, have = os::available_bytes();
-        if (need > have) {
-            char msg[200];
-            std::snprintf(msg, sizeof msg,
-                          "N=%llu needs about %.1f GiB resident, more than the %.1f GiB available now (%s)",
-                          static_cast<unsigned long long>(n_), need / (1 << 30), have / (1 << 30), os::available_name);
+        const double need = static_cast<double>(n_) * resident_bytes_per_task;
+        if (const os::memory_room have = os::available_memory(); need > have.bytes) {
+            char msg[800];
+            std::snprintf(msg, sizeof msg, "N=%llu needs about %.1f GiB resident, more than the %.1f GiB %s",
+                          static_cast<unsigned long long>(n_), need / (1 << 30), have.bytes / (1 << 30),
+                          have.bound.c_str());
             usage_error(msg);
         }
     }

@@ -53,7 +53,10 @@ environment:
   SLEEP_MS=MS         passed as --sleep-ms MS to every scenario that accepts it; --peers also gives
                       it to every peer (PROGRAM N MS) and passes $peers_sleep_ms (atomic_counter: 1000) when unset
   THREAD_CAP=10000    the threads scenario runs min(N, THREAD_CAP) threads; --sweep skips the larger N
-  RESULTS=RESULTS.md  the file one section is appended to
+  RESULTS=RESULTS.md  the file one section is appended to: a regular file, or none yet, in a directory
+                      run.sh can write in (refused up front otherwise); a failed write leaves it as it was
+One run.sh measures on a machine at a time: a second one refuses, naming the first (the lock is
+/tmp/bench-run.lock; one left by a run that was killed is taken over).
   SWEEP="$default_sweep"
                       the task counts of --sweep; N=1 is always run, it is the baseline of bytes/task
 EOF
@@ -382,14 +385,80 @@ failed_row() {
   [ -n "${5:-}" ] || failures=$((failures + 1))
 }
 
-# available_kib: the memory available now, in KiB: MemAvailable on Linux, free plus inactive
-# pages on macOS (what the binaries' own check uses); empty when it cannot be told.
+# cgroup_dirs CONTROLLER: the directories of run.sh's cgroup that hold CONTROLLER's files, its own
+# first, then each ancestor up to the root, as common.hpp's cgroup_dirs finds them: v2's "0::/PATH"
+# under /sys/fs/cgroup (or /sys/fs/cgroup/unified), v1's "ID:...,CONTROLLER,...:/PATH" under
+# /sys/fs/cgroup/CONTROLLER; only those that exist. Nothing outside Linux.
+cgroup_dirs() {
+  [ -r "/proc/$$/cgroup" ] || return 0
+  awk -v c="$1" '{
+      n = split($0, f, ":"); path = $0; sub(/^[^:]*:[^:]*:/, "", path); k = 0
+      if (f[1] == "0" && f[2] == "") { root[++k] = "/sys/fs/cgroup"; root[++k] = "/sys/fs/cgroup/unified" }
+      else if (index("," f[2] ",", "," c ",")) root[++k] = "/sys/fs/cgroup/" c
+      for (i = 1; i <= k; i++) for (p = path; ; ) {
+        print root[i] (p == "/" ? "" : p)
+        if (length(p) <= 1) break
+        sub(/\/[^\/]*$/, "", p); if (p == "") p = "/"
+      }
+    }' "/proc/$$/cgroup" 2>/dev/null | while IFS= read -r d; do [ ! -d "$d" ] || printf '%s\n' "$d"; done
+}
+
+# cgroup_limits: the limits of run.sh's cgroup and its ancestors, one line each where there is one:
+# "memory ROOM_KIB LIMIT_KIB FILE", the memory limit that leaves the least room (its limit less what
+# the cgroup uses, page cache it can drop not counted, as docker stats and the kubelet count it),
+# and "cpu QUOTA", the smallest CPU quota in CPUs (v2 cpu.max, v1 cpu.cfs_quota_us / cpu.cfs_period_us).
+# A file that is missing or garbage means no limit there.
+cgroup_limits() {
+  local d
+  {
+    cgroup_dirs memory | while IFS= read -r d; do
+      printf 'memory %s\t%s\t%s\t%s\n' "$d/memory.max" "$(cat "$d/memory.max" 2>/dev/null)" \
+        "$(cat "$d/memory.current" 2>/dev/null)" "$(awk '$1 == "inactive_file" { print $2 }' "$d/memory.stat" 2>/dev/null)"
+      printf 'memory %s\t%s\t%s\t%s\n' "$d/memory.limit_in_bytes" "$(cat "$d/memory.limit_in_bytes" 2>/dev/null)" \
+        "$(cat "$d/memory.usage_in_bytes" 2>/dev/null)" "$(awk '$1 == "total_inactive_file" { print $2 }' "$d/memory.stat" 2>/dev/null)"
+    done
+    cgroup_dirs cpu | while IFS= read -r d; do
+      printf 'cpu %s\t%s\n' "$(cat "$d/cpu.max" 2>/dev/null)" x
+      printf 'cpu %s\t%s\n' "$(cat "$d/cpu.cfs_quota_us" 2>/dev/null)" "$(cat "$d/cpu.cfs_period_us" 2>/dev/null)"
+    done
+  } | awk -F '\t' '
+    function whole(v) { return v ~ /^[0-9]+$/ && length(v) <= 19 }
+    /^memory / {
+      file = substr($1, 8); limit = $2; use = $3; inactive = whole($4) ? $4 : 0
+      if (!whole(limit) || limit + 0 >= 2 ^ 60 || !whole(use)) next  # v1 writes no limit as about 2^63
+      room = limit - (use - inactive > 0 ? use - inactive : 0)
+      if (room < 0) room = 0
+      if (mfile == "" || room < mroom) { mroom = room; mlimit = limit; mfile = file }
+    }
+    /^cpu / {
+      q = substr($1, 5); per = $2
+      if ($2 == "x") { split(q, part, " "); q = part[1]; per = part[2] }  # v2: "QUOTA PERIOD" or "max PERIOD"
+      if (!whole(q) || !whole(per) || per + 0 == 0) next
+      if (cpu == "" || q / per < cpu) cpu = q / per
+    }
+    END {
+      if (mfile != "") printf "memory %.0f %.0f %s\n", mroom / 1024, mlimit / 1024, mfile
+      if (cpu != "") printf "cpu %.1f\n", cpu
+    }'
+}
+
+# available_kib: "KIB BOUND": the memory available now in KiB, and what bounds it, as the binaries'
+# refusal says it: MemAvailable, or less where the cgroup's limit leaves less room (cgroup_limits);
+# free plus inactive pages on macOS. Nothing when it cannot be told.
 available_kib() {
+  local have cg
   if [ -r /proc/meminfo ]; then
-    awk '/^MemAvailable:/ { print $2 }' /proc/meminfo
+    have=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
+    [ -n "$have" ] || return 0
+    cg=$(cgroup_limits | awk '$1 == "memory"')
+    printf '%s\n' "$have" "$cg" | awk 'NR == 1 { have = $1; bound = "available now (MemAvailable)" }
+      NR == 2 && NF >= 4 && $2 + 0 < have { have = $2; file = $0; sub(/^([^ ]+ ){3}/, "", file)
+        n = split(file, part, "/")
+        bound = sprintf("left under the cgroup'"'"'s %s (%.1f GiB, %s)", part[n], $3 / 1048576, file) }
+      END { print have, bound }'
   else
     vm_stat 2>/dev/null | awk '/page size of/ { p = $8 } /^Pages (free|inactive):/ { gsub(/\./, "", $3); n += $3 }
-      END { if (p && n) printf "%.0f\n", n * p / 1024 }'
+      END { if (p && n) printf "%.0f available now (free + inactive pages)\n", n * p / 1024 }'
   fi
 }
 
@@ -401,11 +470,12 @@ guard() {
   local have
   have=$(available_kib)
   [ -n "$have" ] || return 0
-  why=$(awk -v n="$1" -v b="$2" -v ln="$3" -v l="$4" -v h="$have" 'BEGIN {
+  # The bound names a file: through the environment, since awk -v would read its backslashes.
+  why=$(BOUND=${have#* } awk -v n="$1" -v b="$2" -v ln="$3" -v l="$4" -v h="${have%% *}" 'BEGIN {
       need = b + (l - b) * n / ln
       if (need > h)
-        printf "not run: about %.1f GiB at its cost per task at N=%s (%.1f bytes), more than the %.1f GiB available now\n",
-          need / 1048576, ln, (l - b) * 1024 / ln, h / 1048576 }')
+        printf "not run: about %.1f GiB at its cost per task at N=%s (%.1f bytes), more than the %.1f GiB %s\n",
+          need / 1048576, ln, (l - b) * 1024 / ln, h / 1048576, ENVIRON["BOUND"] }')
   [ -z "$why" ]
 }
 
@@ -448,6 +518,91 @@ sweep_series() {
   fi
 }
 
+# check_results FILE: FILE is a regular file or absent, in a directory run.sh can write in, before
+# anything is built or measured: a run that cannot write its section is no run. The directory is
+# probed with a file of run.sh's own (root passes every mode check, but not a read-only mount).
+check_results() {
+  local dir
+  dir=$(dirname "$1")
+  [ -d "$dir" ] || bad "RESULTS directory $dir does not exist"
+  [ ! -L "$1" ] || bad "RESULTS must be a regular file, not a symbolic link: $1"
+  [ ! -e "$1" ] || [ -f "$1" ] || bad "RESULTS must be a regular file (or absent), and $1 is not one"
+  [ ! -e "$1" ] || [ -w "$1" ] || bad "RESULTS is not writable: $1"
+  can_write_in "$dir" || bad "cannot write in $dir, where RESULTS is ($1): run.sh writes the new RESULTS there"
+}
+# check_charts DIR: the charts directory, where a chart will be drawn, is one run.sh can write in
+# (absent, it is made in RESULTS's directory, which check_results probed).
+check_charts() {
+  [ -e "$1" ] || return 0
+  [ -d "$1" ] || bad "charts go in $1, which is not a directory"
+  can_write_in "$1" || bad "cannot write in $1, where the charts go"
+}
+# can_write_in DIR: a file can be made in DIR (it is removed again).
+can_write_in() { local f; f=$(mktemp "$1/.run_sh.XXXXXX" 2>/dev/null) && rm -f "$f"; }
+
+# append_section FILE...: RESULTS with FILE... appended, written as a new copy beside it and renamed
+# over it, so that a disk that fills, a failed write or a kill leaves RESULTS byte for byte as it was.
+append_section() {
+  local new
+  new=$(mktemp "$(dirname "$RESULTS")/.RESULTS.XXXXXX" 2>/dev/null) || return 1
+  if { if [ -e "$RESULTS" ]; then cp -p "$RESULTS" "$new"; else chmod "$(printf '%o' $((0666 & ~$(umask))))" "$new"; fi; } &&
+    cat "$@" >>"$new" && mv -f "$new" "$RESULTS"; then
+    return 0
+  fi
+  rm -f "$new"
+  return 1
+}
+
+# One run.sh measures on a machine at a time: two at once spoil each other's numbers. The lock is a
+# directory at one path outside every checkout (mkdir is atomic, with BSD tools too), holding its
+# owner's pid and command line. Only the tests set BENCH_TEST_LOCK, so they can run beside a benchmark.
+lock_dir=${BENCH_TEST_LOCK:-/tmp/bench-run.lock} lock_held=
+# runs_run_sh PID: PID is a run.sh still running (ps, where it is; a reused PID is another program).
+runs_run_sh() {
+  if command -v ps >/dev/null 2>&1; then ps -p "$1" -o command= 2>/dev/null | grep -q 'run\.sh'; else kill -0 "$1" 2>/dev/null; fi
+}
+# take_lock COMMAND_LINE: takes the lock, or refuses (exit 2) naming the run.sh that holds it; a lock
+# whose owner no longer runs (a run that was killed) is taken over, with a note.
+take_lock() {
+  local owner pid i=0
+  while ! mkdir "$lock_dir" 2>/dev/null; do
+    owner=$(cat "$lock_dir/owner" 2>/dev/null)
+    if [ -z "$owner" ] && [ "$i" -lt 20 ]; then i=$((i + 1)); sleep 0.1; continue; fi  # being taken now
+    pid=${owner%% *}
+    if [ -n "$pid" ] && runs_run_sh "$pid"; then
+      bad "another run.sh is measuring on this machine (pid $pid: ${owner#* }); two at once spoil each other's numbers, so wait for it (the lock: $lock_dir)"
+    fi
+    echo "run.sh: the lock $lock_dir was left by a run.sh that no longer runs (pid ${pid:-unknown}); taking it over" >&2
+    rm -rf "$lock_dir"
+    mkdir "$lock_dir" 2>/dev/null || bad "another run.sh took the lock $lock_dir just now"
+    break
+  done
+  printf '%s %s\n' "$$" "$1" >"$lock_dir/owner" || bad "cannot write $lock_dir/owner"
+  lock_held=yes
+}
+# release_lock: gives the lock back, if this run.sh holds it.
+release_lock() {
+  [ -n "$lock_held" ] || return 0
+  [ "$(cut -d' ' -f1 "$lock_dir/owner" 2>/dev/null)" != "$$" ] || rm -rf "$lock_dir"
+  lock_held=
+}
+
+# The machine's limits for the heading and the charts: cores_text ("2", or "4 (affinity 4 of 16
+# online; cgroup CPU quota 2.0)") and mem_text ("23.5 GiB (cgroup limit 8.0 GiB)"). The core count
+# is the CPUs this process may run on.
+machine_limits() {
+  local online allowed quota limit extra=''
+  online=$(getconf _NPROCESSORS_ONLN 2>/dev/null)
+  allowed=$(awk '/^Cpus_allowed_list:/ { n = split($2, r, ","); for (i = 1; i <= n; i++) { k = split(r[i], ab, "-"); c += k == 2 ? ab[2] - ab[1] + 1 : 1 } print c }' "/proc/$$/status" 2>/dev/null)
+  quota=$(cgroup_limits | awk '$1 == "cpu" { print $2 }')
+  limit=$(cgroup_limits | awk '$1 == "memory" { printf "%.1f", $3 / 1048576 }')
+  cores_text=${allowed:-$online}
+  [ -z "$allowed" ] || [ -z "$online" ] || [ "$allowed" -ge "$online" ] || extra="affinity $allowed of $online online"
+  [ -z "$quota" ] || extra="${extra:+$extra; }cgroup CPU quota $quota"
+  cores_text="$cores_text${extra:+ ($extra)}"
+  mem_text="${mem:-unknown} GiB${limit:+ (cgroup limit $limit GiB)}"
+}
+
 # in_main: this is run.sh's own shell, not a subshell ($$ is the main shell's pid in both). A sampler
 # or watchdog killed right after it was forked can run the traps it inherited before bash resets
 # them: there they must do nothing but end it, or its EXIT would remove the work directory.
@@ -459,6 +614,7 @@ in_main() { [ "$(exec sh -c 'echo $PPID')" = "$$" ]; }
 set -u
 export LC_ALL=C # numbers with a decimal point, whatever the user's locale
 unset CDPATH
+command_line="$0${*:+ $*}" # for the lock: who holds it
 sweep='' peers='' form="./run.sh N [scenario ...]"
 # --sweep and --peers lead, in either order.
 while :; do
@@ -511,7 +667,7 @@ here=$PWD
 cd "$(dirname "$0")" || exit 1
 RESULTS=${RESULTS:-$PWD/RESULTS.md}
 case $RESULTS in /*) ;; *) RESULTS=$here/$RESULTS ;; esac
-[ -d "$(dirname "$RESULTS")" ] || bad "RESULTS directory $(dirname "$RESULTS") does not exist"
+check_results "$RESULTS"
 
 scenarios=
 for s in "$@"; do
@@ -524,6 +680,8 @@ if [ $# -eq 0 ]; then
   [ -z "$peers" ] || scenarios=$peer_scenarios
 fi
 [ -z "$peers" ] || peers_build_dir "$here"
+chart_dir=$(dirname "$RESULTS")/charts
+[ -z "$sweep$peers" ] || check_charts "$chart_dir"
 
 # Everything temporary lives in one directory; RESULTS is only written by the last step, so an
 # interrupted run leaves it exactly as it was.
@@ -539,10 +697,11 @@ on_signal() {
   echo "run.sh: interrupted; $RESULTS left unchanged" >&2
   exit "$1"
 }
-trap 'in_main && rm -rf "$work"' EXIT
+trap 'in_main && { rm -rf "$work"; release_lock; }' EXIT
 trap 'on_signal 129' HUP
 trap 'on_signal 130' INT
 trap 'on_signal 143' TERM
+take_lock "$command_line"
 
 if [ ! -x "$time_bin" ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
@@ -636,7 +795,7 @@ fi
 make -s print-build >"$work/build" 2>/dev/null || : >"$work/build"
 compiler=$(sed -n 's/^compiler=//p' "$work/build")
 flags=$(sed -n 's/^flags=//p' "$work/build")
-cores=$(getconf _NPROCESSORS_ONLN)
+machine_limits
 # One reading of the clock for the heading and the chart's name.
 when=$(date -u '+%Y-%m-%d %H:%M UTC|%Y%m%d-%H%M')
 stamp=${when#*|} when=${when%|*}
@@ -645,8 +804,8 @@ stamp=${when#*|} when=${when%|*}
   echo "- OS: ${os:-unknown}"
   echo "- kernel: $(uname -sr)"
   echo "- CPU: ${cpu:-$(uname -m)}"
-  echo "- cores: $cores"
-  echo "- memory: ${mem:-unknown} GiB"
+  echo "- cores: $cores_text"
+  echo "- memory: $mem_text"
   echo "- compiler: ${compiler:-unknown}"
   echo "- flags: ${flags:-unknown}"
 } >"$work/machine"
@@ -697,7 +856,7 @@ draw_chart() {
   what=point
   case " $* " in *" -b "*) what=bar ;; esac
   if ! sh charts/svg.sh -t "$title" \
-    -s "${cpu:-$(uname -m)}, $cores cores, ${mem:-?} GiB · ${os:-$(uname -s)}, $(uname -sr) · ${compiler:-unknown} · $when · commit $commit" \
+    -s "${cpu:-$(uname -m)}, $cores_text cores, $mem_text · ${os:-$(uname -s)}, $(uname -sr) · ${compiler:-unknown} · $when · commit $commit" \
     -y "max RSS (MiB)" \
     -n "Each $what: the process's max RSS as /usr/bin/time reports it, in the run with the lowest wall time of RUNS=$RUNS${SLEEP_MS:+, SLEEP_MS=$SLEEP_MS}${THREADS:+, THREADS=$THREADS}." \
     -n "$(cat "$work/notes" "$notes")" "$@" \
@@ -717,7 +876,6 @@ draw_chart() {
   echo >>"$work/chart_lines"
 }
 
-chart_dir=$(dirname "$RESULTS")/charts
 : >"$work/chart_lines"
 if [ -n "$peers" ] && [ -z "$sweep" ]; then
   # A bar chart per scenario: every runtime's max RSS at N, smallest first.
@@ -817,9 +975,10 @@ for f in $charts; do
 done
 : >"$work/title"
 [ -s "$RESULTS" ] || printf '# Results\n\nGenerated by run.sh, append-only: each run adds one section below.\n\n' >"$work/title"
-if ! cat "$work/title" "$work/section" >>"$RESULTS"; then
+if ! append_section "$work/title" "$work/section"; then
   for c in $copied; do rm -f "${chart_dir:?}/$c"; done
-  echo "run.sh: cannot append to $RESULTS" >&2
+  echo "run.sh: cannot write $RESULTS (a full disk?): it is left as it was, and the section follows" >&2
+  cat "$work/section"
   exit 1
 fi
 cat "$work/section"

@@ -139,33 +139,21 @@ std::string rlimit_text(int resource) {
 
 #if defined(__linux__)
 std::string first_line(const std::string& path) {
-    std::string text;
-    if (FILE* f = std::fopen(path.c_str(), "re")) {
-        char buf[512];
-        if (std::fgets(buf, sizeof buf, f)) text = buf;
-        std::fclose(f);
-    }
-    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+    std::string text = bench::os::read_text(path);
+    text.erase(std::min(text.find_first_of("\r\n"), text.size()));
     return text.empty() ? "?" : text;
 }
 
 std::string thread_limits() {
-    // cgroup v1 names the pids controller ("8:pids:/path"), v2 has one hierarchy ("0::/path").
+    // The smallest pids.max of this process's cgroup and its ancestors (bench::os::cgroup_dirs).
     std::string pids_max = "none";
-    if (FILE* f = std::fopen("/proc/self/cgroup", "re")) {
-        char buf[512];
-        while (std::fgets(buf, sizeof buf, f)) {
-            std::string line = buf;
-            line.erase(line.find_last_not_of("\n") + 1);
-            const auto v1 = line.find(":pids:");
-            const std::string dir = v1 != std::string::npos   ? "/sys/fs/cgroup/pids" + line.substr(v1 + 6)
-                                    : line.starts_with("0::") ? "/sys/fs/cgroup" + line.substr(3)
-                                                              : "";
-            if (!dir.empty() && access((dir + "/pids.max").c_str(), R_OK) == 0)
-                pids_max = first_line(dir + "/pids.max");
+    double least = -1;
+    for (const auto& dir : bench::os::cgroup_dirs("pids"))
+        if (const double v = bench::os::whole_number(bench::os::read_text(dir + "/pids.max"));
+            v >= 0 && (least < 0 || v < least)) {
+            least = v;
+            pids_max = std::to_string(static_cast<long long>(v)) + " (" + dir + ")";
         }
-        std::fclose(f);
-    }
     return "kernel.pid_max=" + first_line("/proc/sys/kernel/pid_max") +
            " kernel.threads-max=" + first_line("/proc/sys/kernel/threads-max") +
            " vm.max_map_count=" + first_line("/proc/sys/vm/max_map_count") +

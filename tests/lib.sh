@@ -107,5 +107,7 @@ finish() {
 }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-test.XXXXXX") || exit 1
+# run.sh's lock is the test's own, so that the tests can run while a benchmark holds the real one.
+export BENCH_TEST_LOCK=$tmp/run.lock
 # KEEP_TMP=1 keeps the sandbox, to look at after a failure.
 trap '[ -n "${KEEP_TMP:-}" ] || rm -rf "$tmp"' EXIT

@@ -170,6 +170,49 @@ check "--help prints usage on stdout" has "$out" '^usage: ./run.sh N'
 bench FAIL_MAKE=1 ./run.sh 10
 check "a failed make exits 1 and says so, RESULTS untouched" eval 'exited 1 "make failed" && cmp -s "$res" "$tmp/before"'
 
+# 5b. RESULTS is checked before anything is built or run: a device, a directory, a file that
+# cannot be written. (A read-only place and a disk that fills: tests/container_test.sh.)
+rm -f args.log
+bad_case "RESULTS must be a regular file \\(or absent\\), and /dev/full is not one" RESULTS=/dev/full ./run.sh 10
+check "RESULTS=/dev/full is refused before building or running anything" [ ! -e args.log ]
+mkdir -p "$tmp/results_dir"
+bad_case "RESULTS must be a regular file \\(or absent\\), and .*/results_dir is not one" RESULTS="$tmp/results_dir" ./run.sh 10
+ln -s "$res" "$tmp/results_link"
+bad_case "RESULTS must be a regular file, not a symbolic link" RESULTS="$tmp/results_link" ./run.sh 10
+bad_case "RESULTS directory .*/nowhere does not exist" RESULTS="$tmp/nowhere/RESULTS.md" ./run.sh 10
+mkdir -p "$tmp/cdir" && touch "$tmp/cdir/charts"
+bad_case "charts go in .*/cdir/charts, which is not a directory" RESULTS="$tmp/cdir/RESULTS.md" ./run.sh --sweep coro_timer
+check "none of them ran anything" [ ! -e args.log ]
+
+# 5c. One run.sh at a time: a second one refuses, naming the first; a lock whose owner is gone is
+# taken over; --help and bad arguments never touch it.
+touch slow_coro_timer
+rm -f args.log slow.pid
+env RESULTS="$res" TMPDIR="$tmp/tmpdir" RUNS=1 ./run.sh 10 coro_timer >/dev/null 2>&1 &
+first=$!
+i=0
+while [ ! -s slow.pid ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+bench RUNS=1 ./run.sh 10 coro_shared
+check "a second run.sh refuses with exit 2, naming the first one's pid and command line" \
+  exited 2 "^run.sh: another run.sh is measuring on this machine \(pid $first: ./run.sh 10 coro_timer\)"
+check "and ran nothing" eval '[ -s args.log ] && ! grep -q "^coro_shared" args.log'
+check "the lock is the test's own (BENCH_TEST_LOCK), not the machine's" [ -s "$BENCH_TEST_LOCK/owner" ]
+bench ./run.sh --help
+check "--help does not wait for the lock" [ "$rc" -eq 0 ]
+bench ./run.sh 0
+check "a bad argument is refused for what it is, not for the lock" exited 2 "N must be"
+check "neither touched the lock" [ "$(cut -d' ' -f1 "$BENCH_TEST_LOCK/owner")" = "$first" ]
+kill -TERM "$first"
+wait "$first"
+rm -f slow_coro_timer slow.pid
+check "the first run.sh, stopped, gives the lock back" [ ! -e "$BENCH_TEST_LOCK" ]
+mkdir "$BENCH_TEST_LOCK" && echo "999999 ./run.sh --peers 1000000" >"$BENCH_TEST_LOCK/owner"
+bench RUNS=1 ./run.sh 10 coro_timer
+check "a lock left by a run that no longer runs is taken over, with a note" \
+  exited 0 "the lock .* was left by a run.sh that no longer runs \(pid 999999\); taking it over"
+check "and given back at the end" [ ! -e "$BENCH_TEST_LOCK" ]
+cp "$res" "$tmp/before"
+
 # 6. THREAD_CAP caps the threads scenario only, and its row says so.
 rm -f args.log
 bench RUNS=1 THREAD_CAP=20 ./run.sh 50 threads coro_timer

@@ -202,7 +202,7 @@ check "a sweep whose largest N the guard refuses exits 0" [ "$rc" -eq 0 ]
 check "that N was not run" [ "$(grep -c -E '^coro_timer 100000000( |$)' args.log)" -eq 0 ]
 check "the smaller N were" [ "$(grep -c -E '^coro_timer 10( |$)' args.log)" -eq 1 ]
 check "its row says why: the estimate, the cost per task it comes from, the memory available" \
-  has "$(table_rows)" '^\| coro_timer \| - \| 100000000 \| - \| not run: about [0-9.]+ GiB at its cost per task at N=10 \([0-9.]+ bytes\), more than the [0-9.]+ GiB available now \| - \|'
+  has "$(table_rows)" '^\| coro_timer \| - \| 100000000 \| - \| not run: about [0-9.]+ GiB at its cost per task at N=10 \([0-9.]+ bytes\), more than the [0-9.]+ GiB (available now \(MemAvailable\)|left under the cgroup.s [a-z_.]+ \([^|]*\)) \| - \|'
 check "the chart notes it" grep -q 'coro_timer at N=100000000: not run' "${chart:-/no/chart}"
 check "no point is drawn for it" [ "$(markers "$chart" | grep -c '^coro_timer|100000000|')" -eq 0 ]
 
