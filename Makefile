@@ -38,16 +38,17 @@ $(TEST_DIR)/%.o: tests/%.cpp tests/catch.hpp common.hpp $(wildcard *.cpp) $(STAM
 $(TEST_DIR)/unit: $(TEST_DIR)/catch_main.o $(patsubst tests/%.cpp,$(TEST_DIR)/%.o,$(TEST_SOURCES))
 	$(CXX) $(REQUIRED) $(CXXFLAGS) -o $@ $^ $(CATCH_LIBS)
 
-# The loop tests again, over the kqueue poller on a test-only emulation of kqueue (Linux only).
-KQUEUE_TESTS := tests/test_core.cpp tests/test_runtime.cpp
-$(TEST_DIR)/kqueue_%.o: tests/%.cpp tests/catch.hpp tests/kqueue_shim.hpp common.hpp $(STAMP) | catch2
+# The loop tests again on the macOS half of common.hpp's platform block (its kqueue poller and its
+# memory readings), over a test-only emulation of the macOS calls (Linux only).
+MACOS_TESTS := tests/test_core.cpp tests/test_runtime.cpp tests/test_macos.cpp
+$(TEST_DIR)/macos_%.o: tests/%.cpp tests/catch.hpp tests/macos_shim.hpp common.hpp $(STAMP) | catch2
 	@mkdir -p $(TEST_DIR)
-	$(CXX) $(REQUIRED) $(CXXFLAGS) $(CATCH_CFLAGS) -include tests/kqueue_shim.hpp -I. -c -o $@ $<
+	$(CXX) $(REQUIRED) $(CXXFLAGS) $(CATCH_CFLAGS) -include tests/macos_shim.hpp -I. -c -o $@ $<
 
-$(TEST_DIR)/unit-kqueue: $(TEST_DIR)/catch_main.o $(patsubst tests/%.cpp,$(TEST_DIR)/kqueue_%.o,$(KQUEUE_TESTS))
+$(TEST_DIR)/unit-macos: $(TEST_DIR)/catch_main.o $(patsubst tests/%.cpp,$(TEST_DIR)/macos_%.o,$(MACOS_TESTS))
 	$(CXX) $(REQUIRED) $(CXXFLAGS) -o $@ $^ $(CATCH_LIBS)
 
-UNITS := $(TEST_DIR)/unit $(if $(filter Linux,$(shell uname -s)),$(TEST_DIR)/unit-kqueue)
+UNITS := $(TEST_DIR)/unit $(if $(filter Linux,$(shell uname -s)),$(TEST_DIR)/unit-macos)
 # make test: the runtime's unit tests and the shell tests of our binaries, run.sh, the sweeps and
 # the charts, with fake peers (a minute or two). make test-peers: the real peers, built and run
 # with every toolchain that is installed (several minutes, most of it cargo and NativeAOT).
@@ -64,8 +65,8 @@ test-peers: all
 # only with optimization and never under ASan, so a long chain of synchronously completing awaits
 # can overflow the stack there. Tests that cannot run under one are skipped by name
 # (tests/lib.sh: skipped).
-SAN_asan := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
-SAN_tsan := -O1 -g -fsanitize=thread
+SAN_asan := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -DBENCH_SANITIZED
+SAN_tsan := -O1 -g -fsanitize=thread -DBENCH_SANITIZED
 asan tsan:
 	$(MAKE) test CXX=clang++ CXXFLAGS="$(SAN_$@)" TEST_DIR=tests/build/$@ BIN_DIR=tests/build/$@/bin SANITIZER=$@
 

@@ -1,32 +1,34 @@
-// common.hpp: everything the scenarios share, standard library and POSIX only.
+// common.hpp: everything the scenarios share, the C++ standard library and POSIX only.
 //
 // What a scenario calls:
-//   bench::cli cli{argc, argv, usage};          `NAME N [--option value]...`; bad input: exit 2
-//     cli.count(), cli.threads()                N (the first argument); --threads T, T event loops
-//     cli.number("--sleep-ms", 5000, 1, MAX)    a whole-number option, echoed in the summary line
-//     cli.choice("--sync", "mutex channel")     one of a list; the first is the default
-//     cli.finish(bytes_per_task)                rejects the rest; refuses an N that cannot fit
-//   bench::frame_of([&] { return task(...); })  one task's frame bytes, measured (for cli.finish)
-//   bench::report report{"coro_timer", cli};    resident-set sampler and the one summary line
-//     report.start(), spawned(), waiting(), finished(), result(key, value), print(frame_bytes)
-//   bench::check(ok, "what")                    a failed self-check: exit 1
-//   bench::job name(args) { co_await ...; }     a spawned task; its frame frees itself at its end
+//   bench::install_handlers(argv[0])            SIGINT/SIGTERM and uncaught failures end the run in one line
+//   bench::job name(args) { co_await ...; }     a task of the scenario; its frame frees itself at its end
+//   bench::helper name(args) { ... }            the same, not counted among the tasks (a setter, a monitor)
 //     co_await milliseconds(d)                  sleeps (any std::chrono duration), never less than d
 //     co_await e                                waits until the bench::event e is set
 //     co_await ch.receive(out)                  takes what a bench::channel<T> holds
 //   bench::runtime rt{threads};                 T event loops on T threads
 //     rt.spawn(job), rt.start_all()             round-robin over the loops; run all to their first wait
 //     rt.run_until(done), rt.join()             run until done() holds; until every task has ended
-//     rt.completed(), rt.early_wakeups()        totals: a lower bound while loops run, exact after join()
-//     rt.late_ms(1), rt.late_ms(0.99)           how late sleepers resumed: the latest, the 99th pct
+//     rt.completed(), rt.early_wakeups()        jobs ended, timers early: a lower bound while loops run
+//     rt.late_max_ms(), rt.late_p99_ms()        how late sleepers resumed: the latest, 99 % of them
 //   bench::event e;  e.set();                   one-shot; wakes every waiter on every loop
 //   bench::channel<T> ch;  ch.send(v)           many senders, one receiving task
 //   bench::mutex, bench::big_vector<T>          a spinning std::mutex; a std::vector on huge pages
-//   bench::frame_bytes_per_task(n)              checks that every frame was freed; frame bytes / n
-//   bench::splitmix64(state)                    per-task random streams from one seed
-// The rest is bench::os (the platform block) or bench::detail. Sections, in dependency order:
-// platform, errors and arguments, randomness, metrics, frame pool, job, task list, timer wheel,
-// event loop and runtime, sleeping, mutex, event, channel<T>.
+//   bench::frame_of([&] { return task(...); })  one task's frame bytes, measured (for cli.finish)
+//   bench::cli cli{argc, argv, usage};          `NAME N [--option value]...`; bad input: exit 2
+//     cli.count(), cli.threads()                N (the first argument); --threads T, T event loops
+//     cli.number("--sleep-ms", 5000, 1, MAX)    a whole-number option, echoed in the summary line
+//     cli.choice("--sync", "mutex channel")     one of a list; the first is the default
+//     cli.finish(bytes_per_task)                rejects the rest; refuses an N that cannot fit
+//   bench::report report{"coro_timer", cli};    resident-set sampler and the one summary line
+//     report.start(), spawned(), waiting(), finished(), result(key, value), print(frame_bytes)
+//   bench::check(ok, "what")                    a failed self-check: exit 1
+//   bench::check_frames_freed()                 exit 1 unless every frame was freed
+//   bench::frame_bytes_per_task(n), splitmix64  frame bytes / n; per-task random streams from one seed
+// In this order: the platform block (bench::os), the runtime (an anatomy of a waiting task, the
+// frame pool, job, timers, the loop and runtime, sleeping, mutex, event, channel<T>), then the
+// harness (errors and handlers, cli, report). What no scenario names is in bench::detail.
 #pragma once
 
 #include <algorithm>
@@ -59,25 +61,25 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-// Platform block: the only place that names the OS, in two halves. The poller blocks until a
-// timeout or a wake(); which deadline comes next and how long to wait is portable code below.
-// Then memory: the resident set and what is available. A test build may define BENCH_KQUEUE_SHIM
-// and provide the kqueue calls itself, to run the kqueue poller on Linux.
+// ---- The platform block: the only place that names the OS. -------------------------------------
+// Each half has a poller (blocks until a timeout or a wake(); which deadline comes next is portable
+// code below) and the memory readings: the resident set, its peak, what can still be made resident.
+// Linux: epoll, /proc and the cgroups. macOS: kqueue and the Mach calls. A test build may define
+// BENCH_MACOS_SHIM and emulate the macOS calls (tests/macos_shim.hpp), to run that half on Linux.
 
 namespace bench::os {
 // A failed system call: an exception that names it, with errno's text (exit 1, see on_terminate).
 [[noreturn]] inline void fail(const char* call) { throw std::system_error(errno, std::generic_category(), call); }
-// What can be made resident now (available_memory, below), and what bounds it, for a message.
+// What can be made resident now (available_memory), and what bounds it, for a refusal's message.
 struct memory_room {
     double bytes;
     std::string bound;  // "available now (MemAvailable)", or the cgroup limit that leaves less
 };
 }  // namespace bench::os
 
-#if defined(__linux__) && !defined(BENCH_KQUEUE_SHIM)
+#if defined(__linux__) && !defined(BENCH_MACOS_SHIM)
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 
@@ -93,10 +95,7 @@ public:
         ev.events = EPOLLIN;
         if (epoll_ctl(epoll_, EPOLL_CTL_ADD, wake_, &ev) < 0) fail("epoll_ctl");
     }
-    ~poller() {
-        ::close(wake_);
-        ::close(epoll_);
-    }
+    ~poller() { ::close(wake_); ::close(epoll_); }
     poller(const poller&) = delete;
     poller& operator=(const poller&) = delete;
 
@@ -114,68 +113,8 @@ public:
     }
 
 private:
-    int epoll_ = -1;
-    int wake_ = -1;
+    int epoll_ = -1, wake_ = -1;
 };
-}  // namespace bench::os
-
-#elif defined(__APPLE__) || defined(__FreeBSD__) || defined(BENCH_KQUEUE_SHIM)
-#if !defined(BENCH_KQUEUE_SHIM)
-#include <sys/event.h>
-#endif
-
-namespace bench::os {
-class poller {
-public:
-    poller() {
-        kq_ = kqueue();
-        if (kq_ < 0) fail("kqueue");
-        struct kevent ev;
-        EV_SET(&ev, 1, EVFILT_USER, EV_ADD | EV_CLEAR, 0, 0, nullptr);
-        if (kevent(kq_, &ev, 1, nullptr, 0, nullptr) < 0) fail("kevent(EV_ADD)");
-    }
-    ~poller() { ::close(kq_); }
-    poller(const poller&) = delete;
-    poller& operator=(const poller&) = delete;
-
-    void wait(int timeout_ms) {
-        struct kevent ev;
-        timespec ts{timeout_ms / 1000, (timeout_ms % 1000) * 1000000L};
-        if (kevent(kq_, nullptr, 0, &ev, 1, timeout_ms < 0 ? nullptr : &ts) < 0 && errno != EINTR) fail("kevent");
-    }
-    void wake() {
-        struct kevent ev;
-        EV_SET(&ev, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, nullptr);
-        if (kevent(kq_, &ev, 1, nullptr, 0, nullptr) < 0) fail("kevent(NOTE_TRIGGER)");
-    }
-
-private:
-    int kq_ = -1;
-};
-}  // namespace bench::os
-
-#else
-#error "bench needs epoll (Linux) or kqueue (macOS, FreeBSD)"
-#endif
-
-#if defined(__linux__)
-namespace bench::os {
-// The number after `key` in a /proc file: "VmRSS:   123 kB" gives 123; key "": the first number.
-inline long proc_number(const char* path, const char* key) {
-    char buf[8192];
-    int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw std::system_error(errno, std::generic_category(), std::string("open(") + path + ")");
-    ssize_t n = ::read(fd, buf, sizeof buf - 1);
-    int saved = errno;
-    ::close(fd);
-    if (n < 0) throw std::system_error(saved, std::generic_category(), std::string("read(") + path + ")");
-    buf[n] = '\0';
-    const char* line = std::strstr(buf, key);
-    if (!line) throw std::runtime_error(std::string("no ") + key + " in " + path);
-    return std::strtol(line + std::strlen(key), nullptr, 10);
-}
-inline long rss_kib() { return proc_number("/proc/self/status", "VmRSS:"); }
-inline long peak_rss_kib() { return proc_number("/proc/self/status", "VmHWM:"); }
 
 // A small file's text, or "" when it cannot be read.
 inline std::string read_text(const std::string& path) {
@@ -187,6 +126,15 @@ inline std::string read_text(const std::string& path) {
     }
     return text;
 }
+// The number after `key` in a /proc file: "VmRSS:   123 kB" gives 123; key "": the first number.
+inline long proc_number(const char* path, const char* key) {
+    const std::string text = read_text(path);
+    const auto at = text.find(key);
+    if (text.empty() || at == std::string::npos) throw std::runtime_error(std::string("no ") + key + " in " + path);
+    return std::strtol(text.c_str() + at + std::strlen(key), nullptr, 10);
+}
+inline long rss_kib() { return proc_number("/proc/self/status", "VmRSS:"); }
+inline long peak_rss_kib() { return proc_number("/proc/self/status", "VmHWM:"); }
 // A whole number that is all of `text` but a trailing newline; -1 for anything else ("max", garbage).
 inline double whole_number(std::string_view text) {
     if (text.ends_with('\n')) text.remove_suffix(1);
@@ -212,13 +160,10 @@ inline std::vector<std::string> cgroup_dirs(std::string_view controller) {
         else if (("," + std::string(names) + ",").find("," + std::string(controller) + ",") != std::string::npos)
             roots = {"/sys/fs/cgroup/" + std::string(controller)};
         for (const auto& root : roots)
-            for (std::string p(path);;) {  // "/a/b", "/a", "/"
-                struct stat st;
+            for (std::string p(path); !p.empty(); p.resize(p.size() > 1 ? std::max<std::size_t>(p.rfind('/'), 1) : 0)) {
+                struct stat st;  // "/a/b", "/a", "/"
                 const std::string dir = root + (p == "/" ? "" : p);
                 if (::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) dirs.push_back(dir);
-                const auto slash = p.rfind('/');
-                if (p.size() <= 1 || slash == std::string::npos) break;
-                p.resize(slash == 0 ? 1 : slash);
             }
     }
     return dirs;
@@ -254,8 +199,8 @@ inline memory_room available_memory() {
         }
     return r;
 }
-// Reserved address space: not charged against the commit limit, except under vm.overcommit_memory=2,
-// where every mapping is charged in full. There: what is left of the commit limit; elsewhere -1.
+// Reserved address space is not charged against the commit limit, except under
+// vm.overcommit_memory=2, which charges every mapping in full: there, what is left of it; else -1.
 inline constexpr int map_reserve = MAP_NORESERVE;
 inline double commit_left() {
     if (proc_number("/proc/sys/vm/overcommit_memory", "") != 2) return -1;
@@ -264,63 +209,68 @@ inline double commit_left() {
 }
 }  // namespace bench::os
 
-#else
-#include <sys/sysctl.h>
-#if defined(__APPLE__)
+#elif defined(__APPLE__) || defined(BENCH_MACOS_SHIM)
+#if !defined(BENCH_MACOS_SHIM)
 #include <mach/mach.h>
-#else
-#include <sys/user.h>
+#include <sys/event.h>
 #endif
 
 namespace bench::os {
+class poller {
+public:
+    poller() {
+        kq_ = kqueue();
+        if (kq_ < 0) fail("kqueue");
+        struct kevent ev;
+        EV_SET(&ev, 1, EVFILT_USER, EV_ADD | EV_CLEAR, 0, 0, nullptr);
+        if (kevent(kq_, &ev, 1, nullptr, 0, nullptr) < 0) fail("kevent(EV_ADD)");
+    }
+    ~poller() { ::close(kq_); }
+    poller(const poller&) = delete;
+    poller& operator=(const poller&) = delete;
+    void wait(int timeout_ms) {
+        struct kevent ev;
+        timespec ts{timeout_ms / 1000, (timeout_ms % 1000) * 1000000L};
+        if (kevent(kq_, nullptr, 0, &ev, 1, timeout_ms < 0 ? nullptr : &ts) < 0 && errno != EINTR) fail("kevent");
+    }
+    void wake() {
+        struct kevent ev;
+        EV_SET(&ev, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, nullptr);
+        if (kevent(kq_, &ev, 1, nullptr, 0, nullptr) < 0) fail("kevent(NOTE_TRIGGER)");
+    }
+
+private:
+    int kq_ = -1;
+};
+
+// The resident set (task_info), its peak (getrusage, in bytes here) and what can be made resident
+// now without paging anything active out: free plus inactive pages.
 inline long rss_kib() {
-#if defined(__APPLE__)
     mach_task_basic_info info;
     mach_msg_type_number_t count = MACH_TASK_BASIC_INFO_COUNT;
-    if (task_info(mach_task_self(), MACH_TASK_BASIC_INFO, reinterpret_cast<task_info_t>(&info), &count) !=
-        KERN_SUCCESS)
+    if (task_info(mach_task_self(), MACH_TASK_BASIC_INFO, reinterpret_cast<task_info_t>(&info), &count) != KERN_SUCCESS)
         throw std::runtime_error("task_info(MACH_TASK_BASIC_INFO) failed");
     return static_cast<long>(info.resident_size / 1024);
-#else
-    kinfo_proc info;
-    size_t size = sizeof info;
-    int mib[] = {CTL_KERN, KERN_PROC, KERN_PROC_PID, getpid()};
-    if (sysctl(mib, 4, &info, &size, nullptr, 0) < 0) fail("sysctl(KERN_PROC_PID)");
-    return static_cast<long>(info.ki_rssize * getpagesize() / 1024);
-#endif
 }
 inline long peak_rss_kib() {
     rusage ru;
     if (getrusage(RUSAGE_SELF, &ru) < 0) fail("getrusage");
-#if defined(__APPLE__)
-    return ru.ru_maxrss / 1024;  // bytes on macOS
-#else
-    return ru.ru_maxrss;  // KiB on the BSDs
-#endif
+    return ru.ru_maxrss / 1024;
 }
-// Free plus inactive pages: what can be made resident now without paging anything active out.
-inline double free_and_inactive_bytes() {
-#if defined(__APPLE__)
+inline memory_room available_memory() {
     vm_statistics64_data_t vm;
     mach_msg_type_number_t count = HOST_VM_INFO64_COUNT;
-    if (host_statistics64(mach_host_self(), HOST_VM_INFO64, reinterpret_cast<host_info64_t>(&vm), &count) !=
-        KERN_SUCCESS)
+    if (host_statistics64(mach_host_self(), HOST_VM_INFO64, reinterpret_cast<host_info64_t>(&vm), &count) != KERN_SUCCESS)
         throw std::runtime_error("host_statistics64(HOST_VM_INFO64) failed");
-    return (static_cast<double>(vm.free_count) + vm.inactive_count) * getpagesize();
-#else
-    unsigned free_pages = 0, inactive = 0;
-    size_t size = sizeof free_pages;
-    if (sysctlbyname("vm.stats.vm.v_free_count", &free_pages, &size, nullptr, 0) < 0 ||
-        sysctlbyname("vm.stats.vm.v_inactive_count", &inactive, &size, nullptr, 0) < 0)
-        fail("sysctlbyname(vm.stats.vm)");
-    return (static_cast<double>(free_pages) + inactive) * getpagesize();
-#endif
+    return {(static_cast<double>(vm.free_count) + vm.inactive_count) * getpagesize(), "available now (free + inactive pages)"};
 }
-inline memory_room available_memory() { return {free_and_inactive_bytes(), "available now (free + inactive pages)"}; }
-// The BSDs and macOS commit anonymous memory when it is touched, not when it is mapped.
+// macOS commits anonymous memory when it is touched, not when it is mapped.
 inline constexpr int map_reserve = 0;
 inline double commit_left() { return -1; }
 }  // namespace bench::os
+
+#else
+#error "bench needs epoll (Linux) or kqueue (macOS)"
 #endif
 
 namespace bench::os {
@@ -381,287 +331,37 @@ inline void cpu_relax() noexcept {
 }  // namespace bench::os
 
 namespace bench {
-// Errors and arguments. Bad input: one line on stderr, exit 2, before any work starts. A failure
-// at run time: an exception whose what() names the call; the terminate handler prints it, exit 1.
-
-namespace detail {
-inline const char* program = "bench";
-inline std::uint64_t tasks_planned = 0;  // N, for the out-of-memory message
-
-// Uncaught exceptions (a failed system call, std::bad_alloc, a throw in a spawned task) end here.
-// Defined after the frame pool: an out-of-memory message says how many tasks existed.
-void on_terminate();
-
-// SIGINT's and SIGTERM's default action already ends the process without freeing anything; this
-// handler adds the one line that names the signal. write() and _exit() are async-signal-safe.
-extern "C" inline void on_signal(int sig) {
-    const char* msg = sig == SIGINT ? ": interrupted (SIGINT)\n" : ": terminated (SIGTERM)\n";
-    ssize_t ignored = ::write(2, program, std::strlen(program));
-    ignored = ::write(2, msg, std::strlen(msg));
-    (void)ignored;
-    ::_exit(128 + sig);
-}
-}  // namespace detail
-
-[[noreturn]] inline void exit_with(int code, std::string_view message) {
-    std::fflush(stdout);
-    std::fprintf(stderr, "%s: %.*s\n", detail::program, static_cast<int>(message.size()), message.data());
-    std::fflush(stderr);
-    std::_Exit(code);
-}
-
-[[noreturn]] inline void usage_error(const std::string& message) { exit_with(2, message + " (see --help)"); }
-
-// A broken invariant (a task lost, a timer early, a wrong digest): the run must not look like a fast one.
-inline void check(bool ok, const std::string& what) {
-    if (!ok) exit_with(1, "self-check failed: " + what);
-}
-
-// Parses `NAME N [--option value]...`: the scenario reads each option once, then finish() rejects
-// the rest; --help anywhere prints the usage, exit 0. Every option read is echoed as key=value
-// (--sleep-ms 50: sleep_ms=50), defaults included, so that the summary line says what ran.
-class cli {
-public:
-    cli(int argc, char** argv, const char* usage) : argc_{argc}, argv_{argv} {
-        if (argc > 0) {
-            const char* slash = std::strrchr(argv[0], '/');
-            detail::program = slash ? slash + 1 : argv[0];
-        }
-        std::set_terminate(detail::on_terminate);
-        std::signal(SIGINT, detail::on_signal);
-        std::signal(SIGTERM, detail::on_signal);
-        for (int i = 1; i < argc; ++i)
-            if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
-                std::printf("%s", usage);
-                std::exit(0);
-            }
-        if (argc >= max_args) usage_error("too many arguments");
-    }
-
-    // The task count: the first argument, digits only, at least 1.
-    std::uint64_t count() {
-        if (argc_ < 2 || std::string_view(argv_[1]).starts_with("--"))
-            usage_error("missing N, the number of tasks (a whole number >= 1)");
-        used_[1] = true;
-        return n_ = detail::tasks_planned = parse("N", argv_[1], 1, UINT64_MAX);
-    }
-
-    // `--name value`, a whole number in [min, max]; `fallback` when the option is absent (a
-    // fallback outside [min, max] means "not given", and is echoed as "default"). `key` names it
-    // in the summary line when the option's own name is taken by a result.
-    std::uint64_t number(const char* name, std::uint64_t fallback, std::uint64_t min, std::uint64_t max,
-                         const char* key = nullptr) {
-        const char* value = find(name);
-        const std::uint64_t v = value ? parse(name, value, min, max) : fallback;
-        echo(key ? key : name + 2, value || (v >= min && v <= max) ? std::to_string(v) : "default");
-        return v;
-    }
-
-    // `--name value` where value is one of `choices` (a space-separated list); the first is the default.
-    std::string choice(const char* name, std::string_view choices) {
-        const char* value = find(name);
-        std::string_view pick = choices.substr(0, choices.find(' ')), rest = choices;
-        while (value && !rest.empty() && (pick = rest.substr(0, rest.find(' '))) != value)
-            rest.remove_prefix(std::min(rest.size(), pick.size() + 1));
-        if (value && rest.empty())
-            usage_error(std::string(name) + " must be one of: " + std::string(choices) + " (got '" + value + "')");
-        echo(name + 2, std::string(pick));
-        return std::string(pick);
-    }
-
-    // --threads T: event loops, one per thread. More loops than tasks is allowed (some stay idle).
-    unsigned threads() { return static_cast<unsigned>(number("--threads", 1, 1, 1024)); }
-
-    // Rejects anything not read, then refuses an N whose resident memory would not fit in what is
-    // available now: a run killed for memory halfway is no measurement.
-    void finish(double resident_bytes_per_task) {
-        for (int i = 1; i < argc_; ++i)
-            if (!used_[i]) {
-                std::string_view arg = argv_[i];
-                usage_error(arg.starts_with("-") ? "unknown option " + std::string(arg)
-                                                 : "unexpected argument '" + std::string(arg) + "'");
-            }
-        const double need = static_cast<double>(n_) * resident_bytes_per_task;
-        if (const os::memory_room have = os::available_memory(); need > have.bytes) {
-            char msg[800];
-            std::snprintf(msg, sizeof msg, "N=%llu needs about %.1f GiB resident, more than the %.1f GiB %s",
-                          static_cast<unsigned long long>(n_), need / (1 << 30), have.bytes / (1 << 30),
-                          have.bound.c_str());
-            usage_error(msg);
-        }
-    }
-
-private:
-    friend class report;  // reads N and the options' echo
-    static constexpr int max_args = 64;
-
-    const char* find(const char* name) {
-        for (int i = 2; i < argc_; ++i)
-            if (std::strcmp(argv_[i], name) == 0) {
-                if (used_[i]) usage_error(std::string(name) + " given twice");
-                if (i + 1 >= argc_) usage_error(std::string(name) + " needs a value");
-                used_[i] = used_[i + 1] = true;
-                return argv_[i + 1];
-            }
-        return nullptr;
-    }
-
-    void echo(std::string key, const std::string& value) {  // the name without its leading --
-        std::replace(key.begin(), key.end(), '-', '_');
-        params_ += ' ' + key + '=' + value;
-    }
-
-    static std::uint64_t parse(const char* name, const char* text, std::uint64_t min, std::uint64_t max) {
-        const std::string_view s = text;
-        const std::string allowed = max == UINT64_MAX ? "a whole number >= " + std::to_string(min)
-                                                      : "a whole number from " + std::to_string(min) + " to " +
-                                                            std::to_string(max);
-        if (s.empty() || s.find_first_not_of("0123456789") != s.npos)
-            usage_error(std::string(name) + " must be " + allowed + " (got '" + text + "')");
-        std::uint64_t v = 0;
-        if (std::from_chars(s.data(), s.data() + s.size(), v).ec == std::errc::result_out_of_range || v > max)
-            usage_error(std::string(name) + " is too large: " + text + " (allowed: " + allowed + ")");
-        if (v < min) usage_error(std::string(name) + " is too small: " + text + " (allowed: " + allowed + ")");
-        return v;
-    }
-
-    int argc_;
-    char** argv_;
-    bool used_[max_args] = {};
-    std::uint64_t n_ = 0;
-    std::string params_;
-};
-
-// Randomness: splitmix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators",
-// OOPSLA 2014; constants from Vigna's public-domain splitmix64.c). One state seeded once; per-task
-// streams start from splitmix64 of (seed + index), so no task needs a system call.
-
-inline std::uint64_t splitmix64(std::uint64_t& state) noexcept {
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
-    return z ^ (z >> 31);
-}
-
-// Metrics. A report starts a sampler thread (resident set every 100 ms, for rss_avg), records
-// rss_base just before the first task, rss_wait once all tasks are suspended, and prints the one
-// summary line: key=value pairs, starting with scenario=, then N and the options the cli read.
-
-using clock_type = std::chrono::steady_clock;
-
-inline double ms_since(clock_type::time_point t) {
-    return std::chrono::duration<double, std::milli>(clock_type::now() - t).count();
-}
-
-class report {
-public:
-    report(const char* scenario, const cli& args, const char* tasks = "tasks")
-        : n_{args.n_}, scenario_{scenario}, tasks_{tasks} {
-        line_ = "scenario=" + std::string(scenario) + " n=" + std::to_string(n_) + args.params_;
-        sampler_ = std::thread([this] { sample_every_100ms(); });
-    }
-    ~report() { stop_sampler(); }
-
-    // A scenario's own result, printed after the measurements.
-    template <class T> void result(const char* key, const T& value) {
-        if constexpr (std::is_arithmetic_v<T>) add(results_, key, std::to_string(value));
-        else add(results_, key, value);
-    }
-    void result(const char* key, double value, int decimals) {
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
-        add(results_, key, buf);
-    }
-
-    // The milestones of a run, each with a progress line on stderr.
-    void start() {
-        std::fprintf(stderr, "%s: spawning %llu %s\n", scenario_, static_cast<unsigned long long>(n_), tasks_);
-        rss_base_ = os::rss_kib();
-        start_ = clock_type::now();
-    }
-    void spawned() { spawn_ms_ = ms_since(start_); }
-    void waiting() {
-        waiting_ms_ = ms_since(start_);
-        rss_wait_ = os::rss_kib();
-        std::fprintf(stderr, "%s: %llu %s exist, resident set %ld KiB\n", scenario_,
-                     static_cast<unsigned long long>(n_), tasks_, rss_wait_);
-    }
-    void finished() {
-        wall_ms_ = ms_since(start_);
-        stop_sampler();
-        std::fprintf(stderr, "%s: done in %.0f ms\n", scenario_, wall_ms_);
-    }
-    double wall_ms() const { return wall_ms_; }
-
-    // frame_bytes < 0: no coroutine frames (the threads scenario).
-    void print(double frame_bytes) {
-        std::string out = line_;
-        add(out, "spawn_ms", std::to_string(std::llround(spawn_ms_)));
-        add(out, "waiting_ms", std::to_string(std::llround(waiting_ms_)));
-        add(out, "wall_ms", std::to_string(std::llround(wall_ms_)));
-        add(out, "rss_base_kib", std::to_string(rss_base_));
-        add(out, "rss_wait_kib", std::to_string(rss_wait_));
-        add(out, "rss_avg_kib",
-            std::to_string(samples_ ? std::llround(static_cast<double>(rss_sum_) / samples_) : rss_wait_));
-        // The kernel's high-water mark can trail an exact VmRSS reading by a few hundred KiB (it is
-        // kept from per-CPU approximate counters), so the peak is at least every reading we took.
-        add(out, "rss_peak_kib", std::to_string(std::max({os::peak_rss_kib(), rss_base_, rss_wait_, rss_max_})));
-        add(out, "bytes_per_task", fixed1(static_cast<double>(rss_wait_ - rss_base_) * 1024 / static_cast<double>(n_)));
-        if (frame_bytes >= 0) add(out, "frame_bytes", fixed1(frame_bytes));
-        std::printf("%s%s\n", out.c_str(), results_.c_str());
-        std::fflush(stdout);
-    }
-
-private:
-    static void add(std::string& line, const char* key, const std::string& value) {
-        line += ' ' + std::string(key) + '=' + value;
-    }
-    static std::string fixed1(double v) {  // "12.0" prints as 12: whole figures stay whole
-        char buf[32];
-        std::snprintf(buf, sizeof buf, v == std::round(v) ? "%.0f" : "%.1f", v);
-        return buf;
-    }
-
-    void sample_every_100ms() {
-        std::unique_lock lock(mutex_);
-        while (!cv_.wait_for(lock, std::chrono::milliseconds(100), [this] { return stop_; })) {
-            const long rss = os::rss_kib();
-            rss_sum_ += rss;
-            rss_max_ = std::max(rss_max_, rss);
-            ++samples_;
-        }
-    }
-    void stop_sampler() {
-        {
-            std::lock_guard lock(mutex_);
-            stop_ = true;
-        }
-        cv_.notify_one();
-        if (sampler_.joinable()) sampler_.join();
-    }
-
-    std::uint64_t n_;
-    const char* scenario_;
-    const char* tasks_;
-    std::string line_, results_;
-    clock_type::time_point start_ = clock_type::now();
-    double spawn_ms_ = 0, waiting_ms_ = 0, wall_ms_ = 0;
-    long rss_base_ = 0, rss_wait_ = 0, rss_max_ = 0;
-    long long rss_sum_ = 0;
-    long samples_ = 0;
-    std::mutex mutex_;
-    std::condition_variable cv_;
-    bool stop_ = false;
-    std::thread sampler_;
-};
+// ---- The runtime. -----------------------------------------------------------------------------
+// Anatomy of one waiting coro_timer task, `job sleeper(milliseconds d) { co_await d; }`, at -O2:
+//
+//   bytes                                   clang 14  g++ 12  decided by
+//   resume and destroy pointers                   16      16  the ABI: every frame starts with them
+//   the promise: one queue link                    4       4  promise_base::link_ (static_assert, job)
+//   d, and the compiler's own state               12      28  the compiler (g++ keeps more of it)
+//   the frame, as frame_of() measures it          32      48  tests/test_scenarios.cpp checks both
+//   an awaiter kept across the wait                0       0  await_transform files the task first
+//   a timer of its own                             0       0  its bucket keeps one deadline (timers)
+//   an allocator header                            0       0  frame_pool: headerless 16-byte classes
+//
+// - The promise is 4 bytes because a job is spawned and never awaited: no result, no caller to
+//   resume. What is left is the link of the one queue the task waits in (the ready queue, a timer
+//   bucket, an event's waiters): the next task's index in one region of frames, not a pointer.
+// - `co_await d` and `co_await e` go through promise_base::await_transform, which files the task
+//   where it waits and returns `parked`, an awaiter with nothing left to do: g++ 12 keeps every
+//   awaiter and temporary of a co_await in the frame, so one that remembered d would cost 16 bytes.
+// - A job frees its own frame at its end (final_awaiter), so nothing holds a handle to it.
+// - Frames come from frame_pool (below): free lists per 16-byte size class, no header, carved from
+//   huge pages.
+// - Timers keep one bucket per distinct millisecond, holding the deadline once for all its tasks.
 
 // Frame pool. Every byte of a frame is multiplied by N, and malloc would add an 8-byte header.
 // Frames come from per-thread free lists, one per 16-byte size class (powers of two above 512
 // bytes), carved from chunks that grow from 64 KiB to 32 MiB, all in one reserved region; a freed
 // frame goes on the list of the thread that frees it. Chunks are never returned, like malloc's
 // arena. Classes are multiples of 16, as operator new promises (__STDCPP_DEFAULT_NEW_ALIGNMENT__):
-// g++ writes a frame with an alignas(16) local with movaps. Neither g++ 12 nor clang 14 passes a
-// larger frame alignment to operator new, so alignas(32) or more in a coroutine is not honoured.
+// g++ writes a frame with an alignas(16) local with movaps, which faults on an 8-aligned address.
+// Neither g++ 12 nor clang 14 passes a larger alignment to operator new: alignas(32) or more in a
+// coroutine is not honoured, and neither compiler warns.
 
 namespace detail {
 // A counter that only its own thread writes and any thread may read: a relaxed load and store is a
@@ -675,7 +375,6 @@ struct frame_stats {
     std::atomic<std::int64_t> bytes{0};  // bytes of every frame this thread allocated, whole classes
     frame_stats* next = nullptr;
 };
-
 inline std::mutex stats_mutex;
 inline frame_stats* all_stats = nullptr;
 
@@ -786,8 +485,7 @@ private:
     }
 
     free_block* free_[classes] = {};
-    char* chunk_at_ = nullptr;  // the unused rest of the current chunk
-    char* chunk_end_ = nullptr;
+    char *chunk_at_ = nullptr, *chunk_end_ = nullptr;  // the unused rest of the current chunk
     std::size_t next_chunk_ = 64 << 10;
     frame_stats* stats_ = nullptr;
 };
@@ -810,40 +508,12 @@ inline frame_totals frames() {
     }
     return t;
 }
-
-inline void on_terminate() {
-    if (auto e = std::current_exception()) {
-        try {
-            std::rethrow_exception(e);
-        } catch (const std::bad_alloc&) {
-            // Built without allocating: memory is what ran out. While spawning, frames = tasks made.
-            char msg[160] = "out of memory (std::bad_alloc)";
-            if (tasks_planned)
-                std::snprintf(msg, sizeof msg, "out of memory after %lld of %llu tasks (std::bad_alloc)",
-                              static_cast<long long>(frames().live), static_cast<unsigned long long>(tasks_planned));
-            exit_with(1, msg);
-        } catch (const std::exception& x) {
-            exit_with(1, x.what());
-        } catch (...) {
-            exit_with(1, "unknown exception");
-        }
-    }
-    exit_with(1, "terminated");
-}
 }  // namespace detail
-
-// After the run: checks that every frame was freed (exit 1 otherwise); frame bytes per task.
-inline double frame_bytes_per_task(std::uint64_t n) {
-    const detail::frame_totals t = detail::frames();
-    check(t.live == 0, std::to_string(t.live) + " frames never freed");
-    return static_cast<double>(t.bytes) / static_cast<double>(n);
-}
 
 // For vectors of one element per task (digests, a channel's buffer): a block of 2 MiB or more is
 // mapped on huge pages where the kernel offers them; smaller blocks come from std::allocator.
 template <class T> struct big_allocator {
     using value_type = T;
-
     big_allocator() noexcept = default;
     template <class U> big_allocator(const big_allocator<U>&) noexcept {}
 
@@ -863,11 +533,10 @@ template <class T> struct big_allocator {
 };
 template <class T> using big_vector = std::vector<T, big_allocator<T>>;
 
-// The task type: `job`, spawned and never awaited, so it frees its own frame when it ends. Its
-// promise is 4 bytes: the link of the one queue the waiting task is in (the ready queue, a timer's
-// bucket, an event's waiters), as the next task's index in the frame region. The extension point
-// a fork may need, an awaited task<T> (its promise also keeps the caller and the result, and
-// final_suspend resumes the caller by symmetric transfer), is shown in README.md.
+// The task types: `job`, a task of the scenario, and `helper`, one that is not counted among them
+// (coro_shared's setter, atomic_counter's monitor, a channel's consumer). Both are spawned and never
+// awaited, so each frees its own frame when it ends. A fork that needs an awaited task<T> derives
+// its promise from detail::promise_base (METHODOLOGY.md, "Forking: an awaited task").
 
 class event;
 class runtime;
@@ -894,9 +563,8 @@ struct promise_base {
     static void operator delete(void* p, std::size_t size) noexcept { pool.deallocate(p, size); }
 
     // The two waits every scenario's N tasks do file the task where it waits right here, and then
-    // it suspends holding nothing: g++ 12 keeps every awaiter and every temporary of a co_await in
-    // the frame, and copies an lvalue that await_transform passes through, so an awaiter that
-    // remembered its duration or its event would cost 8 to 16 bytes per task.
+    // it suspends holding nothing (the anatomy above; g++ 12 also copies an lvalue that
+    // await_transform passes through, so an awaiter of an event would cost 8 bytes):
     //   co_await d   (a std::chrono duration) resumes after at least d: 1 ms ticks, so up to a
     //                tick late; d <= 0 yields to the tasks ready now.
     //   co_await e   (an event) resumes once e is set; not at all if it is set already.
@@ -905,9 +573,7 @@ struct promise_base {
     // Anything else (a channel's receive) is awaited as it is; an rvalue, so not copied.
     template <class A>
         requires(!std::is_lvalue_reference_v<A> && !is_duration<std::remove_cvref_t<A>>)
-    A&& await_transform(A&& awaitable) noexcept {
-        return std::forward<A>(awaitable);
-    }
+    A&& await_transform(A&& awaitable) noexcept { return std::forward<A>(awaitable); }
 
 private:
     static constexpr std::size_t unit = frame_region::unit;
@@ -929,20 +595,19 @@ inline std::coroutine_handle<> handle_of(promise_base& p) noexcept {
     return std::coroutine_handle<promise_base>::from_promise(p);
 }
 
-inline void task_finished();  // defined with the loop
-}  // namespace detail
+inline void task_finished(bool counted);  // defined with the loop
 
-class [[nodiscard]] job {
+template <bool Counted> class [[nodiscard]] task {
 public:
-    struct promise_type : detail::promise_base {
-        job get_return_object() noexcept { return job{*this}; }
+    struct promise_type : promise_base {
+        task get_return_object() noexcept { return task{*this}; }
         std::suspend_always initial_suspend() noexcept { return {}; }
-        // At its end the job frees its own frame and is counted.
+        // At its end the task frees its own frame and is counted (a job) or not (a helper).
         struct final_awaiter {
             bool await_ready() const noexcept { return false; }
             void await_suspend(std::coroutine_handle<> h) const noexcept {
                 h.destroy();
-                detail::task_finished();
+                task_finished(Counted);
             }
             void await_resume() const noexcept {}
         };
@@ -953,27 +618,29 @@ public:
     };
     static_assert(sizeof(promise_type) == 4);
 
-    job(job&& other) noexcept : p_{std::exchange(other.p_, nullptr)} {}
-    job& operator=(job&&) = delete;
-    ~job() {
-        if (p_) detail::handle_of(*p_).destroy();
-    }
+    task(task&& other) noexcept : p_{std::exchange(other.p_, nullptr)} {}
+    task& operator=(task&&) = delete;
+    ~task() { if (p_) handle_of(*p_).destroy(); }
 
-    // Gives up ownership: the frame now frees itself when the job ends (see spawn).
-    detail::promise_base& release() noexcept { return *std::exchange(p_, nullptr); }
+    // Gives up ownership: the frame now frees itself when the task ends (see spawn).
+    promise_base& release() noexcept { return *std::exchange(p_, nullptr); }
 
 private:
-    explicit job(detail::promise_base& p) noexcept : p_{&p} {}
-    detail::promise_base* p_;
+    explicit task(promise_base& p) noexcept : p_{&p} {}
+    promise_base* p_;
 };
+}  // namespace detail
 
-// The pool bytes of one frame of the job make() returns, as this binary's compiler lays it out (for
-// cli.finish). The probe is destroyed unstarted, not counted, and the first task reuses its place.
+using job = detail::task<true>;
+using helper = detail::task<false>;
+
 namespace detail {
 // Not inlined, so the job leaves it: clang puts a coroutine that is made and destroyed within one
 // function on that function's stack (heap allocation elision), and nothing would be measured.
 template <class F> [[gnu::noinline]] job make_on_heap(F& make) { return make(); }
 }  // namespace detail
+// The pool bytes of one frame of the job make() returns, as this binary's compiler lays it out (for
+// cli.finish). The probe is destroyed unstarted, not counted, and the first task reuses its place.
 template <class F> double frame_of(F make) {
     const std::int64_t before = detail::frames().bytes;
     { job probe = detail::make_on_heap(make); }  // destroyed unstarted
@@ -985,7 +652,6 @@ template <class F> double frame_of(F make) {
 namespace detail {
 // Intrusive FIFO of tasks, linked through promise_base's link: push and splice are O(1) and
 // allocate nothing.
-
 class task_list {
 public:
     bool empty() const noexcept { return !head_; }
@@ -1010,26 +676,25 @@ public:
         other.head_ = other.tail_ = nullptr;
     }
     // Destroys every frame in the list: their tasks never resume.
-    void destroy_all() noexcept {
-        while (!empty()) handle_of(*pop()).destroy();
-    }
+    void destroy_all() noexcept { while (!empty()) handle_of(*pop()).destroy(); }
 
 private:
-    promise_base* head_ = nullptr;
-    promise_base* tail_ = nullptr;
+    promise_base *head_ = nullptr, *tail_ = nullptr;
 };
 
-// Timer wheel: hierarchical, 8 levels of 256 slots, 1 ms ticks (Varghese and Lauck, "Hashed and
-// hierarchical timing wheels", SOSP 1987), over buckets: the tasks due at one tick wait in one
-// bucket, which keeps their deadline, so a task pays no timer memory of its own and the wheel one
-// bucket per pending millisecond. Filing is O(1) (a hash lookup, none when the tick is the last one
-// filed); a bucket moves down at most once per level, whatever its size; firing splices its FIFO
-// onto the ready queue, so equal deadlines fire in the order they were set; finding the next
-// deadline scans a few bitmap words. Invariants: every deadline before cur_ has fired; a bucket
-// with deadline t sits at the level of the highest 8-bit digit in which t and cur_ differ, in the
-// slot named by t's digit there, so each slot covers one aligned range at or after cur_.
+// Timers: the tasks due at one millisecond tick wait in one bucket, which keeps their deadline, so
+// a task pays no timer memory of its own and the loop one bucket per distinct pending millisecond.
+// Buckets hang in a hierarchical timer wheel, 8 levels of 256 slots (Varghese and Lauck, "Hashed
+// and hierarchical timing wheels", SOSP 1987): filing is O(1) (a hash lookup, none for the tick
+// filed last), a bucket moves down at most once per level whatever its size, and firing splices its
+// FIFO onto the ready queue, so equal deadlines resume in the order they were set. An ordered map of
+// buckets, as libcoro keeps its timed events, was measured in its place and lost: filing 1M sleeps
+// spread over 1 s took 86 ms against the wheel's 48 (METHODOLOGY.md, "Timers").
+// Invariants: every deadline before cur_ has fired; a bucket with deadline t sits at the level of
+// the highest 8-bit digit in which t and cur_ differ, in the slot named by t's digit there, so each
+// slot covers one aligned range at or after cur_.
 
-class timer_wheel {
+class timers {
 public:
     static constexpr int levels = 8, bits = 8, slots = 1 << bits;
 
@@ -1040,9 +705,9 @@ public:
         std::uint64_t count;
     };
 
-    explicit timer_wheel(std::int64_t now) : cur_{now} {}
-    timer_wheel(const timer_wheel&) = delete;  // its slots point into its own buckets
-    timer_wheel& operator=(const timer_wheel&) = delete;
+    explicit timers(std::int64_t now) : cur_{now} {}
+    timers(const timers&) = delete;  // its slots point into its own buckets
+    timers& operator=(const timers&) = delete;
 
     // Files p to become due at tick t. A tick already passed goes straight to `due`.
     void add(promise_base& p, std::int64_t t, task_list& due) {
@@ -1050,25 +715,17 @@ public:
             due.push(p);
             return;
         }
-        bucket* b = last_;
-        if (!b || b->deadline != t) {
+        if (!last_ || last_->deadline != t) {
             auto [it, fresh] = buckets_.try_emplace(t);
-            b = &it->second;
-            if (fresh) {
-                b->deadline = t;
-                file(*b);
-            }
-            last_ = b;
+            last_ = &it->second;
+            if (fresh) { last_->deadline = t; file(*last_); }
         }
-        b->tasks.push(p);
-        b->count++;
+        last_->tasks.push(p);
+        last_->count++;
     }
 
-    // Moves every task due at or before now to `due`, in deadline order, and returns how many of
-    // them were due later than now (0 unless the wheel is broken: the loop counts it). Each bucket
-    // moved is also listed in `log`, if given.
-    std::uint64_t expire(std::int64_t now, task_list& due, std::vector<fired>* log = nullptr) {
-        std::uint64_t early = 0;
+    // Moves every task due at or before now to `due`, in deadline order, listing each bucket in `log`.
+    void expire(std::int64_t now, task_list& due, std::vector<fired>& log) {
         const std::int64_t target = now + 1;  // afterwards cur_ >= target: all of <= now has fired
         for (;;) {
             int level;
@@ -1084,8 +741,7 @@ public:
                 if (level > 0) {
                     file(*b);
                 } else {
-                    if (b->deadline > now) early += b->count;
-                    if (log) log->push_back({b->tasks.back(), b->deadline, b->count});
+                    log.push_back({b->tasks.back(), b->deadline, b->count});
                     due.splice(b->tasks);
                     if (last_ == b) last_ = nullptr;
                     buckets_.erase(b->deadline);
@@ -1094,7 +750,6 @@ public:
             }
         }
         cur_ = std::max(cur_, target);
-        return early;
     }
 
     // The tick at which expire() next has work, or -1 when no timer is pending.
@@ -1155,7 +810,7 @@ private:
     }
 
     std::unordered_map<std::int64_t, bucket> buckets_;  // node-based: a bucket never moves
-    bucket* last_ = nullptr;                            // the bucket filed last: the next is likely the same
+    bucket* last_ = nullptr;                            // filed last: the next is likely the same
     bucket* wheel_[levels][slots] = {};
     std::uint64_t occupied_[levels][slots / 64] = {};
     std::int64_t cur_;
@@ -1178,9 +833,9 @@ public:
         max_ns_ = std::max(max_ns_, other.max_ns_);
         for (int i = 0; i < bins; ++i) count_[i] += other.count_[i];
     }
-    // q >= 1: the latest, exactly. Otherwise the bound under which a share q of the tasks resumed.
-    double ms(double q) const noexcept {
-        if (q >= 1) return static_cast<double>(max_ns_) / 1e6;
+    double max_ms() const noexcept { return static_cast<double>(max_ns_) / 1e6; }
+    // The bound under which a share q (< 1) of the tasks resumed.
+    double quantile_ms(double q) const noexcept {
         std::uint64_t total = 0, seen = 0;
         for (auto c : count_) total += c;
         for (int i = 0; i < bins; ++i) {
@@ -1199,13 +854,15 @@ private:
     std::int64_t max_ns_ = 0;
 };
 
+// The one clock, for deadlines and for every figure the harness prints. libstdc++ reads
+// CLOCK_MONOTONIC, the precise clock: the kernel's coarse one can lag by more than its resolution on
+// a loaded machine, and a deadline taken from a late clock fires early.
+using clock_type = std::chrono::steady_clock;
 inline std::int64_t now_ns() {
-    timespec ts;
-    if (clock_gettime(CLOCK_MONOTONIC, &ts) < 0) os::fail("clock_gettime");
-    return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(clock_type::now().time_since_epoch()).count();
 }
 
-// Event loop: one thread's ready queue, timer wheel and poller. It resumes ready tasks, fires due
+// Event loop: one thread's ready queue, timers and poller. It resumes ready tasks, fires due
 // timers, and otherwise blocks in the poller until the next deadline or a wake-up from another
 // loop. Tasks stay on their loop (no stealing). Loops hand each other tasks through a locked inbox
 // once per round: a spawn costs no lock, a burst of spawns one wake-up.
@@ -1214,8 +871,7 @@ public:
     ~loop() { shutdown(); }
 
     // For the awaitables below. sleep() files a task to wake at the first tick at which a sleep
-    // of d that starts now may end, rounded up, from the precise clock: the coarse one can lag by
-    // more than its resolution on a loaded machine, and a deadline from a late clock fires early.
+    // of d that starts now may end: rounded up, so it never ends early.
     void sleep(promise_base& p, std::chrono::milliseconds d) {
         if (d.count() <= 0) ready_.push(p);
         else timers_.add(p, (now_ns() + d.count() * 1000000 + 999999) / 1000000, ready_);
@@ -1225,7 +881,7 @@ public:
         if (this == current_loop) ready_.splice(waiters);
         else post(waiters);
     }
-    void finished_one() noexcept { bump(completed_, 1); }
+    void finished_one(bool counted) noexcept { bump(counted ? completed_ : helpers_ended_, 1); }
 
 private:
     friend class bench::runtime;
@@ -1234,11 +890,7 @@ private:
         : group_{group}, index_{index}, timers_{now_ns() / 1000000}, outboxes_{new task_list[loops]} {}
 
     // Ends every task waiting on a timer or ready to run: their frames are freed, they never resume.
-    void shutdown() noexcept {
-        take_mail();
-        timers_.destroy_all();
-        ready_.destroy_all();
-    }
+    void shutdown() noexcept { take_mail(); timers_.destroy_all(); ready_.destroy_all(); }
 
     // From another thread: hands over tasks, ready to run here, and wakes the loop.
     void post(task_list& tasks) {
@@ -1259,18 +911,19 @@ private:
     void spawn(promise_base& p) noexcept;
     void send_spawned();
     // One round: take tasks posted from other loops, resume what is ready now (not what that makes
-    // ready: timers get their turn), then, with `timers`, move due timers to the ready queue. With
+    // ready: timers get their turn), then, with `fire`, move due timers to the ready queue. With
     // nothing ready, nothing run and `block`, waits in the poller for the next deadline (none
-    // without `timers`) or a wake-up. Returns whether anything ran or is ready.
-    bool step(bool block, bool timers);
+    // without `fire`) or a wake-up. Returns whether anything ran or is ready.
+    bool step(bool block, bool fire);
 
     runtime& group_;
     unsigned index_;
     task_list ready_;
-    timer_wheel timers_;
-    std::vector<timer_wheel::fired> fired_;  // last round's buckets, in the order their tasks run
+    timers timers_;
+    std::vector<timers::fired> fired_;  // last round's buckets, in the order their tasks run
     lateness late_;
-    std::atomic<std::uint64_t> completed_{0}, early_{0};  // bumped by this loop's thread only
+    // Bumped by this loop's thread only: jobs ended, helpers ended, sleepers resumed early.
+    std::atomic<std::uint64_t> completed_{0}, helpers_ended_{0}, early_{0};
     os::poller poller_;
 
     // Tasks posted here by other loops, and tasks spawned here for each loop (sent once a round).
@@ -1303,14 +956,11 @@ public:
             }
         }
     }
-    ~runtime() {
-        end_threads();
-        detail::current_loop = previous_;
-    }
+    ~runtime() { end_threads(); detail::current_loop = previous_; }
 
     // From the main thread or from a task: the next loop in turn gets it. It starts when that loop
     // runs, and frees its own frame when it ends.
-    void spawn(job j) noexcept { detail::current_loop->spawn(j.release()); }
+    template <bool Counted> void spawn(detail::task<Counted> t) noexcept { detail::current_loop->spawn(t.release()); }
 
     // The main thread: runs every task spawned so far to its first wait, on every loop, and fires
     // no timer on this one: every task has then started and is suspended (for rss_wait), and a
@@ -1342,17 +992,14 @@ public:
         end_threads();
     }
 
-    // Totals over every loop: tasks that ran to their end, and sleepers the wheel released before
-    // their deadline (a broken timer: scenarios check that it stays 0). Exact after join(); read
-    // while the loops run, what had ended by then.
+    // Totals over every loop: jobs that ran to their end (helpers are not counted), and sleepers
+    // that resumed before their deadline by the clock (a broken timer: scenarios check that it stays
+    // 0). Exact after join(); read while the loops run, what had ended by then.
     std::uint64_t completed() const noexcept { return sum(&detail::loop::completed_); }
     std::uint64_t early_wakeups() const noexcept { return sum(&detail::loop::early_); }
-    // How late sleepers resumed, in ms: q = 1 the latest, q = 0.99 a bound for 99 % of them.
-    double late_ms(double q) const noexcept {
-        detail::lateness all;
-        for (auto& l : loops_) all.add(l->late_);
-        return all.ms(q);
-    }
+    // How late sleepers resumed, in ms: the latest, and a bound for 99 % of them.
+    double late_max_ms() const noexcept { return lateness().max_ms(); }
+    double late_p99_ms() const noexcept { return lateness().quantile_ms(0.99); }
 
 private:
     friend class detail::loop;
@@ -1378,6 +1025,11 @@ private:
             loops_[0]->poller_.wake();
     }
 
+    detail::lateness lateness() const noexcept {
+        detail::lateness all;
+        for (auto& l : loops_) all.add(l->late_);
+        return all;
+    }
     std::uint64_t sum(std::atomic<std::uint64_t> detail::loop::*field) const noexcept {
         std::uint64_t n = 0;
         for (auto& l : loops_) n += ((*l).*field).load(std::memory_order_relaxed);
@@ -1407,23 +1059,28 @@ inline void loop::send_spawned() {
         if (!outboxes_[i].empty()) group_.loops_[i]->post(outboxes_[i]);
 }
 
-inline bool loop::step(bool block, bool timers) {
+inline bool loop::step(bool block, bool fire) {
     // A start_all() request seen before the mail is taken covers every task posted before it.
     const std::uint64_t epoch = group_.start_epoch_.load(std::memory_order_acquire);
     take_mail();
     send_spawned();  // what main spawned before running: the other loops start now
     const bool ran = !ready_.empty();
-    const std::uint64_t ended_before = completed_.load(std::memory_order_relaxed);
+    const auto ended = [this] { return completed_.load(std::memory_order_relaxed) + helpers_ended_.load(std::memory_order_relaxed); };
+    const std::uint64_t ended_before = ended();
     task_list batch;
     batch.splice(ready_);
+    // A fired bucket's tasks run in a row: once its last has resumed, one clock read says how late
+    // they all were (a bound for those before it), and whether the bucket fired before its time.
     std::size_t next_fired = 0;
     while (!batch.empty()) {
         promise_base* p = batch.pop();
         const bool last_of_bucket = next_fired < fired_.size() && p == fired_[next_fired].last;
-        handle_of(*p).resume();
+        handle_of(*p).resume();  // p may be freed now: only its address was compared
         if (last_of_bucket) {
             const auto& b = fired_[next_fired++];
-            late_.add(now_ns() - b.deadline * 1000000, b.count);
+            const std::int64_t late = now_ns() - b.deadline * 1000000;
+            late_.add(late, b.count);
+            if (late < 0) bump(early_, b.count);
         }
     }
     fired_.clear();
@@ -1434,14 +1091,14 @@ inline bool loop::step(bool block, bool timers) {
     }
 
     const std::int64_t ns = now_ns();
-    if (timers) bump(early_, timers_.expire(ns / 1000000, ready_, &fired_));
+    if (fire) timers_.expire(ns / 1000000, ready_, fired_);
     send_spawned();  // what this round's tasks spawned, counted before the ended are
-    group_.account(-static_cast<std::int64_t>(completed_.load(std::memory_order_relaxed) - ended_before));
+    group_.account(-static_cast<std::int64_t>(ended() - ended_before));
     if (!ready_.empty() || has_mail_.load(std::memory_order_acquire)) return true;
     // Block only in a round that ran nothing: the caller may be waiting for what just ran.
     if (!block || ran || (index_ > 0 && group_.stop_.load(std::memory_order_acquire))) return ran;
 
-    const std::int64_t next = timers ? timers_.next_tick() : -1;
+    const std::int64_t next = fire ? timers_.next_tick() : -1;
     if (next < 0 && group_.size() == 1 && group_.outstanding_.load(std::memory_order_relaxed) > 0)
         throw std::logic_error("deadlock: " + std::to_string(group_.outstanding_.load()) +
                                " tasks wait, and no timer or other thread can resume them");
@@ -1455,9 +1112,10 @@ inline bool loop::step(bool block, bool timers) {
     return true;
 }
 
-inline void task_finished() { current_loop->finished_one(); }
+inline void task_finished(bool counted) { current_loop->finished_one(counted); }
 
-// Awaitables. A sleep runs on the current thread's loop; an event's waiters may be on any.
+// Sleeping: `co_await d` on a bare duration works in a job because its promise turns it into a
+// sleep here; it runs on the current thread's loop. An event's waiters may be on any loop.
 
 template <class Rep, class Period>
 parked promise_base::await_transform(const std::chrono::duration<Rep, Period>& d) {
@@ -1494,9 +1152,7 @@ private:
 class event {
 public:
     // Frees the frames of tasks still waiting: they never resume.
-    ~event() {
-        for (auto& g : groups_) g.waiters.destroy_all();
-    }
+    ~event() { for (auto& g : groups_) g.waiters.destroy_all(); }
 
     bool is_set() const noexcept { return set_.load(std::memory_order_acquire); }
     void set() {
@@ -1590,4 +1246,303 @@ private:
     detail::promise_base* consumer_ = nullptr;
     detail::loop* owner_ = nullptr;
 };
+}  // namespace bench
+
+// ---- The harness: errors and handlers, arguments, the report. ------------------------------------
+namespace bench {
+// Bad input: one line on stderr, exit 2, before any work starts. A failure at run time: an
+// exception whose what() names the call; the terminate handler prints it, exit 1.
+namespace detail {
+inline const char* program = "bench";
+inline std::uint64_t tasks_planned = 0;  // N, for the out-of-memory message
+}  // namespace detail
+
+[[noreturn]] inline void exit_with(int code, std::string_view message) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s: %.*s\n", detail::program, static_cast<int>(message.size()), message.data());
+    std::fflush(stderr);
+    std::_Exit(code);
+}
+
+[[noreturn]] inline void usage_error(const std::string& message) { exit_with(2, message + " (see --help)"); }
+
+// A broken invariant (a task lost, a timer early, a wrong digest): the run must not look like a fast one.
+inline void check(bool ok, const std::string& what) { if (!ok) exit_with(1, "self-check failed: " + what); }
+
+namespace detail {
+// Uncaught exceptions (a failed system call, std::bad_alloc, a throw in a spawned task) end here.
+inline void on_terminate() {
+    try {
+        if (auto e = std::current_exception()) std::rethrow_exception(e);
+        exit_with(1, "terminated");
+    } catch (const std::bad_alloc&) {
+        // Built without allocating: memory is what ran out. While spawning, frames = tasks made.
+        char msg[160] = "out of memory (std::bad_alloc)";
+        if (tasks_planned)
+            std::snprintf(msg, sizeof msg, "out of memory after %lld of %llu tasks (std::bad_alloc)",
+                          static_cast<long long>(frames().live), static_cast<unsigned long long>(tasks_planned));
+        exit_with(1, msg);
+    } catch (const std::exception& x) {
+        exit_with(1, x.what());
+    } catch (...) {
+        exit_with(1, "unknown exception");
+    }
+}
+
+// SIGINT's and SIGTERM's default action already ends the process without freeing anything; this
+// handler adds the one line that names the signal. write() and _exit() are async-signal-safe.
+extern "C" inline void on_signal(int sig) {
+    const char* msg = sig == SIGINT ? ": interrupted (SIGINT)\n" : ": terminated (SIGTERM)\n";
+    ssize_t ignored = ::write(2, program, std::strlen(program));
+    ignored = ::write(2, msg, std::strlen(msg));
+    (void)ignored;
+    ::_exit(128 + sig);
+}
+}  // namespace detail
+
+// Names the program in every message, and installs the handlers: SIGINT and SIGTERM end the run at
+// once with one line (exit 130, 143), an uncaught exception prints what failed (exit 1).
+inline void install_handlers(const char* argv0) {
+    if (argv0) {
+        const char* slash = std::strrchr(argv0, '/');
+        detail::program = slash ? slash + 1 : argv0;
+    }
+    std::set_terminate(detail::on_terminate);
+    std::signal(SIGINT, detail::on_signal);
+    std::signal(SIGTERM, detail::on_signal);
+}
+
+// Parses `NAME N [--option value]...`: the scenario reads each option once, then finish() rejects
+// the rest; --help anywhere prints the usage, exit 0. Every option read is echoed as key=value
+// (--sleep-ms 50: sleep_ms=50), defaults included, so that the summary line says what ran.
+class cli {
+public:
+    cli(int argc, char** argv, const char* usage) : argc_{argc}, argv_{argv} {
+        for (int i = 1; i < argc; ++i)
+            if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
+                std::printf("%s", usage);
+                std::exit(0);
+            }
+        if (argc >= max_args) usage_error("too many arguments");
+    }
+
+    // The task count: the first argument, digits only, at least 1.
+    std::uint64_t count() {
+        if (argc_ < 2 || std::string_view(argv_[1]).starts_with("--"))
+            usage_error("missing N, the number of tasks (a whole number >= 1)");
+        used_[1] = true;
+        return n_ = detail::tasks_planned = parse("N", argv_[1], 1, UINT64_MAX);
+    }
+
+    // `--name value`, a whole number in [min, max]; `fallback` when the option is absent (a
+    // fallback outside [min, max] means "not given", and is echoed as "default"). `key` names it
+    // in the summary line when the option's own name is taken by a result.
+    std::uint64_t number(const char* name, std::uint64_t fallback, std::uint64_t min, std::uint64_t max,
+                         const char* key = nullptr) {
+        const char* value = find(name);
+        const std::uint64_t v = value ? parse(name, value, min, max) : fallback;
+        echo(key ? key : name + 2, value || (v >= min && v <= max) ? std::to_string(v) : "default");
+        return v;
+    }
+
+    // `--name value` where value is one of `choices` (a space-separated list); the first is the default.
+    std::string choice(const char* name, std::string_view choices) {
+        const char* value = find(name);
+        std::string_view pick = choices.substr(0, choices.find(' ')), rest = choices;
+        while (value && !rest.empty() && (pick = rest.substr(0, rest.find(' '))) != value)
+            rest.remove_prefix(std::min(rest.size(), pick.size() + 1));
+        if (value && rest.empty())
+            usage_error(std::string(name) + " must be one of: " + std::string(choices) + " (got '" + value + "')");
+        echo(name + 2, std::string(pick));
+        return std::string(pick);
+    }
+
+    // --threads T: event loops, one per thread. More loops than tasks is allowed (some stay idle).
+    unsigned threads() { return static_cast<unsigned>(number("--threads", 1, 1, 1024)); }
+
+    // Rejects anything not read, then refuses an N whose resident memory would not fit in what is
+    // available now: a run killed for memory halfway is no measurement.
+    void finish(double resident_bytes_per_task) {
+        for (int i = 1; i < argc_; ++i)
+            if (!used_[i]) {
+                std::string_view arg = argv_[i];
+                usage_error(arg.starts_with("-") ? "unknown option " + std::string(arg)
+                                                 : "unexpected argument '" + std::string(arg) + "'");
+            }
+        const double need = static_cast<double>(n_) * resident_bytes_per_task;
+        if (const os::memory_room have = os::available_memory(); need > have.bytes) {
+            char msg[800];
+            std::snprintf(msg, sizeof msg, "N=%llu needs about %.1f GiB resident, more than the %.1f GiB %s",
+                          static_cast<unsigned long long>(n_), need / (1 << 30), have.bytes / (1 << 30),
+                          have.bound.c_str());
+            usage_error(msg);
+        }
+    }
+
+private:
+    friend class report;  // reads N and the options' echo
+    static constexpr int max_args = 64;
+
+    const char* find(const char* name) {
+        for (int i = 2; i < argc_; ++i)
+            if (std::strcmp(argv_[i], name) == 0) {
+                if (used_[i]) usage_error(std::string(name) + " given twice");
+                if (i + 1 >= argc_) usage_error(std::string(name) + " needs a value");
+                used_[i] = used_[i + 1] = true;
+                return argv_[i + 1];
+            }
+        return nullptr;
+    }
+
+    void echo(std::string key, const std::string& value) {  // the name without its leading --
+        std::replace(key.begin(), key.end(), '-', '_');
+        params_ += ' ' + key + '=' + value;
+    }
+
+    static std::uint64_t parse(const std::string& name, const std::string& text, std::uint64_t min, std::uint64_t max) {
+        const std::string allowed = "a whole number " + (max == UINT64_MAX ? ">= " + std::to_string(min)
+                                                                           : "from " + std::to_string(min) + " to " + std::to_string(max));
+        if (text.empty() || text.find_first_not_of("0123456789") != text.npos)
+            usage_error(name + " must be " + allowed + " (got '" + text + "')");
+        std::uint64_t v = 0;
+        if (std::from_chars(text.data(), text.data() + text.size(), v).ec == std::errc::result_out_of_range || v > max)
+            usage_error(name + " is too large: " + text + " (allowed: " + allowed + ")");
+        if (v < min) usage_error(name + " is too small: " + text + " (allowed: " + allowed + ")");
+        return v;
+    }
+
+    int argc_;
+    char** argv_;
+    bool used_[max_args] = {};
+    std::uint64_t n_ = 0;
+    std::string params_;
+};
+
+// Randomness: splitmix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators",
+// OOPSLA 2014; constants from Vigna's public-domain splitmix64.c). One state seeded once; per-task
+// streams start from splitmix64 of (seed + index), so no task needs a system call.
+
+inline std::uint64_t splitmix64(std::uint64_t& state) noexcept {
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
+    return z ^ (z >> 31);
+}
+
+// Metrics. A report starts a sampler thread (resident set every 100 ms, for rss_avg), records
+// rss_base just before the first task, rss_wait once all tasks are suspended, and prints the one
+// summary line: key=value pairs, starting with scenario=, then N and the options the cli read.
+
+using detail::clock_type;
+
+inline double ms_since(clock_type::time_point t) {
+    return std::chrono::duration<double, std::milli>(clock_type::now() - t).count();
+}
+
+class report {
+public:
+    report(const char* scenario, const cli& args, const char* tasks = "tasks")
+        : n_{args.n_}, scenario_{scenario}, tasks_{tasks} {
+        line_ = "scenario=" + std::string(scenario) + " n=" + std::to_string(n_) + args.params_;
+        sampler_ = std::thread([this] { sample_every_100ms(); });
+    }
+    ~report() { stop_sampler(); }
+
+    // A scenario's own result, printed after the measurements.
+    template <class T> void result(const char* key, const T& value) {
+        if constexpr (std::is_arithmetic_v<T>) add(results_, key, std::to_string(value));
+        else add(results_, key, value);
+    }
+    void result(const char* key, double value, int decimals) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+        add(results_, key, buf);
+    }
+
+    // The milestones of a run, each with a progress line on stderr.
+    void start() {
+        std::fprintf(stderr, "%s: spawning %llu %s\n", scenario_, static_cast<unsigned long long>(n_), tasks_);
+        rss_base_ = os::rss_kib();
+        start_ = clock_type::now();
+    }
+    void spawned() { spawn_ms_ = ms_since(start_); }
+    void waiting() {
+        waiting_ms_ = ms_since(start_);
+        rss_wait_ = os::rss_kib();
+        std::fprintf(stderr, "%s: %llu %s exist, resident set %ld KiB\n", scenario_,
+                     static_cast<unsigned long long>(n_), tasks_, rss_wait_);
+    }
+    void finished() {
+        wall_ms_ = ms_since(start_);
+        stop_sampler();
+        std::fprintf(stderr, "%s: done in %.0f ms\n", scenario_, wall_ms_);
+    }
+    double wall_ms() const { return wall_ms_; }
+
+    // frame_bytes < 0: no coroutine frames (the threads scenario).
+    void print(double frame_bytes) {
+        std::string out = line_;
+        for (auto [key, v] : {std::pair{"spawn_ms", spawn_ms_}, {"waiting_ms", waiting_ms_}, {"wall_ms", wall_ms_}})
+            add(out, key, std::to_string(std::llround(v)));
+        add(out, "rss_base_kib", std::to_string(rss_base_));
+        add(out, "rss_wait_kib", std::to_string(rss_wait_));
+        add(out, "rss_avg_kib", std::to_string(samples_ ? std::llround(static_cast<double>(rss_sum_) / samples_) : rss_wait_));
+        // The kernel's high-water mark can trail an exact VmRSS reading by a few hundred KiB (it is
+        // kept from per-CPU approximate counters), so the peak is at least every reading we took.
+        add(out, "rss_peak_kib", std::to_string(std::max({os::peak_rss_kib(), rss_base_, rss_wait_, rss_max_})));
+        add(out, "bytes_per_task", fixed1(static_cast<double>(rss_wait_ - rss_base_) * 1024 / static_cast<double>(n_)));
+        if (frame_bytes >= 0) add(out, "frame_bytes", fixed1(frame_bytes));
+        std::printf("%s%s\n", out.c_str(), results_.c_str());
+        std::fflush(stdout);
+    }
+
+private:
+    static void add(std::string& line, const char* key, const std::string& value) {
+        line += ' ' + std::string(key) + '=' + value;
+    }
+    static std::string fixed1(double v) {  // "12.0" prints as 12: whole figures stay whole
+        char buf[32];
+        std::snprintf(buf, sizeof buf, v == std::round(v) ? "%.0f" : "%.1f", v);
+        return buf;
+    }
+
+    void sample_every_100ms() {
+        std::unique_lock lock(mutex_);
+        while (!cv_.wait_for(lock, std::chrono::milliseconds(100), [this] { return stop_; })) {
+            const long rss = os::rss_kib();
+            rss_sum_ += rss;
+            rss_max_ = std::max(rss_max_, rss);
+            ++samples_;
+        }
+    }
+    void stop_sampler() {
+        std::unique_lock lock(mutex_);
+        stop_ = true;
+        lock.unlock();
+        cv_.notify_one();
+        if (sampler_.joinable()) sampler_.join();
+    }
+
+    std::uint64_t n_;
+    const char *scenario_, *tasks_;
+    std::string line_, results_;
+    clock_type::time_point start_ = clock_type::now();
+    double spawn_ms_ = 0, waiting_ms_ = 0, wall_ms_ = 0;
+    long rss_base_ = 0, rss_wait_ = 0, rss_max_ = 0, samples_ = 0;
+    long long rss_sum_ = 0;
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    bool stop_ = false;
+    std::thread sampler_;
+};
+
+// After the run: exit 1 unless every frame was freed (a task lost, or a frame leaked).
+inline void check_frames_freed() {
+    const std::int64_t live = detail::frames().live;
+    check(live == 0, std::to_string(live) + " frames never freed");
+}
+// Frame bytes per task: every frame the run allocated, whole size classes, over n.
+inline double frame_bytes_per_task(std::uint64_t n) {
+    return static_cast<double>(detail::frames().bytes) / static_cast<double>(n);
+}
 }  // namespace bench

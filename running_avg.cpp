@@ -1,10 +1,12 @@
 // running_avg.cpp: N coroutines each push one seeded uniform value into one running mean/variance.
-// Build:  make running_avg     (or: g++ -std=c++20 -O2 -pthread running_avg.cpp -o running_avg)
+// Build:  make running_avg, or with common.hpp beside it: g++ -std=c++20 -O2 -pthread running_avg.cpp -o running_avg
 // Run:    ./running_avg 1000000 [--sync mutex|channel] [--threads 1] [--seed 1]
 // Prints: one line of key=value pairs with mean= and variance=; exits 1 if they differ from a two-pass.
+// Tests include this file with BENCH_NO_MAIN defined, to test its pieces without its main().
 #include "common.hpp"
 
 using bench::channel;
+using bench::helper;
 using bench::job;
 
 double uniform_100(std::uint64_t seed, std::uint64_t i) noexcept;  // task i's one draw, in [0, 100)
@@ -40,7 +42,8 @@ job draw_sent(averager& a, std::uint64_t i) {
     a.values.send(uniform_100(a.seed, i));
     co_return;
 }
-job aggregate(averager& a) {
+// A helper: spawned like a job, but not among the N tasks, so rt.completed() leaves it out.
+helper aggregate(averager& a) {
     bench::big_vector<double> batch;
     while (a.stats.n < a.n) {
         co_await a.values.receive(batch);  // appends each batch
@@ -88,6 +91,7 @@ template <class F> moments two_pass(std::uint64_t n, F value) {
 
 #ifndef BENCH_NO_MAIN
 int main(int argc, char** argv) {
+    bench::install_handlers(argv[0]);
     bench::cli cli{argc, argv,
                    "usage: running_avg N [--sync mutex|channel] [--threads T] [--seed S]\n"
                    "  N coroutines each draw one uniform value in [0, 100) (--seed, default 1) and push it into\n"
@@ -99,8 +103,10 @@ int main(int argc, char** argv) {
     // Fixed by default, so that every run checks the same mean and variance.
     const auto seed = cli.number("--seed", 1, 0, UINT64_MAX);
     averager a{seed, n};
-    // Resident bytes per task: one frame; with a channel, a queued value (x4 as the buffer grows).
-    cli.finish(bench::frame_of([&] { return locked ? draw_locked(a, 0) : draw_sent(a, 0); }) + (locked ? 0 : 32));
+    // Resident bytes per task: one frame; with a channel, also its value in the channel's buffer, up
+    // to four times over while the buffer grows (the old buffer, the new one twice the size).
+    const double queued = locked ? 0 : 4 * sizeof(double);
+    cli.finish(bench::frame_of([&] { return locked ? draw_locked(a, 0) : draw_sent(a, 0); }) + queued);
 
     bench::runtime rt{threads};
     bench::report report{"running_avg", cli};
@@ -120,13 +126,14 @@ int main(int argc, char** argv) {
     char stats[160];
     std::snprintf(stats, sizeof stats, "mean %.17g, variance %.17g; two-pass: %.17g, %.17g", a.stats.mean,
                   a.stats.variance(), ref.mean, ref.variance);
-    const auto completed = rt.completed() - !locked;  // not the aggregator
+    const auto completed = rt.completed();
     bench::check(completed == n, "completed " + std::to_string(completed) + " tasks of " + std::to_string(n));
     bench::check(a.stats.n == n, "pushed " + std::to_string(a.stats.n) + " values of " + std::to_string(n));
     bench::check(near(a.stats.mean, ref.mean) && near(a.stats.variance(), ref.variance), stats);
     report.result("mean", a.stats.mean);
     report.result("variance", a.stats.variance());
     report.result("completed", completed);
+    bench::check_frames_freed();
     report.print(bench::frame_bytes_per_task(n));
 }
 #endif

@@ -1,5 +1,5 @@
 // threads.cpp: N OS threads, each sleeps until its deadline in poll() on one shared pipe.
-// Build:  make threads         (or: g++ -std=c++20 -O2 -pthread threads.cpp -o threads)
+// Build:  make threads, or with common.hpp beside it: g++ -std=c++20 -O2 -pthread threads.cpp -o threads
 // Run:    ./threads 10000 [--sleep-ms 5000] [--stack-kib 16]
 // Prints: one line of key=value pairs (see README.md); exits 1 if the OS refuses a thread or one woke early.
 #include "common.hpp"
@@ -62,6 +62,7 @@ const char* errno_name(int e) {
 
 #ifndef BENCH_NO_MAIN
 int main(int argc, char** argv) {
+    bench::install_handlers(argv[0]);
     bench::cli cli{argc, argv,
                    "usage: threads N [--sleep-ms MS] [--stack-kib K]\n"
                    "  N OS threads each sleep MS milliseconds (default 5000), then all are joined.\n"

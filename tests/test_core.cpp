@@ -1,4 +1,4 @@
-// Tests of common.hpp's runtime: the timer wheel, frames, spawn and join, event, shutdown.
+// Tests of common.hpp's runtime: the timers, frames, spawn and join, event, shutdown.
 #include "catch.hpp"
 #include "common.hpp"
 
@@ -15,13 +15,13 @@ using bench::event;
 using bench::job;
 using bench::detail::promise_base;
 using bench::detail::task_list;
-using bench::detail::timer_wheel;
+using bench::detail::timers;
 using std::chrono::milliseconds;
 using std::chrono::steady_clock;
 
 namespace {
 
-// Timer nodes without coroutines: the wheel only links promise_base objects. Links are indexes
+// Timer nodes without coroutines: the timers only link promise_base objects. Links are indexes
 // into the frame region, so the nodes come from the frame pool, 16 bytes apart like frames.
 struct nodes {
     static constexpr std::size_t stride = 16;
@@ -48,52 +48,48 @@ std::vector<std::size_t> drain(task_list& due, const nodes& ns) {
 }  // namespace
 
 TEST_CASE("timers with equal deadlines resume in FIFO order") {
-    timer_wheel wheel{1000};
+    timers t{1000};
     nodes ns{100};
     task_list due;
-    for (std::size_t i = 0; i < ns.count; ++i) {
-        wheel.add(ns[i], 1000 + 70000, due);  // two levels up: cascaded twice before it fires
-    }
-    CHECK(wheel.expire(1000 + 69999, due) == 0);
+    std::vector<timers::fired> log;
+    for (std::size_t i = 0; i < ns.count; ++i) t.add(ns[i], 1000 + 70000, due);  // two levels up: cascaded twice
+    t.expire(1000 + 69999, due, log);
     CHECK(due.empty());
-    CHECK(wheel.expire(1000 + 70000, due) == 0);
+    t.expire(1000 + 70000, due, log);
     std::vector<std::size_t> expected(ns.count);
     std::iota(expected.begin(), expected.end(), 0);
     CHECK(drain(due, ns) == expected);
-    CHECK(wheel.next_tick() == -1);
+    CHECK(t.next_tick() == -1);
 }
 
 TEST_CASE("equal deadlines filed before and after a cascade still fire in FIFO order") {
-    timer_wheel wheel{0};
+    timers t{0};
     nodes ns{4};
     task_list due;
-    const std::int64_t t = 3 * 256 + 7;
-    for (std::size_t i = 0; i < 2; ++i) {  // filed at tick 0: level 1
-        wheel.add(ns[i], t, due);
-    }
-    wheel.expire(3 * 256 - 1, due);  // just before the level-1 slot of t starts
-    for (std::size_t i = 2; i < 4; ++i) {  // filed at tick 3*256: level 0, after the cascade
-        wheel.add(ns[i], t, due);
-    }
+    std::vector<timers::fired> log;
+    const std::int64_t tick = 3 * 256 + 7;
+    for (std::size_t i = 0; i < 2; ++i) t.add(ns[i], tick, due);  // filed at tick 0: level 1
+    t.expire(3 * 256 - 1, due, log);  // just before the level-1 slot of tick starts
+    for (std::size_t i = 2; i < 4; ++i) t.add(ns[i], tick, due);  // filed at 3*256: level 0, after the cascade
     CHECK(due.empty());
-    wheel.expire(t, due);
+    t.expire(tick, due, log);
     CHECK(drain(due, ns) == std::vector<std::size_t>{0, 1, 2, 3});
 }
 
 TEST_CASE("expire lists each bucket it fires: its last task, its deadline and its size, in firing order") {
-    timer_wheel wheel{0};
+    timers t{0};
     nodes ns{5};
     task_list due;
-    wheel.add(ns[0], 300, due);
-    wheel.add(ns[1], 20, due);
-    wheel.add(ns[2], 300, due);
-    wheel.add(ns[3], 20, due);
-    wheel.add(ns[4], 300, due);
-    std::vector<timer_wheel::fired> log;
-    wheel.expire(299, due, &log);
+    t.add(ns[0], 300, due);
+    t.add(ns[1], 20, due);
+    t.add(ns[2], 300, due);
+    t.add(ns[3], 20, due);
+    t.add(ns[4], 300, due);
+    std::vector<timers::fired> log;
+    t.expire(299, due, log);
     REQUIRE(log.size() == 1);
     CHECK((log[0].last == &ns[3] && log[0].deadline == 20 && log[0].count == 2));
-    wheel.expire(300, due, &log);
+    t.expire(300, due, log);
     REQUIRE(log.size() == 2);
     CHECK((log[1].last == &ns[4] && log[1].deadline == 300 && log[1].count == 3));
     CHECK(drain(due, ns) == std::vector<std::size_t>{1, 3, 0, 2, 4});
@@ -101,23 +97,23 @@ TEST_CASE("expire lists each bucket it fires: its last task, its deadline and it
 
 TEST_CASE("the lateness histogram: the maximum is exact, a quantile is a bound at most 9 % above it") {
     bench::detail::lateness late;
-    CHECK(late.ms(1) == 0);
-    CHECK(late.ms(0.99) == 0);
+    CHECK(late.max_ms() == 0);
+    CHECK(late.quantile_ms(0.99) == 0);
     late.add(-5000, 1);  // early counts as 0 here: the loop reports early wake-ups on their own
     late.add(300000, 989);      // 0.3 ms
     late.add(2500000, 10);      // 2.5 ms: the 99th percentile of the 1000
     late.add(123456789, 1);     // 123.456789 ms
-    CHECK(late.ms(1) == Approx(123.456789).epsilon(1e-12));
-    CHECK(late.ms(0.99) >= 2.5);
-    CHECK(late.ms(0.99) <= 2.5 * 1.09);
-    CHECK(late.ms(0.5) >= 0.3);
-    CHECK(late.ms(0.5) <= 0.3 * 1.09);
+    CHECK(late.max_ms() == Approx(123.456789).epsilon(1e-12));
+    CHECK(late.quantile_ms(0.99) >= 2.5);
+    CHECK(late.quantile_ms(0.99) <= 2.5 * 1.09);
+    CHECK(late.quantile_ms(0.5) >= 0.3);
+    CHECK(late.quantile_ms(0.5) <= 0.3 * 1.09);
     bench::detail::lateness other;
     other.add(7000000, 100000);  // 7 ms for many more tasks: now the 99th percentile
     late.add(other);
-    CHECK(late.ms(0.99) >= 7);
-    CHECK(late.ms(0.99) <= 7 * 1.09);
-    CHECK(late.ms(1) == Approx(123.456789).epsilon(1e-12));
+    CHECK(late.quantile_ms(0.99) >= 7);
+    CHECK(late.quantile_ms(0.99) <= 7 * 1.09);
+    CHECK(late.max_ms() == Approx(123.456789).epsilon(1e-12));
 }
 
 TEST_CASE("100000 random deadlines of every magnitude fire once each, in deadline order, never early") {
@@ -125,16 +121,17 @@ TEST_CASE("100000 random deadlines of every magnitude fire once each, in deadlin
     INFO("seed " << seed);
     std::mt19937_64 rng{seed};
     const std::int64_t start = 123456789;
-    timer_wheel wheel{start};
+    timers t{start};
     nodes ns{100000};
     task_list due;
+    std::vector<timers::fired> log;
     std::vector<std::int64_t> deadline(ns.count);
     std::vector<int> fired(ns.count, 0);
     std::int64_t now = start;
     std::int64_t last = -1;
     std::size_t last_index = 0;
     std::size_t filed = 0;
-    while (filed < ns.count || wheel.next_tick() >= 0) {
+    while (filed < ns.count || t.next_tick() >= 0) {
         // File a few timers: equal, past, zero-length, near, far and very far deadlines.
         for (int k = 0; k < 50 && filed < ns.count; ++k, ++filed) {
             std::int64_t d;
@@ -147,12 +144,12 @@ TEST_CASE("100000 random deadlines of every magnitude fire once each, in deadlin
                 default: d = static_cast<std::int64_t>(rng() % (std::int64_t{1} << 36)); break;
             }
             deadline[filed] = now + d;
-            wheel.add(ns[filed], deadline[filed], due);
+            t.add(ns[filed], deadline[filed], due);
         }
         // Advance by a small step or jump to the next event, whichever the dice say.
-        std::int64_t next = wheel.next_tick();
+        std::int64_t next = t.next_tick();
         now = (rng() % 2 || next < 0) ? now + static_cast<std::int64_t>(rng() % 50) : std::max(now, next);
-        REQUIRE(wheel.expire(now, due) == 0);
+        t.expire(now, due, log);
         while (!due.empty()) {
             std::size_t i = ns.index(due.pop());
             ++fired[i];
@@ -169,7 +166,7 @@ TEST_CASE("100000 random deadlines of every magnitude fire once each, in deadlin
         }
     }
     CHECK(std::all_of(fired.begin(), fired.end(), [](int f) { return f == 1; }));
-    CHECK(wheel.next_tick() == -1);
+    CHECK(t.next_tick() == -1);
 }
 
 namespace {
@@ -246,10 +243,9 @@ TEST_CASE("lateness: every task of a bucket counts at its last task's, which wai
     for (int i = 0; i < 99; ++i) rt.spawn(sleep_then_spin(milliseconds(10), milliseconds(0)));
     rt.join();
     CHECK(rt.early_wakeups() == 0);
-    CHECK(rt.late_ms(1) >= 40);
-    CHECK(rt.late_ms(0.99) >= 40);  // all 100 at the last one's lateness, not 99 of them at ~0
-    CHECK(rt.late_ms(0.5) >= 40);
-    CHECK(rt.late_ms(0.5) <= rt.late_ms(1));
+    CHECK(rt.late_max_ms() >= 40);
+    CHECK(rt.late_p99_ms() >= 40);  // all 100 at the last one's lateness, not 99 of them at ~0
+    CHECK(rt.late_p99_ms() <= rt.late_max_ms());
 }
 
 TEST_CASE("frame_of measures one frame as the pool counts it, and leaves no trace in the totals") {
@@ -415,6 +411,26 @@ TEST_CASE("spawn and join count every task exactly once and free every frame") {
     CHECK(rt.completed() == static_cast<std::uint64_t>(n));
     CHECK(std::all_of(runs.begin(), runs.end(), [](int r) { return r == 1; }));
     CHECK(live() == before);
+}
+
+TEST_CASE("a helper runs and frees itself like a job, join waits for it, and completed() leaves it out") {
+    const auto before = live();
+    for (unsigned threads : {1u, 3u}) {
+        bench::runtime rt{threads};
+        int helped = 0;
+        auto help = [&]() -> bench::helper {
+            co_await milliseconds(5);
+            ++helped;
+        };
+        auto work = [&]() -> job { co_return; };
+        rt.spawn(help());
+        for (int i = 0; i < 10; ++i) rt.spawn(work());
+        rt.spawn(help());
+        rt.join();
+        CHECK(helped == 2);
+        CHECK(rt.completed() == 10);
+        CHECK(live() == before);
+    }
 }
 
 TEST_CASE("an event resumes every waiter exactly once, in arrival order", "[event]") {

@@ -1,12 +1,17 @@
-// tests/kqueue_shim.hpp: the few kqueue calls common.hpp's kqueue poller uses (kqueue, kevent
-// with EVFILT_USER, EV_ADD, EV_CLEAR, NOTE_TRIGGER and a timeout), emulated on Linux with epoll
-// and one eventfd per queue, so that poller compiles and runs the loop tests here. Tests only:
-// the Makefile's unit-kqueue injects it with -include, and BENCH_KQUEUE_SHIM selects the kqueue
-// poller in common.hpp.
+// tests/macos_shim.hpp: the macOS calls common.hpp's macOS half uses, emulated on Linux, so that
+// that half compiles and runs here: the loop tests over its kqueue poller, and its memory readings
+// against known values (tests/test_macos.cpp). Tests only: the Makefile's unit-macos injects it
+// with -include, and BENCH_MACOS_SHIM selects the macOS half of common.hpp's platform block.
+//   kqueue, kevent with EVFILT_USER, EV_ADD, EV_CLEAR, NOTE_TRIGGER and a timeout: epoll and one
+//     eventfd per queue.
+//   task_info(MACH_TASK_BASIC_INFO): a resident size of shim::resident_bytes.
+//   host_statistics64(HOST_VM_INFO64): shim::free_pages and shim::inactive_pages.
+//   getrusage: Linux's, with ru_maxrss in bytes, as macOS reports it.
 #pragma once
-#define BENCH_KQUEUE_SHIM 1
+#define BENCH_MACOS_SHIM 1
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -88,3 +93,44 @@ inline int kevent(int kq, const struct kevent* changes, int nchanges, struct kev
     EV_SET(&events[0], u.ident, EVFILT_USER, 0, 0, 0, nullptr);
     return 1;
 }
+
+// The Mach calls, with values a test can check the readings against.
+namespace shim {
+inline unsigned long long resident_bytes = 3ull << 30 | 5000;  // 3 GiB and 5000 bytes
+inline unsigned free_pages = 1000, inactive_pages = 500;
+}  // namespace shim
+using kern_return_t = int;
+using mach_msg_type_number_t = unsigned;
+using mach_port_t = unsigned;
+using task_info_t = int*;
+using host_info64_t = int*;
+#define KERN_SUCCESS 0
+#define MACH_TASK_BASIC_INFO 20
+#define MACH_TASK_BASIC_INFO_COUNT 12u
+#define HOST_VM_INFO64 4
+#define HOST_VM_INFO64_COUNT 38u
+struct mach_task_basic_info {
+    unsigned long long virtual_size, resident_size, resident_size_max;
+};
+struct vm_statistics64_data_t {
+    unsigned free_count, active_count, inactive_count;
+};
+inline mach_port_t mach_task_self() { return 1; }
+inline mach_port_t mach_host_self() { return 2; }
+inline kern_return_t task_info(mach_port_t, int flavor, task_info_t out, mach_msg_type_number_t*) {
+    if (flavor != MACH_TASK_BASIC_INFO) return 4;  // KERN_INVALID_ARGUMENT
+    *reinterpret_cast<mach_task_basic_info*>(out) = {0, shim::resident_bytes, shim::resident_bytes};
+    return KERN_SUCCESS;
+}
+inline kern_return_t host_statistics64(mach_port_t, int flavor, host_info64_t out, mach_msg_type_number_t*) {
+    if (flavor != HOST_VM_INFO64) return 4;
+    *reinterpret_cast<vm_statistics64_data_t*>(out) = {shim::free_pages, 0, shim::inactive_pages};
+    return KERN_SUCCESS;
+}
+// macOS reports ru_maxrss in bytes, Linux in KiB.
+inline int shim_getrusage(int who, struct rusage* ru) {
+    const int r = getrusage(who, ru);
+    ru->ru_maxrss *= 1024;
+    return r;
+}
+#define getrusage shim_getrusage
