@@ -1,0 +1,198 @@
+# tests/fakes.sh: the sandbox of the --peers tests, sourced after tests/lib.sh: a checkout ($box) with
+# run.sh, the real peers/, a fake Makefile and fake scenarios, and fake toolchains ($tools: go, dotnet,
+# cargo, rustc, node, python3, elixir, java, javac, a C++ compiler) whose "builds" write fake programs,
+# so no real toolchain is needed. It ends in $box with every run.sh variable pointing at the fakes.
+# RUNSH_FROM (default: this checkout) is where run.sh and peers/ are copied from.
+repo=$PWD
+box=$tmp/sandbox     # the checkout: run.sh, a fake Makefile, fake scenarios, the real peers/
+tools=$tmp/tools     # the fake toolchains
+pb=$tmp/peers-build  # PEERS_BUILD
+reg=$tmp/registry    # PEERS_CARGO_REGISTRY: Debian's crate sources, by name only
+res=$tmp/RESULTS.md
+mkdir -p "$box" "$tools" "$tmp/tmpdir" "$reg/tokio-1.24.2" "$reg/futures-0.3.21" "$reg/async-std-1.12.0"
+cp "${RUNSH_FROM:-$repo}/run.sh" "$box/"
+mkdir -p "$box/charts" && cp charts/svg.sh "$box/charts/"
+cp -R peers "$box/" && cp "${RUNSH_FROM:-$repo}/peers/peers.sh" "$box/peers/"
+printf 'all:\n\t@:\nprint-build:\n\t@echo "compiler=g++ (Fake) 12.2.0"\n\t@echo "flags=-std=c++20 -pthread -O2"\n' >"$box/Makefile"
+
+# fakepeer NAME SCENARIO N [SLEEP|OPTIONS...]: every fake program, ours and the peers'. It logs
+# NAME and its arguments (args.log), NAME, N and the thread-count knobs it was given (env.log), holds N × 40 KB (so max RSS grows with N), and prints a summary line
+# whose own bytes_per_task the table must not use. Marker files in the sandbox: fail_NAME exits 1,
+# short_NAME reports one task fewer, slow_NAME hangs until SIGTERM.
+cat >"$tools/fakepeer" <<EOF
+#!/bin/sh
+name=\$1 scenario=\$2
+shift 2
+echo "\$name \$*" >>"$box/args.log"
+echo "\$name \$1 GOMAXPROCS=\${GOMAXPROCS-} TOKIO_WORKER_THREADS=\${TOKIO_WORKER_THREADS-} BENCH_THREADS=\${BENCH_THREADS-} RAYON_NUM_THREADS=\${RAYON_NUM_THREADS-}" >>"$box/env.log"
+[ -f "$box/fail_\$name" ] && { echo "\$scenario: check failed: completed 0 of \$1" >&2; exit 1; }
+[ -f "$box/slow_\$name" ] && { echo "\$scenario: 3 of \$1 done" >&2; trap 'echo >"$box/slow.stopped"; echo "\$scenario: terminated" >&2; exit 143' TERM; echo \$\$ >"$box/slow.pid"; sleep 30 & wait; exit 0; }
+dd if=/dev/zero of=/dev/null bs=\$((\$1 * 40000)) count=1 2>/dev/null
+done=\$1
+[ -f "$box/short_\$name" ] && done=\$((\$1 - 1))
+extra=
+case \$name in csharp-*) extra=" gc=workstation-concurrent dotnet=10.0.3" ;; esac
+# The sleep scenarios say how long spawning took and how many tasks had ended by then: markers
+# early_NAME (spawning outlasted the sleep and 2 had ended) and due_NAME (outlasted, none ended).
+case \$scenario in
+  coro_timer | coro_shared)
+    sp=3 e=0
+    [ -f "$box/early_\$name" ] && sp=\$((\$2 + 7)) e=2
+    [ -f "$box/due_\$name" ] && sp=\$((\$2 + 7))
+    extra="\$extra sleep_ms=\$2 spawn_ms=\$sp ended_at_spawn=\$e" ;;
+  atomic_counter) extra="\$extra hits_per_s=\$((\$1 * 10))" ;;
+esac
+echo "scenario=\$scenario runtime=fake n=\$1 bytes_per_task=999999.9 completed=\$done\$extra"
+EOF
+chmod +x "$tools/fakepeer"
+# program FILE NAME SCENARIO: a fake program at FILE.
+program() { printf '#!/bin/sh\nexec "%s" "%s" "%s" "$@"\n' "$tools/fakepeer" "$2" "$3" >"$1" && chmod +x "$1"; }
+for s in threads coro_timer coro_shared atomic_counter running_avg hash_collect; do
+  program "$box/$s" "$s" "$s"
+done
+
+# tool NAME BODY: a fake toolchain command; it logs how it was called to tools.log and fails with
+# a compiler-like error when the marker break_NAME exists.
+tool() {
+  {
+    printf '#!/bin/sh\necho "%s $*" >>"%s/tools.log"\n' "$1" "$box"
+    printf '[ -f "%s/break_%s" ] && [ "$1" != --version ] && [ "$1" != -version ] && [ "$1" != version ] && { echo "error: %s broke here" >&2; exit 1; }\n' "$box" "$1" "$1"
+    printf 'box=%s tools=%s\n' "$box" "$tools"
+    cat
+  } >"$tools/$1"
+  chmod +x "$tools/$1"
+}
+tool go <<'EOF'
+case $1 in
+  version) echo "go version go1.19.8 linux/amd64"; exit 0 ;;
+  build) [ "$2" = -o ] && [ -f go.mod ] || { echo "go: unexpected: $*" >&2; exit 1; }
+    printf '#!/bin/sh\nexec "%s" "%s" "%s" "$@"\n' "$tools/fakepeer" "${3##*/}" "${4#./}" >"$3" && chmod +x "$3" ;;
+  *) echo "go $1: not expected from run.sh" >&2; exit 1 ;;
+esac
+EOF
+# dotnet publish PROJECT -c Release -p:AssemblyName=NAME -o OUT [-p:PublishAot=true]: OUT/NAME. The
+# AOT build leaves the ILCompiler version in obj/project.assets.json and fails when break_aot exists.
+tool dotnet <<'EOF'
+case $1 in
+  --version) echo 10.0.100; exit 0 ;;
+  --list-runtimes) printf 'Microsoft.AspNetCore.App 10.0.3 [/x]\nMicrosoft.NETCore.App 9.0.5 [/x]\nMicrosoft.NETCore.App 10.0.1 [/x]\nMicrosoft.NETCore.App 10.0.3 [/opt/fake dotnet/shared/Microsoft.NETCore.App]\n'; exit 0 ;;
+  publish) proj=$2; shift 2 ;;
+  *) echo "dotnet $1: not expected from run.sh" >&2; exit 1 ;;
+esac
+name= out= aot= release=
+while [ $# -gt 0 ]; do
+  case $1 in -p:AssemblyName=*) name=${1#*=} ;; -o) out=$2; shift ;; -p:PublishAot=true) aot=yes ;; -c) release=$2; shift ;; esac
+  shift
+done
+d=$(dirname "$proj")
+[ -f "$proj" ] && [ -f "$d/../Directory.Build.props" ] && [ "$release" = Release ] || { echo "error MSB1009: Project file does not exist." >&2; exit 1; }
+if [ -n "$aot" ]; then
+  [ -f "$box/break_aot" ] && { echo "/nuget/ilcompiler/Native.Unix.targets(316,5): error : Platform linker ('clang' or 'gcc') not found in PATH. [$proj]" >&2; exit 1; }
+  mkdir -p "$d/obj" && echo '{ "libraries": { "runtime.linux-x64.Microsoft.DotNet.ILCompiler/10.0.2": {} } }' >"$d/obj/project.assets.json"
+fi
+s=${proj##*/}
+s=${s%.csproj}
+mkdir -p "$out" && printf '#!/bin/sh\nexec "%s" "%s" "%s" "$@"\n' "$tools/fakepeer" "$name" "${s%_list}" >"$out/$name" && chmod +x "$out/$name"
+EOF
+tool cargo <<'EOF'
+case $1 in
+  --version) echo "cargo 1.70.0 (fake)"; exit 0 ;;
+  fetch)
+    [ -f "$box/offline" ] && { echo "error: failed to get \`tokio\`: Could not resolve host: index.crates.io" >&2; exit 101; }
+    exit 0 ;;
+  build) shift ;;
+  *) echo "cargo $1: not expected from run.sh" >&2; exit 101 ;;
+esac
+[ -f "$box/slow_cargo" ] && { trap 'echo >"$box/slow.stopped"; exit 143' TERM; echo $$ >"$box/slow.pid"; sleep 30 & wait; }
+offline= target=
+while [ $# -gt 0 ]; do
+  case $1 in --offline) offline=yes ;; --target-dir) target=$2; shift ;; esac
+  shift
+done
+if [ -n "$offline" ]; then
+  r=$(sed -n 's/^directory = "\(.*\)"$/\1/p' .cargo/config.toml 2>/dev/null)
+  [ -n "$r" ] && [ -d "$r" ] || { echo "error: no matching package named \`tokio\` found (offline)" >&2; exit 101; }
+  tv=$(ls "$r" | sed -n 's/^tokio-//p') av=$(ls "$r" | sed -n 's/^async-std-//p')
+else
+  [ -f "$box/offline" ] && { echo "warning: spurious network error (3 tries remaining): Could not resolve host" >&2; echo "error: failed to get \`tokio\`: Could not resolve host: index.crates.io" >&2; exit 101; }
+  tv=1.99.0 av=1.99.1
+fi
+printf '[[package]]\nname = "async-std"\nversion = "%s"\n\n[[package]]\nname = "rayon"\nversion = "1.99.2"\n\n[[package]]\nname = "tokio"\nversion = "%s"\n' "$av" "$tv" >Cargo.lock
+case $(sed -n 's/^name = "\(.*\)"$/\1/p' Cargo.toml | head -n 1) in
+  peers-tokio) who=tokio ;; peers-async-std) who=async-std ;; peers-rayon) who=rayon ;; *) who=rust ;;
+esac
+bins=
+[ ! -d src/bin ] || bins=$(ls src/bin | sed 's/\.rs$//')
+[ ! -f src/main.rs ] || bins="$bins threads"
+mkdir -p "$target/release"
+for b in $bins; do
+  printf '#!/bin/sh\nexec "%s" "%s" "%s" "$@"\n' "$tools/fakepeer" "$who-$b" "${b%_join_all}" >"$target/release/$b"
+  chmod +x "$target/release/$b"
+done
+EOF
+tool rustc <<'EOF'
+echo "rustc 1.70.0 (fake 2023-06-01)"
+EOF
+tool node <<'EOF'
+[ "$1" = --version ] && { echo v20.0.0; exit 0; }
+s=${1##*/}
+shift
+exec "$tools/fakepeer" "node-${s%.js}" "${s%.js}" "$@"
+EOF
+tool python3 <<'EOF'
+[ "$1" = --version ] && { echo "Python 3.11.0"; exit 0; }
+s=${1##*/}
+shift
+exec "$tools/fakepeer" "python-${s%.py}" "${s%.py}" "$@"
+EOF
+tool elixir <<'EOF'
+[ "$1" = --version ] && { printf 'Erlang/OTP 25 [erts-13.1.5] [64-bit]\n\nElixir 1.14.0 (compiled with Erlang/OTP 24)\n'; exit 0; }
+[ "$1" = --erl ] || { echo "elixir: expected --erl first" >&2; exit 1; }
+s=${3##*/}
+shift 3
+exec "$tools/fakepeer" "elixir-${s%.exs}" "${s%.exs}" "$@"
+EOF
+tool javac <<'EOF'
+[ "$1" = -version ] && { echo "javac $(cat "$box/jdk" 2>/dev/null || echo 17.0.2)"; exit 0; }
+[ "$1" = -d ] || exit 1
+d=$2
+shift 2
+for f in "$@"; do f=${f##*/}; : >"$d/${f%.java}.class"; done
+EOF
+tool java <<'EOF'
+[ "$1" = -version ] && { echo "openjdk version \"$(cat "$box/jdk" 2>/dev/null || echo 17.0.2)\" 2022-01-18" >&2; exit 0; }
+[ -f "$2/$3.class" ] || { echo "Error: Could not find or load main class $3" >&2; exit 1; }
+case $3 in
+  Threads) n=java-threads s=threads ;;
+  CoroTimer) n=java-coro_timer s=coro_timer ;;
+  CoroShared) n=java-coro_shared s=coro_shared ;;
+  VirtualTimer) n=java-virtual-coro_timer s=coro_timer ;;
+  VirtualShared) n=java-virtual-coro_shared s=coro_shared ;;
+  RunningAvg) n=java-running_avg s=running_avg ;;
+  HashCollect) n=java-hash_collect s=hash_collect ;;
+  VirtualRunningAvg) n=java-virtual-running_avg s=running_avg ;;
+  VirtualHashCollect) n=java-virtual-hash_collect s=hash_collect ;;
+esac
+shift 3
+exec "$tools/fakepeer" "$n" "$s" "$@"
+EOF
+tool cxx <<'EOF'
+[ "$1" = --version ] && { echo "g++ (Fake) 12.2.0"; exit 0; }
+if [ "$1" = -x ]; then
+  cat >/dev/null
+  [ -f "$box/no_boost" ] && { echo "<stdin>:1:10: fatal error: boost/version.hpp: No such file or directory" >&2; exit 1; }
+  printf '# 1 "<stdin>"\n107400\n'
+  exit 0
+fi
+out= src=
+while [ $# -gt 0 ]; do case $1 in -o) out=$2; shift ;; *.cpp) src=$1 ;; esac; shift; done
+s=${src##*/}
+printf '#!/bin/sh\nexec "%s" "asio-%s" "%s" "$@"\n' "$tools/fakepeer" "${s%.cpp}" "${s%.cpp}" >"$out" && chmod +x "$out"
+EOF
+cd "$box" || exit 1
+
+# Every run.sh here uses the fake toolchains and the test's PEERS_BUILD (bench adds RESULTS, TMPDIR).
+export PEERS_BUILD="$pb" PEERS_CARGO_REGISTRY="$reg" GO="$tools/go" DOTNET="$tools/dotnet" CARGO="$tools/cargo" RUSTC="$tools/rustc" \
+  NODE="$tools/node" PYTHON="$tools/python3" ELIXIR="$tools/elixir" JAVA="$tools/java" JAVAC="$tools/javac" \
+  CXX="$tools/cxx" PEERS_INSTALL=no PEERS_JDKS="$tmp/jdks/*"
+unset JAVA_HOME
