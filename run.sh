@@ -6,6 +6,10 @@
 #      ./run.sh --peers N [scenario ...] ours and the other runtimes' programs in peers/, one table
 #                                        (peers/peers.sh finds, builds and runs the other runtimes)
 #      ./run.sh --sweep --peers [scenario ...]   both: every runtime at every N, a chart per scenario
+#      ./run.sh --plan ARGS...           lists every run that ./run.sh ARGS... would make, and stops
+# It plans first, then runs: make_plan writes one line per configuration (plan_ours, and
+# plan_peers in peers/peers.sh), run_plan runs them in order (measure), and write_section writes
+# the section from the rows, its columns defined once (table_columns).
 # Sourcing it (`. ./run.sh`) only defines the functions, so tests can feed the parsers samples.
 # Written for macOS's bash 3.2 and BSD tools too: no arrays, no GNU-only flags.
 
@@ -17,14 +21,82 @@ case $(uname -s) in
   *) time_flag=-v parse=parse_gnu_time ;;
 esac
 
-# The three tables' cells after a row's leading ones (scenario, variant or runtime, N): one name
-# per column, see table_row. Their headers are written with the sections, at the end.
-plain_columns="threads wall user sys spawn max_rss avg_rss rss_wait rss_avg own_bytes frame late spread"
-sweep_columns="threads wall max_rss rss_wait per_task own_bytes frame late spread"
-peers_columns="wall user sys max_rss avg_rss base per_task spawn alive hits spread"
-peers_sweep_columns="wall user sys max_rss avg_rss per_task spawn alive hits spread"
+# table_columns: the columns of the four tables, one line each: table, key, alignment (l or r) and
+# header. A table's header and every one of its rows come from these lines (table_head, write_row).
+# The keys: scenario runtime variant n tcell: the plan line's own (tcell: its threads cell);
+# threads own_bytes frame late: the summary's threads=, bytes_per_task=, frame_bytes=, late_max_ms=;
+# wall user sys: seconds, from time; max_rss avg_rss: MiB, time's max RSS and the mean of run.sh's
+# own 100 ms samples (sample_rss); rss_wait rss_avg: MiB, the summary's rss_wait_kib= and
+# rss_avg_kib= (the binary's own mean); spread: min–max of max RSS over the runs, MiB; base: the max
+# RSS at N = 1 (base_cell); per_task: bytes/task from outside, (max RSS − base) × 1024 / N, and
+# "baseline" in a sweep's N = 1 row; spawn alive: s from the first spawn until every task waits
+# (ours) or the spawn loop returned (a peer), and whether all N were alive at once (alive_cell);
+# hits: the summary's hits_per_s= (atomic_counter).
+table_columns() {
+  cat <<'COLUMNS'
+plain scenario l scenario
+plain variant l variant
+plain n r N
+plain threads r threads
+plain wall r wall s
+plain user r user s
+plain sys r sys s
+plain spawn r spawn s
+plain max_rss r max RSS MiB
+plain avg_rss r avg RSS MiB
+plain rss_wait r RSS at wait MiB
+plain rss_avg r own avg RSS MiB
+plain own_bytes r bytes/task
+plain frame r frame bytes
+plain late r late max ms
+plain spread r max RSS spread MiB
+sweep scenario l scenario
+sweep variant l variant
+sweep n r N
+sweep threads r threads
+sweep wall r wall s
+sweep max_rss r max RSS MiB
+sweep rss_wait r RSS at wait MiB
+sweep per_task r bytes/task from max RSS
+sweep own_bytes r bytes/task from binary
+sweep frame r frame bytes
+sweep late r late max ms
+sweep spread r max RSS spread MiB
+peers scenario l scenario
+peers runtime l runtime
+peers variant l variant
+peers n r N
+peers tcell r threads
+peers wall r wall s
+peers user r user s
+peers sys r sys s
+peers max_rss r max RSS MiB
+peers avg_rss r avg RSS MiB
+peers base r max RSS at N=1 MiB
+peers per_task r bytes/task
+peers spawn r spawn s
+peers alive l all alive
+peers hits r hits/s
+peers spread r max RSS spread MiB
+peers_sweep scenario l scenario
+peers_sweep runtime l runtime
+peers_sweep variant l variant
+peers_sweep n r N
+peers_sweep tcell r threads
+peers_sweep wall r wall s
+peers_sweep user r user s
+peers_sweep sys r sys s
+peers_sweep max_rss r max RSS MiB
+peers_sweep avg_rss r avg RSS MiB
+peers_sweep per_task r bytes/task
+peers_sweep spawn r spawn s
+peers_sweep alive l all alive
+peers_sweep hits r hits/s
+peers_sweep spread r max RSS spread MiB
+COLUMNS
+}
 
-# The other runtimes: peer_scenarios, peer_names, peers_usage, prepare_peers, peers_section_rows...
+# The other runtimes: peer_scenarios, peer_names, peers_usage, prepare_peers, plan_peers...
 # shellcheck source=peers/peers.sh
 . "$(dirname "${BASH_SOURCE[0]}")/peers/peers.sh" ||
   { echo "run.sh: cannot read $(dirname "${BASH_SOURCE[0]}")/peers/peers.sh" >&2; return 1 2>/dev/null; exit 1; }
@@ -35,6 +107,7 @@ usage: ./run.sh N [scenario ...]
        ./run.sh --sweep [scenario ...]
        ./run.sh --peers N [scenario ...]
        ./run.sh --sweep --peers [scenario ...]
+       ./run.sh --plan ARGS...
   N         tasks (threads) per scenario: digits only, >= 1
   --sweep   runs every scenario at each N in SWEEP; the section gets a table of memory against N
             and links an SVG chart, written to charts/ beside RESULTS
@@ -44,6 +117,9 @@ usage: ./run.sh N [scenario ...]
   --sweep --peers
             every runtime at each N in SWEEP: one table, and a chart per scenario with a line per
             runtime (ours marked) on a log memory axis
+  --plan    prints every run the rest of the command line would make (program, N, threads,
+            options, environment, runs, time limit) and their count, then exits: it builds,
+            installs and writes nothing
   scenario  any of: $all_scenarios
             (default: all of them; with --peers, all of those it runs)
 environment:
@@ -158,14 +234,9 @@ mean_kib() { awk '$1 ~ /^[0-9]+$/ { s += $1; n++ } END { if (n) printf "%.0f\n",
 # peer) is measured the same way. A summary line of another scenario, or whose completed= is not N, is a
 # failure too. With time_limit (seconds) set, a run still going then is stopped, TERM and 5 s later
 # KILL to its process group, and is a failure that says how far it got (its last stderr line).
-# In the dry pass (planning) it only counts the runs it would make, in done_runs.
+# done_runs counts the runs made, for the progress lines.
 measure() {
   local first=$done_runs
-  if [ -n "$planning" ]; then # the dry pass: count the runs, make none
-    done_runs=$((done_runs + ${5:-$RUNS}))
-    why='' best="0 0 0 0 - scenario=$1 completed=$3" spread=''
-    return
-  fi
   measure_runs "$@"
   done_runs=$((first + ${5:-$RUNS}))  # runs skipped after a failure count as done
 }
@@ -197,7 +268,7 @@ measure_runs() {
     # env: run_env's VAR=value words (a peer's thread-count knob); env execs the program, so the
     # process time waits for, and sample_rss samples, is still the program itself.
     # shellcheck disable=SC2086 # OPTS and run_env are lists of plain words
-    "$time_bin" "$time_flag" env $run_env "$2" "$3" $4 </dev/null >"$work/out" 2>"$work/err" &
+    "$time_bin" "$time_flag" env $run_env "$2" "$3" $4 </dev/null >"$work/out" 2>"$work/err" 3<&- &
     job=$!
     rm -f "$work/timed_out"
     # The watchdog has its own group too (ended with it below) and no stdout: a $(...) around
@@ -261,71 +332,69 @@ base_cell() {
   esac
 }
 
-# table_row NAME SCENARIO PROGRAM N OPTS CELLS COLUMNS [BASE]: the row writer of all three tables.
-# Measures PROGRAM N OPTS (the best of RUNS; its summary must be SCENARIO's) and appends a row to
-# rows: CELLS (the leading cells as given, "a | b | c"), then a cell per name in COLUMNS:
-#   threads own_bytes frame    the summary's threads=, bytes_per_task=, frame_bytes=
-#   late                       the summary's late_max_ms= (ms; "-" for a program without timers)
-#   wall user sys              seconds, from time
-#   max_rss avg_rss            MiB: time's max RSS; the mean of run.sh's own 100 ms samples (sample_rss)
-#   rss_wait rss_avg           MiB: the summary's rss_wait_kib and rss_avg_kib (the binary's own mean)
-#   spread                     min–max of max RSS over the runs, MiB
-#   base                       the max RSS at N = 1 (base_cell)
-#   per_task                   bytes/task from outside, (max RSS − BASE) × 1024 / N; "-" without BASE
-#   baseline                   the word: this row is the baseline of the others
-#   spawn alive                s from the first spawn until every task waits (ours) or the spawn
-#                              loop returned (a peer); whether all N were alive at once (alive_cell)
-#   hits                       the summary's hits_per_s= (atomic_counter)
-# BASE: the max RSS of the same program at N = 1 in KiB, or "run" to measure it first (one run).
-# A failure is said on stderr, NAME saying whose, and gets a failed_row; table_row returns 1. On
-# success best holds the run (best_rss).
-table_row() {
-  local name=$1 n=$4 cells=$6 columns=$7 base=${8:-} wall user sys rss summary line c v
-  if [ "$base" = run ]; then
-    measure "$2" "$3" 1 "$5" 1
-    if [ -n "$why" ]; then
-      echo "run.sh: $name N=1: $why" >&2
-      base="N=1 $why"
-      failures=$((failures + 1))
-    else
-      base=$(best_rss)
-    fi
-  fi
-  measure "$2" "$3" "$n" "$5"
-  if [ -n "$why" ]; then
-    echo "run.sh: $name: $why" >&2
-    failed_row "$cells" "$columns" "$why" "$base"
-    return 1
-  fi
-  read -r wall user sys rss avg summary <<EOF
-$best
-EOF
-  line="| $cells"
-  for c in $columns; do
-    case $c in
-      threads) v=$(field threads "$summary") ;;
-      own_bytes) v=$(field bytes_per_task "$summary") ;;
-      frame) v=$(field frame_bytes "$summary") ;;
-      late) v=$(field late_max_ms "$summary") ;;
-      wall) v=$(printf '%.2f' "$wall") ;;
-      user) v=$(printf '%.2f' "$user") ;;
-      sys) v=$(printf '%.2f' "$sys") ;;
-      max_rss) v=$(mib "$rss") ;;
-      avg_rss) v=$(mib "$avg") ;;
-      rss_wait) v=$(mib "$(field rss_wait_kib "$summary")") ;;
-      rss_avg) v=$(mib "$(field rss_avg_kib "$summary")") ;;
-      spread) v=$spread ;;
-      base) v=$(base_cell "$base" "$n" "$rss") ;;
-      per_task) case $base in '' | *[!0-9]*) v=- ;; *) v=$(per_task "$rss" "$base" "$n") ;; esac ;;
-      baseline) v=baseline ;;
-      spawn) v=$(spawn_s "$summary") ;;
-      alive) v=$(alive_cell "$summary") ;;
-      hits) v=$(field hits_per_s "$summary") ;;
-      *) v="?$c" ;;
+# table_head TABLE: the header and separator lines of TABLE.
+table_head() {
+  table_columns | awk -v t="$1" '$1 == t {
+      h = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ /, "", h); head = head " | " h; sep = sep ($3 == "l" ? "|---" : "|--:") }
+    END { print substr(head, 2) " |"; print sep "|" }'
+}
+
+# write_row SCENARIO RUNTIME VARIANT N THREADS WHY BASE: a row of the run's table ($table) in
+# rows, a cell per column of table_columns. Without WHY, the measured cells are those of the run
+# measure kept; with WHY, its wall cell says WHY and the other measured cells are "-" (but a base
+# cell still shows BASE). BASE: the max RSS of the same program at N = 1 in KiB, or why there is none.
+write_row() {
+  local line='' k v
+  for k in $(table_columns | awk -v t="$table" '$1 == t { print $2 }'); do
+    case $k in
+      scenario) v=$1 ;;
+      runtime) v=$2 ;;
+      variant) v=$3 ;;
+      n) v=$4 ;;
+      tcell) v=$5 ;;
+      *)
+        if [ -z "$6" ]; then
+          v=$(cell "$k" "$4" "$7")
+        else
+          case $k in wall) v=$(escape "$6") ;; base) v=$(base_cell "$7" 0) ;; *) v=- ;; esac
+        fi ;;
     esac
     line="$line | $v"
   done
-  echo "$line |" >>"$work/rows"
+  echo "${line# } |" >>"$work/rows"
+}
+
+# cell KEY N BASE: the cell KEY (table_columns) of the run that measure kept (best, spread).
+cell() {
+  local wall user sys rss avg summary
+  read -r wall user sys rss avg summary <<CELL
+$best
+CELL
+  case $1 in
+    threads) field threads "$summary" ;;
+    own_bytes) field bytes_per_task "$summary" ;;
+    frame) field frame_bytes "$summary" ;;
+    late) field late_max_ms "$summary" ;;
+    wall) printf '%.2f\n' "$wall" ;;
+    user) printf '%.2f\n' "$user" ;;
+    sys) printf '%.2f\n' "$sys" ;;
+    max_rss) mib "$rss" ;;
+    avg_rss) mib "$avg" ;;
+    rss_wait) mib "$(field rss_wait_kib "$summary")" ;;
+    rss_avg) mib "$(field rss_avg_kib "$summary")" ;;
+    spread) echo "$spread" ;;
+    base) base_cell "$3" "$2" "$rss" ;;
+    per_task)
+      if [ -n "$sweep" ] && [ "$2" -eq 1 ]; then
+        echo baseline
+      else
+        case $3 in '' | *[!0-9]*) echo - ;; *) per_task "$rss" "$3" "$2" ;; esac
+      fi ;;
+    spawn) spawn_s "$summary" ;;
+    alive) alive_cell "$summary" ;;
+    hits) field hits_per_s "$summary" ;;
+    *) echo "?$1" ;;
+  esac
 }
 
 # spawn_s SUMMARY: seconds from the first spawn until every task existed: our binaries'
@@ -366,23 +435,6 @@ alive_cell() {
   else
     echo yes
   fi
-}
-
-# failed_row CELLS COLUMNS WHY [BASE [SKIP]]: a row of CELLS that says WHY in its wall cell and "-"
-# in the other cells of COLUMNS (a base cell still shows BASE); it counts as a failure, unless SKIP
-# says the run was not made on purpose (the memory guard).
-failed_row() {
-  local line="| $1" c v
-  for c in $2; do
-    case $c in
-      wall) v=$(escape "$3") ;;
-      base) v=$(base_cell "${4:-}" 0) ;;
-      *) v=- ;;
-    esac
-    line="$line | $v"
-  done
-  echo "$line |" >>"$work/rows"
-  [ -n "${5:-}" ] || failures=$((failures + 1))
 }
 
 # cgroup_dirs CONTROLLER: the directories of run.sh's cgroup that hold CONTROLLER's files, its own
@@ -479,43 +531,238 @@ guard() {
   [ -z "$why" ]
 }
 
-# sweep_series SCENARIO LABEL CELLS PROGRAM OPTS COLUMNS [CAP]: one line of a sweep chart. PROGRAM N
-# OPTS at every N of the sweep up to CAP: a table row per N in rows (CELLS with @N@ replaced by N,
-# then COLUMNS; at N=1 the per_task cell says baseline) and a chart point (LABEL, N, max RSS MiB)
-# per successful N in $points. N=1 comes first: its max RSS is the baseline of the rows after it.
-# An N the memory guard refuses is not run and gets a row that says so (so do the larger N), and
-# so do the N after one that timed out: a program that could not finish at N will not at 10 N.
-# Any program that prints a summary line can be a series: ours, or another runtime's.
-sweep_series() {
-  local label=$2 cells=$3 columns n base='' skipped='' last_n='' last_rss='' stop=''
+# The plan: every run of the section, one line per configuration, written before anything runs
+# (make_plan); run_plan runs it, ./run.sh --plan prints it (print_plan).
+tab=$(printf '\t')
+
+# plan_line KIND SCENARIO GROUP PROGRAM N TCELL ARGS ENV RUNS LIMIT VARIANT LABEL FLAGS: one line
+# of the plan, its fields tab-separated, "-" for an empty one. KIND is one of
+#   base   PROGRAM at N = 1, one run: the baseline of the row after it
+#   row    a row of the table: RUNS runs of ENV PROGRAM N ARGS (ENV: VAR=value words)
+#   point  one N of a sweep's series LABEL: its points are consecutive, N = 1 first
+#   skip   the N of series LABEL above THREAD_CAP, comma-separated: a note, no run
+#   limit  a line of the section's limits, VARIANT its text
+# GROUP: ours, or the peer's build group (peer_groups); TCELL: the threads cell; LIMIT: the
+# seconds after which a run is stopped; VARIANT: the variant cell; LABEL: the program's line or bar
+# in the chart. @R@, in LABEL and in a limit line's text, stands for the runtime column. FLAGS:
+# capped (the settings name THREAD_CAP), threads_capped (a note says every runtime ran THREAD_CAP).
+plan_line() {
+  local f line='' sep=''
+  for f in "$@"; do line="$line$sep${f:--}" sep=$tab; done
+  printf '%s\n' "$line"
+}
+
+# ours_args T VARIANT SLEEP: our binary's options: --sync VARIANT, --sleep-ms SLEEP, --threads T
+# (none for a T or VARIANT of "-", or a T of "default").
+ours_args() {
+  local o=''
+  [ "$2" = - ] || o="--sync $2"
+  [ -z "$3" ] || o="${o:+$o }--sleep-ms $3"
+  case $1 in - | default) ;; *) o="${o:+$o }--threads $1" ;; esac
+  echo "$o"
+}
+
+# series_tail VARIANT T: what tells a program's chart line from its others: ", VARIANT" and, when
+# THREADS holds several values, ", threads=T".
+series_tail() {
+  local tail=''
+  case $1 in - | '') ;; *) tail=", $1" ;; esac
+  case $2 in - | '' | default | "$THREADS") ;; *) tail="$tail, threads=$2" ;; esac
+  echo "$tail"
+}
+
+# thread_cap SCENARIO GROUP: THREAD_CAP for a program that runs a thread per task (the threads
+# scenario; a runtime whose fixed threads are "one per task"), which runs min(N, THREAD_CAP) tasks
+# (a sweep: the N up to THREAD_CAP); nothing for the others.
+thread_cap() {
+  if [ "$1" = threads ] || { [ "$2" != ours ] && [ "$(fixed_threads "$2")" = "one per task" ]; }; then
+    echo "$THREAD_CAP"
+  fi
+}
+
+# plan_series SCENARIO GROUP PROGRAM TCELL ARGS ENV LIMIT VARIANT LABEL CAP [FLAGS]: a sweep's
+# series: a point line per N of SWEEP up to CAP, then a skip line for the N above it.
+plan_series() {
+  local n over=''
   for n in $sweep_ns; do
-    # No silent cap here: a capped run would put a second point at the cap's N.
-    if [ -n "${7:-}" ] && [ "$n" -gt "$7" ]; then skipped="${skipped:+$skipped, }$n"; continue; fi
-    columns=$6
-    [ "$n" -ne 1 ] || columns=${6/per_task/baseline}
-    why=$stop
-    [ -n "$why" ] || [ -z "$last_n" ] || guard "$n" "$base" "$last_n" "$last_rss" || :
-    if [ -n "$why" ]; then
-      echo "run.sh: $label N=$n: $why" >&2
-      failed_row "${cells/@N@/$n}" "$columns" "$why" "$base" skip
-      echo "$label at N=$n: $why" >>"$chart_notes"
+    # No silent cap: a capped run would put a second point at the cap's N.
+    if [ -n "${10:-}" ] && [ "$n" -gt "${10}" ]; then over="${over:+$over,}$n"; continue; fi
+    plan_line point "$1" "$2" "$3" "$n" "$4" "$5" "$6" "$RUNS" "$7" "$8" "$9" "${11:-}"
+  done
+  [ -z "$over" ] || plan_line skip "$1" "$2" "$3" "$over" "$4" "$5" "$6" 0 "$7" "$8" "$9" "${11:-}"
+}
+
+# plan_ours SCENARIO: the plan lines of SCENARIO without --peers: each T of THREADS (the threads
+# scenario takes none, and runs min(N, THREAD_CAP) threads), each variant, with the options it
+# accepts (no sleep in running_avg and hash_collect).
+plan_ours() {
+  local s=$1 variants=- sleep=$SLEEP_MS tlist=${THREADS:--} cap='' flags='' t v args tail
+  case $s in
+    threads) tlist=- cap=$(thread_cap "$s" ours) flags=capped ;;
+    running_avg | hash_collect) sleep='' variants="mutex channel" ;;
+  esac
+  for t in $tlist; do
+    for v in $variants; do
+      args=$(ours_args "$t" "$v" "$sleep") tail=$(series_tail "$v" "$t")
+      tail=${tail#, }
+      if [ -n "$sweep" ]; then
+        plan_series "$s" ours "./$s" "$t" "$args" - - "$tail" "$s${tail:+ ($tail)}" "$cap" "$flags"
+      elif [ -n "$cap" ] && [ "$N" -gt "$cap" ]; then
+        plan_line row "$s" ours "./$s" "$cap" "$t" "$args" - "$RUNS" - "${args:+$args }(capped at THREAD_CAP=$cap)" - "$flags"
+      else
+        plan_line row "$s" ours "./$s" "$N" "$t" "$args" - "$RUNS" - "$args" - "$flags"
+      fi
+    done
+  done
+}
+
+# make_plan: the plan of the whole run, scenario by scenario.
+make_plan() {
+  local s
+  for s in $scenarios; do
+    if [ -n "$peers" ]; then plan_peers "$s"; else plan_ours "$s"; fi
+  done
+}
+
+# state_of GROUP: ok for ours; a peer's group's state from prepare_peers ($pw/GROUP.state).
+state_of() { if [ "$1" = ours ]; then echo ok; else cat "$pw/$1.state" 2>/dev/null; fi; }
+
+# count_runs PLAN: the runs PLAN makes, the lines of groups that were not built left out.
+count_runs() {
+  local kind s g prog n tcell args env runs rest sum=0
+  while IFS=$tab read -r kind s g prog n tcell args env runs rest <&3; do
+    case $kind in base | row | point) [ "$(state_of "$g")" != ok ] || sum=$((sum + runs)) ;; esac
+  done 3<"$1"
+  echo "$sum"
+}
+
+# print_plan: --plan's listing of the plan on stdin: what it adds up to, then a line per
+# configuration, its columns aligned (and a line for the N a sweep leaves out).
+print_plan() {
+  local kind s g prog n tcell args env runs limit variant label flags
+  while IFS=$tab read -r kind s g prog n tcell args env runs limit variant label flags; do
+    case $kind in
+      skip) variant="not run, above THREAD_CAP=$THREAD_CAP" runs=0 ;;
+      base | row | point) ;;
+      *) continue ;;
+    esac
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+      "$kind" "$s" "$(runtime_label "$g")" "${prog#./}" "$n" "$tcell" "$args" "$env" "$runs" "$limit" "$variant"
+  done | awk -F '\t' -v cmd="$command_line" '
+    BEGIN { line[0] = "kind\tscenario\truntime\tprogram\tN\tthreads\toptions\tenvironment\truns\tlimit s\tvariant" }
+    { line[NR] = $0; runs += $9; if ($1 == "row" || $1 == "point") configs++ }
+    END {
+      printf "%s: %d configurations, %d runs\n\n", cmd, configs, runs
+      for (r = 0; r <= NR; r++) { n = split(line[r], f, "\t"); for (i = 1; i < n; i++) if (length(f[i]) > w[i]) w[i] = length(f[i]) }
+      for (r = 0; r <= NR; r++) {
+        n = split(line[r], f, "\t"); out = ""
+        for (i = 1; i < n; i++) out = out sprintf("%-" w[i] "s  ", f[i])
+        print out f[n]
+      }
+    }'
+  echo
+  echo "Nothing was built or run.${peers:+ When it runs, a runtime whose toolchain is missing is left out, and one whose build fails gets a row that says so.}"
+}
+
+# run_plan PLAN: runs PLAN's lines in order, into the table's rows ($work/rows), the charts' bars
+# and points and the section's notes. A line of a group that was not built (a toolchain missing, a
+# JDK too old) is passed over; a group whose build failed gets a row that says so (in a sweep, one
+# for the series). A sweep's series keeps its baseline, the max RSS at N = 1, for the memory guard
+# and bytes/task, and stops after a timeout: a program that could not finish at N will not at 10 N.
+run_plan() {
+  local kind s g prog n tcell args env runs limit variant label flags state runtime name base=''
+  local sbase='' last_n='' last_rss='' stop='' points chart_notes
+  while IFS=$tab read -r kind s g prog n tcell args env runs limit variant label flags <&3; do
+    [ "$args" != - ] || args=''
+    [ "$env" != - ] || env=''
+    [ "$limit" != - ] || limit=''
+    state=$(state_of "$g")
+    case $state in ok | "build failed"*) ;; *) continue ;; esac
+    runtime=''
+    [ -z "$peers" ] || runtime=$(runtime_label "$g")
+    label=${label//@R@/"$runtime"}
+    if [ "$kind" = limit ]; then
+      variant=${variant//@R@/"$runtime"}
+      grep -qxF -- "$variant" "$pw/limits" || echo "$variant" >>"$pw/limits"
       continue
     fi
-    if table_row "$label N=$n" "$1" "$4" "$n" "$5" "${cells/@N@/$n}" "$columns" "$base"; then
-      if [ "$n" -eq 1 ]; then
-        base=$(best_rss)
-      elif [ -n "$base" ]; then
-        last_n=$n last_rss=$(best_rss)
-      fi
-      printf '%s\t%s\t%s\n' "$label" "$n" "$(mib "$(best_rss)")" >>"$points"
-    else
-      echo "$label at N=$n: $why" >>"$chart_notes"
-      case $why in "timed out"*) stop="not run: it timed out at N=$n" ;; esac
+    case " $flags " in *" capped "*) capped=yes ;; esac
+    case " $flags " in *" threads_capped "*) threads_capped=yes ;; esac
+    if [ "$g" != ours ]; then
+      [ ! -f "$pw/$prog.caveat" ] || variant="$variant$(cat "$pw/$prog.caveat")"
+      prog=$pb/bin/$prog
     fi
-  done
-  if [ -n "$skipped" ]; then
-    echo "$label: N=$skipped not run, above THREAD_CAP=$7 (raise THREAD_CAP to run them)" >>"$work/notes"
-  fi
+    if [ "$state" != ok ]; then
+      # A build that failed: one row; in a sweep, at the series' N = 1, for all its N.
+      if [ "$kind" = point ] && [ "$n" -eq 1 ]; then
+        n=$(echo "$sweep_ns" | tr ' ' ',') kind=row
+      fi
+      if [ "$kind" = row ]; then
+        write_row "$s" "$runtime" "$variant" "$n" "$tcell" "$state" ''
+        failures=$((failures + 1))
+      fi
+      continue
+    fi
+    time_limit=$limit run_env=$env
+    name="${runtime:+$runtime }$s${args:+ $args}${env:+ $env}"
+    points=$work/points${peers:+.$s} chart_notes=$work/chart_notes${peers:+.$s}
+    case $kind in
+      base)
+        measure "$s" "$prog" 1 "$args" 1
+        if [ -n "$why" ]; then
+          echo "run.sh: $name N=1: $why" >&2
+          base="N=1 $why" failures=$((failures + 1))
+        else
+          base=$(best_rss)
+        fi ;;
+      row)
+        measure "$s" "$prog" "$n" "$args" "$runs"
+        if [ -n "$why" ]; then
+          echo "run.sh: $name: $why" >&2
+          write_row "$s" "$runtime" "$variant" "$n" "$tcell" "$why" "$base"
+          failures=$((failures + 1))
+        else
+          write_row "$s" "$runtime" "$variant" "$n" "$tcell" '' "$base"
+          if [ -n "$peers" ]; then
+            # A bar of the scenario's chart; one that held fewer than N tasks at once says so.
+            case $(cell alive) in no*) label="$label (not all alive)" ;; esac
+            printf '%s\t%s\n' "$label" "$(mib "$(best_rss)")" >>"$work/bars.$s"
+            peer_facts "$runtime"
+          fi
+        fi
+        base='' ;;
+      point)
+        [ "$n" -ne 1 ] || sbase='' last_n='' last_rss='' stop=''
+        why=$stop
+        [ -n "$why" ] || [ -z "$last_n" ] || guard "$n" "$sbase" "$last_n" "$last_rss" || :
+        if [ -n "$why" ]; then # not run: the guard, or a timeout at a smaller N
+          echo "run.sh: $label N=$n: $why" >&2
+          write_row "$s" "$runtime" "$variant" "$n" "$tcell" "$why" "$sbase"
+          echo "$label at N=$n: $why" >>"$chart_notes"
+          done_runs=$((done_runs + runs))
+          continue
+        fi
+        measure "$s" "$prog" "$n" "$args" "$runs"
+        if [ -n "$why" ]; then
+          echo "run.sh: $label N=$n: $why" >&2
+          write_row "$s" "$runtime" "$variant" "$n" "$tcell" "$why" "$sbase"
+          failures=$((failures + 1))
+          echo "$label at N=$n: $why" >>"$chart_notes"
+          case $why in "timed out"*) stop="not run: it timed out at N=$n" ;; esac
+        else
+          write_row "$s" "$runtime" "$variant" "$n" "$tcell" '' "$sbase"
+          if [ "$n" -eq 1 ]; then
+            sbase=$(best_rss)
+          elif [ -n "$sbase" ]; then
+            last_n=$n last_rss=$(best_rss)
+          fi
+          printf '%s\t%s\t%s\n' "$label" "$n" "$(mib "$(best_rss)")" >>"$points"
+          [ -z "$peers" ] || peer_facts "$runtime"
+        fi ;;
+      skip) echo "$label: N=$(echo "$n" | sed 's/,/, /g') not run, above THREAD_CAP=$THREAD_CAP (raise THREAD_CAP to run them)" >>"$work/notes" ;;
+    esac
+  done 3<"$1"
+  time_limit='' run_env=''
 }
 
 # check_results FILE: FILE is a regular file or absent, in a directory run.sh can write in, before
@@ -608,6 +855,135 @@ machine_limits() {
 # them: there they must do nothing but end it, or its EXIT would remove the work directory.
 in_main() { [ "$(exec sh -c 'echo $PPID')" = "$$" ]; }
 
+# The section: written in $work, and appended to RESULTS only at the end.
+
+# peers_lines: the lines of a peers section before its table: the run's settings, the tools.
+peers_lines() {
+  [ "$PEERS" = "$peer_names" ] || echo "- PEERS=$PEERS"
+  if [ -z "$SLEEP_MS" ]; then
+    echo "- sleep: $peers_sleep_ms ms (atomic_counter: 1000 ms per iteration), chosen to outlast spawning 1M tasks (the all alive column says whether it did); running_avg and hash_collect have none"
+  else
+    echo "- sleep: $SLEEP_MS ms; running_avg and hash_collect have none"
+  fi
+  cat "$pw/tools"
+}
+
+# peers_notes BYTES: the notes of a peers section after its table; BYTES ends the first one.
+peers_notes() {
+  echo "- bytes/task: (max RSS at N − max RSS at N=1) × 1024 / N, both from /usr/bin/time, the same way for every runtime, ours included (it is not our binaries' own bytes_per_task). $1"
+  echo "- Every program gets N and the sleep (ours: --sleep-ms MS; a peer: PROGRAM N MS), or in running_avg and hash_collect the variant (ours: --sync V; a peer: PROGRAM N V), checks that every task completed and exits 1 otherwise. wall s is the whole process, start-up included."
+  if [ -z "$THREADS" ]; then
+    echo "- Threads: ours runs one event loop; each peer keeps its runtime's default ($peer_threads)."
+  else
+    echo "- Threads: each runtime at each T of THREADS=$THREADS, the threads column: $peer_knobs."
+  fi
+  [ -z "$threads_capped" ] || echo "- threads: every runtime ran min(N, THREAD_CAP=$THREAD_CAP) threads."
+  case " $scenarios " in *" coro_timer "* | *" coro_shared "*)
+    echo "- spawn s: ours, from the first spawn until every task waited (spawn and start_all, the binary's waiting_ms); a peer, until its spawn loop returned (its own spawn_ms; Python's and Boost.Asio's, until every task had begun its wait). all alive: the program's own count of tasks that had already ended by then (ended_at_spawn): \"no\" when any had, since their memory could be reused and the max RSS then understates the runtime; \"spawning outlasted the sleep\" when every task existed but the first were already due. A row that is not \"yes\" is no measure of N tasks waiting at once." ;;
+  esac
+  sed 's/^/- /' "$pw/limits"
+  sed 's/^/- /' "$pw/notes" "$work/notes"
+  sed 's/^/- not run: /' "$pw/missing"
+  echo "- Peers built in PEERS_BUILD, outside this tree."
+}
+
+# table_notes: the notes under the run's table ($table).
+table_notes() {
+  case $table in
+    plain) sed 's/^/- /' "$work/notes" ;;
+    sweep)
+      echo "- bytes/task from max RSS: (max RSS at N − max RSS at N=1) × 1024 / N, measured outside the binary, the same way for every program; the N=1 row is the baseline."
+      echo "- bytes/task from binary: the binary's own bytes_per_task, (RSS at wait − RSS before the first task) × 1024 / N."
+      sed 's/^/- /' "$work/notes" ;;
+    peers) peers_notes "N=1 is one run; N is the run with the lowest wall time of RUNS, whose spread of max RSS the last column gives." ;;
+    peers_sweep)
+      peers_notes "Each program's N=1 row is its baseline; every row is the run with the lowest wall time of RUNS, whose spread of max RSS the last column gives."
+      echo "- Charts: one per scenario, a line per runtime, ours drawn thicker with filled markers; memory on a log axis, so that 50 MiB and 2.5 GiB both read." ;;
+  esac
+}
+
+# draw_chart POINTS NOTES NAME TITLE ALT [SVG.SH OPTION...]: draws POINTS (a sweep's series, or with
+# -b the bars of a peers section) as $work/NAME.svg, NAME made unique against charts/ and the
+# charts drawn before (in charts), and adds the section's line for it, or for why it was not
+# drawn, to $work/chart_lines.
+charts=
+draw_chart() {
+  local points=$1 notes=$2 name=$3 title=$4 alt=$5 i=1 f what
+  shift 5
+  if [ ! -s "$points" ]; then
+    printf '%s\n\n' "Chart ($alt): not drawn, no run succeeded." >>"$work/chart_lines"
+    return
+  fi
+  what=point
+  case " $* " in *" -b "*) what=bar ;; esac
+  if ! sh charts/svg.sh -t "$title" \
+    -s "${cpu:-$(uname -m)}, $cores_text cores, $mem_text · ${os:-$(uname -s)}, $(uname -sr) · ${compiler:-unknown} · $when · commit $commit" \
+    -y "max RSS (MiB)" \
+    -n "Each $what: the process's max RSS as /usr/bin/time reports it, in the run with the lowest wall time of RUNS=$RUNS${SLEEP_MS:+, SLEEP_MS=$SLEEP_MS}${THREADS:+, THREADS=$THREADS}." \
+    -n "$(cat "$work/notes" "$notes")" "$@" \
+    "$points" >"$work/chart.svg" 2>"$work/svg.err"; then
+    echo "run.sh: chart ($alt) not drawn, charts/svg.sh failed: $(head -n 1 "$work/svg.err")" >&2
+    printf '%s\n\n' "Chart ($alt): not drawn, charts/svg.sh failed: $(head -n 1 "$work/svg.err")" >>"$work/chart_lines"
+    return
+  fi
+  # Never overwrite an older sweep's chart: RESULTS links every one of them.
+  f=$name.svg
+  while [ -e "$chart_dir/$f" ] || case " $charts " in *" $f "*) true ;; *) false ;; esac; do
+    i=$((i + 1)) f=$name-$i.svg
+  done
+  mv "$work/chart.svg" "$work/$f" || exit 1
+  charts="${charts:+$charts }$f"
+  echo "![$alt](charts/$f)" >>"$work/chart_lines"
+  echo >>"$work/chart_lines"
+}
+
+# draw_charts: the run's charts: a bar chart per scenario under --peers (every runtime's max RSS at
+# N, smallest first), a line chart per scenario under --sweep --peers, one for a sweep of ours.
+draw_charts() {
+  local s
+  : >"$work/chart_lines"
+  for s in $scenarios; do
+    case $table in
+      peers)
+        [ -f "$work/bars.$s" ] || : >"$work/bars.$s"
+        sort -t "$tab" -k2,2n "$work/bars.$s" >"$work/bars.sorted"
+        draw_chart "$work/bars.sorted" /dev/null "peers-$stamp-$s" "Max RSS of N=$N tasks: $s" \
+          "$s: max RSS (MiB) of each runtime at N=$N" -b -m "c++20 (this repo)" ;;
+      peers_sweep)
+        [ -f "$work/points.$s" ] || : >"$work/points.$s"
+        [ -f "$work/chart_notes.$s" ] || : >"$work/chart_notes.$s"
+        draw_chart "$work/points.$s" "$work/chart_notes.$s" "sweep-$stamp-$s" "Max RSS against concurrent tasks: $s" \
+          "$s: max RSS (MiB) against task count, one line per runtime" -m "c++20 (this repo)" -l ;;
+    esac
+  done
+  [ "$table" != sweep ] || draw_chart "$work/points" "$work/chart_notes" "sweep-$stamp" "Max RSS against concurrent tasks" \
+    "Max RSS (MiB) against task count, one line per scenario"
+}
+
+# write_section: the section, in $work/section: its heading, the machine, the settings (and the
+# peers' tools), the charts, the table and its notes.
+write_section() {
+  local ns set
+  if [ -n "$sweep" ]; then ns="N=$(echo "$sweep_ns" | tr ' ' ',')" set="SWEEP=$sweep_ns"; else ns="N=$N" set="N=$N"; fi
+  table_notes >"$work/table_notes"
+  {
+    echo "## $when — ${peers:+peers }${sweep:+sweep }$ns, RUNS=$RUNS"
+    echo
+    cat "$work/machine"
+    echo "- $set, $settings"
+    [ -z "$peers" ] || peers_lines
+    echo
+    cat "$work/chart_lines"
+    table_head "$table"
+    cat "$work/rows"
+    echo
+    if [ -s "$work/table_notes" ]; then
+      cat "$work/table_notes"
+      echo
+    fi
+  } >"$work/section"
+}
+
 # Sourced: stop here, before any side effect.
 [ "${BASH_SOURCE[0]}" = "$0" ] || return 0
 
@@ -615,10 +991,11 @@ set -u
 export LC_ALL=C # numbers with a decimal point, whatever the user's locale
 unset CDPATH
 command_line="$0${*:+ $*}" # for the lock: who holds it
-sweep='' peers='' form="./run.sh N [scenario ...]"
-# --sweep and --peers lead, in either order.
+sweep='' peers='' plan_only='' form="./run.sh N [scenario ...]"
+# --plan, --sweep and --peers lead, in any order.
 while :; do
   case ${1:-} in
+    --plan) [ -z "$plan_only" ] || bad "--plan is given twice"; plan_only=yes; shift ;;
     --sweep) [ -z "$sweep" ] || bad "--sweep is given twice"; sweep=yes; shift ;;
     --peers) [ -z "$peers" ] || bad "--peers is given twice"; peers=yes form="./run.sh --peers N [scenario ...]"; shift ;;
     *) break ;;
@@ -629,7 +1006,8 @@ for arg in "$@"; do
     -h | --help) usage; exit 0 ;;
     --sweep) bad "--sweep comes first (usage: ./run.sh --sweep [--peers] [scenario ...])" ;;
     --peers) bad "--peers comes first (usage: ./run.sh --peers N [scenario ...] or ./run.sh --sweep --peers [scenario ...])" ;;
-    -*) bad "unknown option '$arg' (allowed: --sweep, --peers, --help; settings go in the environment, see --help)" ;;
+    --plan) bad "--plan comes first (usage: ./run.sh --plan ARGS ...)" ;;
+    -*) bad "unknown option '$arg' (allowed: --plan, --sweep, --peers, --help; settings go in the environment, see --help)" ;;
   esac
 done
 if [ -n "$sweep" ]; then
@@ -667,7 +1045,6 @@ here=$PWD
 cd "$(dirname "$0")" || exit 1
 RESULTS=${RESULTS:-$PWD/RESULTS.md}
 case $RESULTS in /*) ;; *) RESULTS=$here/$RESULTS ;; esac
-check_results "$RESULTS"
 
 scenarios=
 for s in "$@"; do
@@ -680,13 +1057,25 @@ if [ $# -eq 0 ]; then
   [ -z "$peers" ] || scenarios=$peer_scenarios
 fi
 [ -z "$peers" ] || peers_build_dir "$here"
+table=plain
+[ -z "$sweep" ] || table=sweep
+[ -z "$peers" ] || table=peers${sweep:+_sweep}
+failures=0 capped='' threads_capped='' done_runs=0 planned=0 run_start=''
+
+# --plan: the plan, and nothing else: no build, no install, no network, no file written.
+if [ -n "$plan_only" ]; then
+  make_plan | print_plan
+  exit 0
+fi
+
+check_results "$RESULTS"
 chart_dir=$(dirname "$RESULTS")/charts
 [ -z "$sweep$peers" ] || check_charts "$chart_dir"
 
 # Everything temporary lives in one directory; RESULTS is only written by the last step, so an
 # interrupted run leaves it exactly as it was.
 work=$(mktemp -d "${TMPDIR:-/tmp}/run_sh.XXXXXX") || exit 1
-job= watchdog= time_limit= sampler= run_env= planning= done_runs=0 planned=0 run_start=
+job= watchdog= time_limit= sampler= run_env=
 on_signal() {
   in_main || exit "$1"
   trap '' INT TERM HUP
@@ -704,11 +1093,9 @@ trap 'on_signal 143' TERM
 take_lock "$command_line"
 
 if [ ! -x "$time_bin" ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && have apt-get; then
     echo "run.sh: $time_bin is missing; installing the time package" >&2
-    # A fresh image has no package lists yet: update only when the plain install fails.
-    { DEBIAN_FRONTEND=noninteractive apt-get install -y time ||
-      { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y time; }; } >"$work/apt.log" 2>&1
+    apt_install time >"$work/apt.log" 2>&1
   fi
   if [ ! -x "$time_bin" ]; then
     echo "run.sh: $time_bin is missing; install it with: sudo apt-get install time" \
@@ -724,56 +1111,16 @@ if ! make >"$work/make.log" 2>&1; then
   exit 1
 fi
 
-# all_rows: every row of the table, through table_row (sweeps: sweep_series) and measure.
-all_rows() {
-  if [ -n "$peers" ]; then
-    peers_section_rows
-    return
-  fi
-  for s in $scenarios; do
-    # Each scenario gets only the options it accepts (threads: no --threads; no sleep in the last two).
-    variants=- sleep=$SLEEP_MS threads_list=${THREADS:--} cap=
-    case $s in
-      threads) threads_list=- cap=$THREAD_CAP capped=yes ;;
-      running_avg | hash_collect) sleep='' variants="mutex channel" ;;
-    esac
-    for t in $threads_list; do for v in $variants; do
-      o='' series=$v
-      [ "$v" = - ] || o="--sync $v"
-      [ -z "$sleep" ] || o="${o:+$o }--sleep-ms $sleep"
-      [ "$t" = - ] || o="${o:+$o }--threads $t"
-      # With several T, a sweep's line per T: the chart tells them apart by the variant.
-      if [ "$t" != - ] && [ "$THREADS" != "$t" ]; then
-        if [ "$v" = - ]; then series="threads=$t"; else series="$v, threads=$t"; fi
-      fi
-      if [ -n "$sweep" ]; then
-        label=$s
-        [ "$series" = - ] || label="$s ($series)"
-        sweep_series "$s" "$label" "$s | $series | @N@" "./$s" "$o" "$sweep_columns" "$cap"
-      elif [ -n "$cap" ] && [ "$N" -gt "$cap" ]; then
-        table_row "$s${o:+ $o}" "$s" "./$s" "$cap" "$o" "$s | ${o:+$o }(capped at THREAD_CAP=$cap) | $cap" "$plain_columns"
-      else
-        table_row "$s${o:+ $o}" "$s" "./$s" "$N" "$o" "$s | ${o:--} | $N" "$plain_columns"
-      fi
-    done; done
-  done
-}
-
-failures=0 capped= threads_capped= points=$work/points chart_notes=$work/chart_notes
 [ -z "$peers" ] || prepare_peers
-# A dry pass first counts the runs, so that each progress line can say how many are left.
-planning=yes
-all_rows
-planning='' planned=$done_runs done_runs=0 run_start=$(date +%s) failures=0
-rm -f "$work"/points* "$work"/chart_notes* "$work"/bars.* # the dry pass's
+make_plan >"$work/plan"
+planned=$(count_runs "$work/plan") run_start=$(date +%s)
 : >"$work/rows"
 : >"$work/points"
 : >"$work/notes"
 : >"$work/chart_notes"
-[ -z "$peers" ] || : >"$pw/limits"
 command -v pgrep >/dev/null 2>&1 ||
   echo "avg RSS: not sampled, pgrep is missing (on Debian: apt-get install procps)" | tee -a "$work/notes" >&2
-all_rows
+run_plan "$work/plan"
 
 # The machine, as far as it can be told without root.
 if [ "$(uname -s)" = Darwin ]; then
@@ -811,154 +1158,8 @@ stamp=${when#*|} when=${when%|*}
 } >"$work/machine"
 settings="RUNS=$RUNS${capped:+, THREAD_CAP=$THREAD_CAP}${THREADS:+, THREADS=$THREADS}${SLEEP_MS:+, SLEEP_MS=$SLEEP_MS}"
 
-# peers_lines: the lines of a peers section before its table: the run's settings, the tools.
-peers_lines() {
-  [ "$PEERS" = "$peer_names" ] || echo "- PEERS=$PEERS"
-  if [ -z "$SLEEP_MS" ]; then
-    echo "- sleep: $peers_sleep_ms ms (atomic_counter: 1000 ms per iteration), chosen to outlast spawning 1M tasks (the all alive column says whether it did); running_avg and hash_collect have none"
-  else
-    echo "- sleep: $SLEEP_MS ms; running_avg and hash_collect have none"
-  fi
-  cat "$pw/tools"
-}
-
-# peers_notes: the notes of a peers section after its table.
-peers_notes() {
-  echo "- bytes/task: (max RSS at N − max RSS at N=1) × 1024 / N, both from /usr/bin/time, the same way for every runtime, ours included (it is not our binaries' own bytes_per_task). $1"
-  echo "- Every program gets N and the sleep (ours: --sleep-ms MS; a peer: PROGRAM N MS), or in running_avg and hash_collect the variant (ours: --sync V; a peer: PROGRAM N V), checks that every task completed and exits 1 otherwise. wall s is the whole process, start-up included."
-  if [ -z "$THREADS" ]; then
-    echo "- Threads: ours runs one event loop; each peer keeps its runtime's default ($peer_threads)."
-  else
-    echo "- Threads: each runtime at each T of THREADS=$THREADS, the threads column: $peer_knobs."
-  fi
-  [ -z "$threads_capped" ] || echo "- threads: every runtime ran min(N, THREAD_CAP=$THREAD_CAP) threads."
-  case " $scenarios " in *" coro_timer "* | *" coro_shared "*)
-    echo "- spawn s: ours, from the first spawn until every task waited (spawn and start_all, the binary's waiting_ms); a peer, until its spawn loop returned (its own spawn_ms; Python's and Boost.Asio's, until every task had begun its wait). all alive: the program's own count of tasks that had already ended by then (ended_at_spawn): \"no\" when any had, since their memory could be reused and the max RSS then understates the runtime; \"spawning outlasted the sleep\" when every task existed but the first were already due. A row that is not \"yes\" is no measure of N tasks waiting at once." ;;
-  esac
-  sed 's/^/- /' "$pw/limits"
-  sed 's/^/- /' "$pw/notes" "$work/notes"
-  sed 's/^/- not run: /' "$pw/missing"
-  echo "- Peers built in PEERS_BUILD, outside this tree."
-}
-
-# draw_chart POINTS NOTES NAME TITLE ALT [SVG.SH OPTION...]: draws POINTS (a sweep's series, or with
-# -b the bars of a peers section) as
-# $work/NAME.svg, NAME made unique against charts/ and the charts drawn before (in charts), and
-# adds the section's line for it, or for why it was not drawn, to $work/chart_lines.
-charts=
-draw_chart() {
-  local points=$1 notes=$2 name=$3 title=$4 alt=$5 i=1 f what
-  shift 5
-  if [ ! -s "$points" ]; then
-    printf '%s\n\n' "Chart ($alt): not drawn, no run succeeded." >>"$work/chart_lines"
-    return
-  fi
-  what=point
-  case " $* " in *" -b "*) what=bar ;; esac
-  if ! sh charts/svg.sh -t "$title" \
-    -s "${cpu:-$(uname -m)}, $cores_text cores, $mem_text · ${os:-$(uname -s)}, $(uname -sr) · ${compiler:-unknown} · $when · commit $commit" \
-    -y "max RSS (MiB)" \
-    -n "Each $what: the process's max RSS as /usr/bin/time reports it, in the run with the lowest wall time of RUNS=$RUNS${SLEEP_MS:+, SLEEP_MS=$SLEEP_MS}${THREADS:+, THREADS=$THREADS}." \
-    -n "$(cat "$work/notes" "$notes")" "$@" \
-    "$points" >"$work/chart.svg" 2>"$work/svg.err"; then
-    echo "run.sh: chart ($alt) not drawn, charts/svg.sh failed: $(head -n 1 "$work/svg.err")" >&2
-    printf '%s\n\n' "Chart ($alt): not drawn, charts/svg.sh failed: $(head -n 1 "$work/svg.err")" >>"$work/chart_lines"
-    return
-  fi
-  # Never overwrite an older sweep's chart: RESULTS links every one of them.
-  f=$name.svg
-  while [ -e "$chart_dir/$f" ] || case " $charts " in *" $f "*) true ;; *) false ;; esac; do
-    i=$((i + 1)) f=$name-$i.svg
-  done
-  mv "$work/chart.svg" "$work/$f" || exit 1
-  charts="${charts:+$charts }$f"
-  echo "![$alt](charts/$f)" >>"$work/chart_lines"
-  echo >>"$work/chart_lines"
-}
-
-: >"$work/chart_lines"
-if [ -n "$peers" ] && [ -z "$sweep" ]; then
-  # A bar chart per scenario: every runtime's max RSS at N, smallest first.
-  for s in $scenarios; do
-    [ -f "$work/bars.$s" ] || : >"$work/bars.$s"
-    sort -t "$(printf '\t')" -k2,2n "$work/bars.$s" >"$work/bars.sorted"
-    draw_chart "$work/bars.sorted" /dev/null "peers-$stamp-$s" "Max RSS of N=$N tasks: $s" \
-      "$s: max RSS (MiB) of each runtime at N=$N" -b -m "c++20 (this repo)"
-  done
-  {
-    echo "## $when — peers N=$N, RUNS=$RUNS"
-    echo
-    cat "$work/machine"
-    echo "- N=$N, $settings"
-    peers_lines
-    echo
-    cat "$work/chart_lines"
-    echo "| scenario | runtime | variant | N | threads | wall s | user s | sys s | max RSS MiB | avg RSS MiB | max RSS at N=1 MiB | bytes/task | spawn s | all alive | hits/s | max RSS spread MiB |"
-    echo "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|--:|"
-    cat "$work/rows"
-    echo
-    peers_notes "N=1 is one run; N is the run with the lowest wall time of RUNS, whose spread of max RSS the last column gives."
-    echo
-  } >"$work/section"
-elif [ -n "$peers" ]; then
-  # The charts are drawn here, in the work directory; they join RESULTS only in the last step.
-  for s in $scenarios; do
-    [ -f "$work/points.$s" ] || : >"$work/points.$s"
-    draw_chart "$work/points.$s" "$work/chart_notes.$s" "sweep-$stamp-$s" "Max RSS against concurrent tasks: $s" \
-      "$s: max RSS (MiB) against task count, one line per runtime" -m "c++20 (this repo)" -l
-  done
-  {
-    echo "## $when — peers sweep N=$(echo "$sweep_ns" | tr ' ' ','), RUNS=$RUNS"
-    echo
-    cat "$work/machine"
-    echo "- SWEEP=$sweep_ns, $settings"
-    peers_lines
-    echo
-    cat "$work/chart_lines"
-    echo "| scenario | runtime | variant | N | threads | wall s | user s | sys s | max RSS MiB | avg RSS MiB | bytes/task | spawn s | all alive | hits/s | max RSS spread MiB |"
-    echo "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|--:|"
-    cat "$work/rows"
-    echo
-    peers_notes "Each program's N=1 row is its baseline; every row is the run with the lowest wall time of RUNS, whose spread of max RSS the last column gives."
-    echo "- Charts: one per scenario, a line per runtime, ours drawn thicker with filled markers; memory on a log axis, so that 50 MiB and 2.5 GiB both read."
-    echo
-  } >"$work/section"
-elif [ -z "$sweep" ]; then
-  {
-    echo "## $when — N=$N, RUNS=$RUNS"
-    echo
-    cat "$work/machine"
-    echo "- N=$N, $settings"
-    echo
-    echo "| scenario | variant | N | threads | wall s | user s | sys s | spawn s | max RSS MiB | avg RSS MiB | RSS at wait MiB | own avg RSS MiB | bytes/task | frame bytes | late max ms | max RSS spread MiB |"
-    echo "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
-    cat "$work/rows"
-    echo
-    if [ -s "$work/notes" ]; then
-      sed 's/^/- /' "$work/notes"
-      echo
-    fi
-  } >"$work/section"
-else
-  draw_chart "$work/points" "$work/chart_notes" "sweep-$stamp" "Max RSS against concurrent tasks" \
-    "Max RSS (MiB) against task count, one line per scenario"
-  {
-    echo "## $when — sweep N=$(echo "$sweep_ns" | tr ' ' ','), RUNS=$RUNS"
-    echo
-    cat "$work/machine"
-    echo "- SWEEP=$sweep_ns, $settings"
-    echo
-    cat "$work/chart_lines"
-    echo "| scenario | variant | N | threads | wall s | max RSS MiB | RSS at wait MiB | bytes/task from max RSS | bytes/task from binary | frame bytes | late max ms | max RSS spread MiB |"
-    echo "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
-    cat "$work/rows"
-    echo
-    echo "- bytes/task from max RSS: (max RSS at N − max RSS at N=1) × 1024 / N, measured outside the binary, the same way for every program; the N=1 row is the baseline."
-    echo "- bytes/task from binary: the binary's own bytes_per_task, (RSS at wait − RSS before the first task) × 1024 / N."
-    sed 's/^/- /' "$work/notes"
-    echo
-  } >"$work/section"
-fi
+draw_charts
+write_section
 
 # One append, shielded from signals, so RESULTS never holds half a section, and the charts are
 # written only with the section that links them.

@@ -1,123 +1,139 @@
 # peers/peers.sh: the other runtimes of `./run.sh --peers`: their programs, how each toolchain is
-# found, how the programs are built (release mode, in PEERS_BUILD, never in this tree) and run.
-# run.sh sources it (and .ci/run, for crate_packages); sourcing only defines variables and
-# functions. They use run.sh's state (N, scenarios, RUNS, THREADS, SLEEP_MS, THREAD_CAP, work, job,
-# failures) and its bad, measure, table_row and failed_row; prepare_peers leaves in $pw the
-# section's lines: tools, notes, missing.
+# found, how the programs are built (release mode, in PEERS_BUILD, never in this tree), and the
+# plan lines of a peers run (plan_peers). run.sh sources it (and .ci/run, for crate_packages);
+# sourcing only defines variables and functions. They use run.sh's settings (N, sweep, sweep_ns,
+# scenarios, RUNS, THREADS, SLEEP_MS, THREAD_CAP, PEERS, work, tab), its state (job, best) and its
+# bad, is_count, field, plan_line, plan_series, ours_args, series_tail and thread_cap;
+# prepare_peers leaves in $pw the section's lines (tools, notes, missing), each group's state and
+# the versions of the runtime column.
 # Written for macOS's bash 3.2 and BSD tools too, like run.sh: no arrays, no GNU-only flags.
 #
-# Adding a runtime (C# is the latest: two groups, csharp and csharpaot, on one toolchain, dotnet):
-#   1. peer_groups: a line per build group: group, PEERS name, toolchain.
-#   2. peer_toolchains: a line for a new toolchain: name, Homebrew formula, apt packages; its
-#      command in peer_commands (DOTNET=dotnet: --help lists it, the environment overrides it);
-#      its threads in peer_threads.
-#   3. peer_catalogue: a line per program: scenario, program, group, variant (the table's words).
-#   4. detect: a case for the toolchain: `missing` when its command is absent, else a label (the
-#      runtime column) in $pw/GROUP.label for each of its groups, and its version line in out.
-#   5. build_GROUP: copies peers/DIR (copy_src DIR [COPY]) and builds each program of `programs_of GROUP` as
-#      $pb/bin/PROGRAM, a binary or a `launcher`; a non-zero status is a failed build, shown in
-#      the table. Optional: ready_GROUP, run before the build, returns 1 to skip the group after
-#      a line in $pw/notes saying why.
-# Every program takes PROGRAM N SLEEP_MS, checks its own work and prints one scenario= line.
+# Adding a runtime: data lines and one function; the plan, the run and the section need no more.
+#   1. peer_groups: a line per build group (its runtime column, threads knob or fixed threads).
+#   2. peer_catalogue: a line per program and variant.
+#   3. build_GROUP: builds each program of `programs_of GROUP` as $pb/bin/PROGRAM, a binary or a
+#      `launcher`, from a copy of its sources (copy_src DIR); a non-zero status is a failed build,
+#      whose rows say why. Optional: ready_GROUP, run before the build, returns 1 to skip the group
+#      after a line in $pw/notes saying why.
+#   A new toolchain also needs a line in peer_toolchains, its command in peer_commands, and
+#   detect_TOOLCHAIN: `missing` when the command is absent, else the version line on stdout and
+#   each group's version in $pw/GROUP.version. The notes' texts peer_threads and peer_knobs name it.
+# Every program takes PROGRAM N SLEEP_MS (or the variant), checks its own work and prints one
+# scenario= line; tests/peers_test.sh adds a runtime this way and checks its rows.
 
-# peer_catalogue: one line per program: scenario, program (built as $pb/bin/PROGRAM), build group
-# (built by build_GROUP, into one log) and what it does (the table's variant). running_avg and
-# hash_collect take PROGRAM N VARIANT: a line per variant, its text beginning "mutex:" or "channel:".
+# peer_catalogue: one line per program, ours first in each scenario, in columns:
+#   scenario | program | group | variant key | chart suffix | Java class | variant
+# program: built as $pb/bin/PROGRAM by build_GROUP (ours, group "ours": ./SCENARIO, built by make);
+# variant key: mutex or channel in running_avg and hash_collect, whose programs take PROGRAM N
+# VARIANT (ours: --sync VARIANT); chart suffix: what tells the program's line or bar from another
+# of its runtime's; Java class: its main class; variant: the table's words for what it does.
 peer_catalogue() {
   cat <<'EOF'
-threads rust-threads ruststd std::thread per task, default stack
-threads java-threads java platform Thread per task
-coro_timer go-coro_timer go goroutine + time.Sleep, WaitGroup
-coro_timer csharp-coro_timer csharp async lambda + Task.Delay, Task.WhenAll
-coro_timer csharp-aot-coro_timer csharpaot async lambda + Task.Delay, Task.WhenAll
-coro_timer csharp-coro_timer_list csharp List of bare Task.Delay, Task.WhenAll (the 2024 posts)
-coro_timer csharp-aot-coro_timer_list csharpaot List of bare Task.Delay, Task.WhenAll (the 2024 posts)
-coro_timer tokio-coro_timer tokio tokio::spawn(sleep) per task
-coro_timer tokio-coro_timer_join_all tokio join_all of N sleeps in one task
-coro_timer async-std-coro_timer asyncstd task::spawn(sleep) per task
-coro_timer node-coro_timer node promisified setTimeout + Promise.all
-coro_timer python-coro_timer python asyncio.sleep + gather
-coro_timer elixir-coro_timer elixir Task.async + Task.await_many
-coro_timer java-coro_timer java CompletableFuture + ScheduledExecutorService (not virtual threads)
-coro_timer java-virtual-coro_timer java21 virtual thread + Thread.sleep
-coro_timer asio-coro_timer asio co_spawn + own steady_timer
-coro_shared go-coro_shared go goroutines wait on one channel, close()
-coro_shared csharp-coro_shared csharp async lambdas await one Task.Delay, Task.WhenAll
-coro_shared csharp-aot-coro_shared csharpaot async lambdas await one Task.Delay, Task.WhenAll
-coro_shared tokio-coro_shared tokio tokio::spawn per task, one watch channel
-coro_shared tokio-coro_shared_join_all tokio join_all of N waits on one watch channel
-coro_shared async-std-coro_shared asyncstd task::spawn per task, one channel closed
-coro_shared node-coro_shared node async fns await one setTimeout promise
-coro_shared python-coro_shared python tasks wait on one asyncio.Event
-coro_shared elixir-coro_shared elixir Task.async, each monitors one timer process
-coro_shared java-coro_shared java thenRun on one CompletableFuture (not virtual threads)
-coro_shared java-virtual-coro_shared java21 virtual threads await one CountDownLatch
-coro_shared asio-coro_shared asio co_spawn, one shared steady_timer
-atomic_counter go-atomic_counter go goroutine loop + time.Sleep
-atomic_counter csharp-atomic_counter csharp async loop: Interlocked.Increment + Task.Delay
-atomic_counter csharp-aot-atomic_counter csharpaot async loop: Interlocked.Increment + Task.Delay
-atomic_counter tokio-atomic_counter tokio tokio::spawn loop + sleep
-atomic_counter node-atomic_counter node async fn loop + setTimeout promise
-running_avg go-running_avg go mutex: goroutine per task, gated; sync.Mutex
-running_avg go-running_avg go channel: goroutine per task, gated; a chan to one consumer
-running_avg tokio-running_avg tokio mutex: tokio::spawn per task, gated; tokio Mutex
-running_avg tokio-running_avg tokio channel: tokio::spawn per task, gated; mpsc to one consumer
-running_avg async-std-running_avg asyncstd mutex: task::spawn per task, gated; async-std Mutex
-running_avg async-std-running_avg asyncstd channel: task::spawn per task, gated; a channel to one consumer
-running_avg rust-running_avg ruststd mutex: std::thread per task, gated; std Mutex
-running_avg rust-running_avg ruststd channel: std::thread per task, gated; mpsc to one consumer thread
-running_avg rayon-running_avg rayon mutex: par_iter over 0..N, never N tasks at once; std Mutex
-running_avg rayon-running_avg rayon channel: par_iter over 0..N, never N tasks at once; a channel to one consumer thread
-running_avg java-running_avg java mutex: Runnable per task on a fixed pool, queued, not gated; ReentrantLock
-running_avg java-running_avg java channel: Runnable per task on a fixed pool, queued, not gated; a queue to one consumer thread
-running_avg java-virtual-running_avg java21 mutex: virtual thread per task, gated; ReentrantLock
-running_avg java-virtual-running_avg java21 channel: virtual thread per task, gated; a queue to one consumer thread
-running_avg node-running_avg node mutex: async fn per task, gated; one object, no lock (one thread)
-running_avg node-running_avg node channel: async fn per task, gated; a queue one consumer drains
-running_avg csharp-running_avg csharp mutex: Task.Run per task, gated; lock
-running_avg csharp-running_avg csharp channel: Task.Run per task, gated; Channel<T> to one consumer
-running_avg csharp-aot-running_avg csharpaot mutex: Task.Run per task, gated; lock
-running_avg csharp-aot-running_avg csharpaot channel: Task.Run per task, gated; Channel<T> to one consumer
-hash_collect go-hash_collect go mutex: goroutine per task, gated; sync.Mutex
-hash_collect go-hash_collect go channel: goroutine per task, gated; a chan to one consumer
-hash_collect tokio-hash_collect tokio mutex: tokio::spawn per task, gated; tokio Mutex
-hash_collect tokio-hash_collect tokio channel: tokio::spawn per task, gated; mpsc to one consumer
-hash_collect async-std-hash_collect asyncstd mutex: task::spawn per task, gated; async-std Mutex
-hash_collect async-std-hash_collect asyncstd channel: task::spawn per task, gated; a channel to one consumer
-hash_collect rust-hash_collect ruststd mutex: std::thread per task, gated; std Mutex
-hash_collect rust-hash_collect ruststd channel: std::thread per task, gated; mpsc to one consumer thread
-hash_collect rayon-hash_collect rayon mutex: par_iter over 0..N, never N tasks at once; std Mutex
-hash_collect rayon-hash_collect rayon channel: par_iter over 0..N, never N tasks at once; a channel to one consumer thread
-hash_collect java-hash_collect java mutex: Runnable per task on a fixed pool, queued, not gated; ReentrantLock
-hash_collect java-hash_collect java channel: Runnable per task on a fixed pool, queued, not gated; a queue to one consumer thread
-hash_collect java-virtual-hash_collect java21 mutex: virtual thread per task, gated; ReentrantLock
-hash_collect java-virtual-hash_collect java21 channel: virtual thread per task, gated; a queue to one consumer thread
-hash_collect node-hash_collect node mutex: async fn per task, gated; one array, no lock (one thread)
-hash_collect node-hash_collect node channel: async fn per task, gated; a queue one consumer drains
-hash_collect csharp-hash_collect csharp mutex: Task.Run per task, gated; lock
-hash_collect csharp-hash_collect csharp channel: Task.Run per task, gated; Channel<T> to one consumer
-hash_collect csharp-aot-hash_collect csharpaot mutex: Task.Run per task, gated; lock
-hash_collect csharp-aot-hash_collect csharpaot channel: Task.Run per task, gated; Channel<T> to one consumer
+threads        | threads                    | ours      | -       | -                 | -                  | std::thread per task
+threads        | rust-threads               | ruststd   | -       | -                 | -                  | std::thread per task, default stack
+threads        | java-threads               | java      | -       | -                 | Threads            | platform Thread per task
+coro_timer     | coro_timer                 | ours      | -       | -                 | -                  | job + co_await d
+coro_timer     | go-coro_timer              | go        | -       | -                 | -                  | goroutine + time.Sleep, WaitGroup
+coro_timer     | csharp-coro_timer          | csharp    | -       | -                 | -                  | async lambda + Task.Delay, Task.WhenAll
+coro_timer     | csharp-aot-coro_timer      | csharpaot | -       | -                 | -                  | async lambda + Task.Delay, Task.WhenAll
+coro_timer     | csharp-coro_timer_list     | csharp    | -       | Task list         | -                  | List of bare Task.Delay, Task.WhenAll (the 2024 posts)
+coro_timer     | csharp-aot-coro_timer_list | csharpaot | -       | Task list         | -                  | List of bare Task.Delay, Task.WhenAll (the 2024 posts)
+coro_timer     | tokio-coro_timer           | tokio     | -       | -                 | -                  | tokio::spawn(sleep) per task
+coro_timer     | tokio-coro_timer_join_all  | tokio     | -       | join_all          | -                  | join_all of N sleeps in one task
+coro_timer     | async-std-coro_timer       | asyncstd  | -       | -                 | -                  | task::spawn(sleep) per task
+coro_timer     | node-coro_timer            | node      | -       | -                 | -                  | promisified setTimeout + Promise.all
+coro_timer     | python-coro_timer          | python    | -       | -                 | -                  | asyncio.sleep + gather
+coro_timer     | elixir-coro_timer          | elixir    | -       | -                 | -                  | Task.async + Task.await_many
+coro_timer     | java-coro_timer            | java      | -       | CompletableFuture | CoroTimer          | CompletableFuture + ScheduledExecutorService (not virtual threads)
+coro_timer     | java-virtual-coro_timer    | java21    | -       | virtual threads   | VirtualTimer       | virtual thread + Thread.sleep
+coro_timer     | asio-coro_timer            | asio      | -       | -                 | -                  | co_spawn + own steady_timer
+coro_shared    | coro_shared                | ours      | -       | -                 | -                  | job per task, co_await one event
+coro_shared    | go-coro_shared             | go        | -       | -                 | -                  | goroutines wait on one channel, close()
+coro_shared    | csharp-coro_shared         | csharp    | -       | -                 | -                  | async lambdas await one Task.Delay, Task.WhenAll
+coro_shared    | csharp-aot-coro_shared     | csharpaot | -       | -                 | -                  | async lambdas await one Task.Delay, Task.WhenAll
+coro_shared    | tokio-coro_shared          | tokio     | -       | -                 | -                  | tokio::spawn per task, one watch channel
+coro_shared    | tokio-coro_shared_join_all | tokio     | -       | join_all          | -                  | join_all of N waits on one watch channel
+coro_shared    | async-std-coro_shared      | asyncstd  | -       | -                 | -                  | task::spawn per task, one channel closed
+coro_shared    | node-coro_shared           | node      | -       | -                 | -                  | async fns await one setTimeout promise
+coro_shared    | python-coro_shared         | python    | -       | -                 | -                  | tasks wait on one asyncio.Event
+coro_shared    | elixir-coro_shared         | elixir    | -       | -                 | -                  | Task.async, each monitors one timer process
+coro_shared    | java-coro_shared           | java      | -       | CompletableFuture | CoroShared         | thenRun on one CompletableFuture (not virtual threads)
+coro_shared    | java-virtual-coro_shared   | java21    | -       | virtual threads   | VirtualShared      | virtual threads await one CountDownLatch
+coro_shared    | asio-coro_shared           | asio      | -       | -                 | -                  | co_spawn, one shared steady_timer
+atomic_counter | atomic_counter             | ours      | -       | -                 | -                  | job loop + co_await d
+atomic_counter | go-atomic_counter          | go        | -       | -                 | -                  | goroutine loop + time.Sleep
+atomic_counter | csharp-atomic_counter      | csharp    | -       | -                 | -                  | async loop: Interlocked.Increment + Task.Delay
+atomic_counter | csharp-aot-atomic_counter  | csharpaot | -       | -                 | -                  | async loop: Interlocked.Increment + Task.Delay
+atomic_counter | tokio-atomic_counter       | tokio     | -       | -                 | -                  | tokio::spawn loop + sleep
+atomic_counter | node-atomic_counter        | node      | -       | -                 | -                  | async fn loop + setTimeout promise
+running_avg    | running_avg                | ours      | mutex   | -                 | -                  | mutex: job per task; bench::mutex
+running_avg    | running_avg                | ours      | channel | -                 | -                  | channel: job per task; a channel to one consumer
+running_avg    | go-running_avg             | go        | mutex   | -                 | -                  | mutex: goroutine per task, gated; sync.Mutex
+running_avg    | go-running_avg             | go        | channel | -                 | -                  | channel: goroutine per task, gated; a chan to one consumer
+running_avg    | tokio-running_avg          | tokio     | mutex   | -                 | -                  | mutex: tokio::spawn per task, gated; tokio Mutex
+running_avg    | tokio-running_avg          | tokio     | channel | -                 | -                  | channel: tokio::spawn per task, gated; mpsc to one consumer
+running_avg    | async-std-running_avg      | asyncstd  | mutex   | -                 | -                  | mutex: task::spawn per task, gated; async-std Mutex
+running_avg    | async-std-running_avg      | asyncstd  | channel | -                 | -                  | channel: task::spawn per task, gated; a channel to one consumer
+running_avg    | rust-running_avg           | ruststd   | mutex   | -                 | -                  | mutex: std::thread per task, gated; std Mutex
+running_avg    | rust-running_avg           | ruststd   | channel | -                 | -                  | channel: std::thread per task, gated; mpsc to one consumer thread
+running_avg    | rayon-running_avg          | rayon     | mutex   | -                 | -                  | mutex: par_iter over 0..N, never N tasks at once; std Mutex
+running_avg    | rayon-running_avg          | rayon     | channel | -                 | -                  | channel: par_iter over 0..N, never N tasks at once; a channel to one consumer thread
+running_avg    | java-running_avg           | java      | mutex   | -                 | RunningAvg         | mutex: Runnable per task on a fixed pool, queued, not gated; ReentrantLock
+running_avg    | java-running_avg           | java      | channel | -                 | RunningAvg         | channel: Runnable per task on a fixed pool, queued, not gated; a queue to one consumer thread
+running_avg    | java-virtual-running_avg   | java21    | mutex   | virtual threads   | VirtualRunningAvg  | mutex: virtual thread per task, gated; ReentrantLock
+running_avg    | java-virtual-running_avg   | java21    | channel | virtual threads   | VirtualRunningAvg  | channel: virtual thread per task, gated; a queue to one consumer thread
+running_avg    | node-running_avg           | node      | mutex   | -                 | -                  | mutex: async fn per task, gated; one object, no lock (one thread)
+running_avg    | node-running_avg           | node      | channel | -                 | -                  | channel: async fn per task, gated; a queue one consumer drains
+running_avg    | csharp-running_avg         | csharp    | mutex   | -                 | -                  | mutex: Task.Run per task, gated; lock
+running_avg    | csharp-running_avg         | csharp    | channel | -                 | -                  | channel: Task.Run per task, gated; Channel<T> to one consumer
+running_avg    | csharp-aot-running_avg     | csharpaot | mutex   | -                 | -                  | mutex: Task.Run per task, gated; lock
+running_avg    | csharp-aot-running_avg     | csharpaot | channel | -                 | -                  | channel: Task.Run per task, gated; Channel<T> to one consumer
+hash_collect   | hash_collect               | ours      | mutex   | -                 | -                  | mutex: job per task; bench::mutex
+hash_collect   | hash_collect               | ours      | channel | -                 | -                  | channel: job per task; a channel to one consumer
+hash_collect   | go-hash_collect            | go        | mutex   | -                 | -                  | mutex: goroutine per task, gated; sync.Mutex
+hash_collect   | go-hash_collect            | go        | channel | -                 | -                  | channel: goroutine per task, gated; a chan to one consumer
+hash_collect   | tokio-hash_collect         | tokio     | mutex   | -                 | -                  | mutex: tokio::spawn per task, gated; tokio Mutex
+hash_collect   | tokio-hash_collect         | tokio     | channel | -                 | -                  | channel: tokio::spawn per task, gated; mpsc to one consumer
+hash_collect   | async-std-hash_collect     | asyncstd  | mutex   | -                 | -                  | mutex: task::spawn per task, gated; async-std Mutex
+hash_collect   | async-std-hash_collect     | asyncstd  | channel | -                 | -                  | channel: task::spawn per task, gated; a channel to one consumer
+hash_collect   | rust-hash_collect          | ruststd   | mutex   | -                 | -                  | mutex: std::thread per task, gated; std Mutex
+hash_collect   | rust-hash_collect          | ruststd   | channel | -                 | -                  | channel: std::thread per task, gated; mpsc to one consumer thread
+hash_collect   | rayon-hash_collect         | rayon     | mutex   | -                 | -                  | mutex: par_iter over 0..N, never N tasks at once; std Mutex
+hash_collect   | rayon-hash_collect         | rayon     | channel | -                 | -                  | channel: par_iter over 0..N, never N tasks at once; a channel to one consumer thread
+hash_collect   | java-hash_collect          | java      | mutex   | -                 | HashCollect        | mutex: Runnable per task on a fixed pool, queued, not gated; ReentrantLock
+hash_collect   | java-hash_collect          | java      | channel | -                 | HashCollect        | channel: Runnable per task on a fixed pool, queued, not gated; a queue to one consumer thread
+hash_collect   | java-virtual-hash_collect  | java21    | mutex   | virtual threads   | VirtualHashCollect | mutex: virtual thread per task, gated; ReentrantLock
+hash_collect   | java-virtual-hash_collect  | java21    | channel | virtual threads   | VirtualHashCollect | channel: virtual thread per task, gated; a queue to one consumer thread
+hash_collect   | node-hash_collect          | node      | mutex   | -                 | -                  | mutex: async fn per task, gated; one array, no lock (one thread)
+hash_collect   | node-hash_collect          | node      | channel | -                 | -                  | channel: async fn per task, gated; a queue one consumer drains
+hash_collect   | csharp-hash_collect        | csharp    | mutex   | -                 | -                  | mutex: Task.Run per task, gated; lock
+hash_collect   | csharp-hash_collect        | csharp    | channel | -                 | -                  | channel: Task.Run per task, gated; Channel<T> to one consumer
+hash_collect   | csharp-aot-hash_collect    | csharpaot | mutex   | -                 | -                  | mutex: Task.Run per task, gated; lock
+hash_collect   | csharp-aot-hash_collect    | csharpaot | channel | -                 | -                  | channel: Task.Run per task, gated; Channel<T> to one consumer
 EOF
 }
 
-# peer_groups: one line per build group: group, the name PEERS knows it by, its toolchain (detected
-# once for all its groups; a missing one is listed once). The order is PEERS's default order.
+# peer_groups: one line per build group, in PEERS's default order, in columns:
+#   group | PEERS name | toolchain | runtime | threads knob | fixed threads
+# toolchain: detected once for all its groups (a missing one is listed once); runtime: the runtime
+# column, @V@ the version that detect or the build found (dropped when none was); threads knob:
+# the environment that sets the worker count to @T@ under THREADS, "-" for a runtime that has
+# none, whose threads cell is then its fixed threads ("one per task": capped at THREAD_CAP too).
 peer_groups() {
   cat <<'EOF'
-go go go
-csharp csharp dotnet
-csharpaot csharp-aot dotnet
-tokio tokio rust
-asyncstd async-std rust
-ruststd rust-std rust
-rayon rayon rust
-node node node
-python python python
-elixir elixir elixir
-java java java
-java21 java java
-asio asio asio
+go        | go         | go     | go @V@                 | GOMAXPROCS=@T@             | -
+csharp    | csharp     | dotnet | c# .NET @V@ JIT        | BENCH_THREADS=@T@          | -
+csharpaot | csharp-aot | dotnet | c# .NET @V@ NativeAOT  | BENCH_THREADS=@T@          | -
+tokio     | tokio      | rust   | rust tokio @V@         | TOKIO_WORKER_THREADS=@T@   | -
+asyncstd  | async-std  | rust   | rust async-std @V@     | ASYNC_STD_THREAD_COUNT=@T@ | -
+ruststd   | rust-std   | rust   | rust @V@ std           | -                          | one per task
+rayon     | rayon      | rust   | rust rayon @V@         | RAYON_NUM_THREADS=@T@      | -
+node      | node       | node   | node @V@               | -                          | 1 (one thread)
+python    | python     | python | python @V@             | -                          | 1 (one thread)
+elixir    | elixir     | elixir | elixir @V@             | ERL_FLAGS=+S@T@:@T@        | -
+java      | java       | java   | java @V@               | BENCH_THREADS=@T@          | -
+java21    | java       | java   | java @V@               | JAVA_TOOL_OPTIONS=-Djdk.virtualThreadScheduler.parallelism=@T@ | -
+asio      | asio       | asio   | boost.asio @V@         | -                          | 1 (one thread)
 EOF
 }
 
@@ -141,19 +157,6 @@ peer_commands="GO=go DOTNET=dotnet CARGO=cargo RUSTC=rustc NODE=node PYTHON=pyth
 # How many threads each runtime runs by default (the section's Threads line).
 peer_threads="Go: GOMAXPROCS = cores; .NET: a thread pool that starts with one worker per core and adds more when it sees its workers blocked; tokio, async-std, rayon and the BEAM: one worker or scheduler per core; Java: the timer executor one thread, running_avg's and hash_collect's pool one per core; Rust std::thread: a thread per task; Node, Python asyncio and Boost.Asio here: one thread"
 
-# threads_knob GROUP T: the environment that sets GROUP's worker count to T (THREADS), nothing for
-# a runtime that runs one thread whatever it is told (Node, Python asyncio, Boost.Asio here).
-threads_knob() {
-  case $1 in
-    go) echo "GOMAXPROCS=$2" ;;
-    tokio) echo "TOKIO_WORKER_THREADS=$2" ;;
-    asyncstd) echo "ASYNC_STD_THREAD_COUNT=$2" ;;
-    csharp | csharpaot | java) echo "BENCH_THREADS=$2" ;;  # the pool's size; Java: the timer executor's
-    java21) echo "JAVA_TOOL_OPTIONS=-Djdk.virtualThreadScheduler.parallelism=$2" ;;
-    elixir) echo "ERL_FLAGS=+S$2:$2" ;;  # schedulers, and schedulers online
-    rayon) echo "RAYON_NUM_THREADS=$2" ;;
-  esac
-}
 peer_knobs="ours --threads T; Go GOMAXPROCS=T; tokio TOKIO_WORKER_THREADS=T; async-std ASYNC_STD_THREAD_COUNT=T; C# BENCH_THREADS=T (the thread pool's minimum and maximum); the BEAM +S T:T (ERL_FLAGS); rayon RAYON_NUM_THREADS=T; Java BENCH_THREADS=T (the executor's size: the timer's, or running_avg's and hash_collect's pool; virtual threads: jdk.virtualThreadScheduler.parallelism); Node, Python asyncio and Boost.Asio run one thread whatever T, and Rust std::thread a thread per task: one row each, at the first T"
 
 # The sleep of coro_timer and coro_shared under --peers when SLEEP_MS is unset. Longer than the
@@ -162,9 +165,39 @@ peer_knobs="ours --threads T; Go GOMAXPROCS=T; tokio TOKIO_WORKER_THREADS=T; asy
 # be waiting when spawning ends. Each row says whether it was (the "all alive" column).
 peers_sleep_ms=30000
 
+# The tables' columns are separated by " | "; the readers below give one column or one line of them.
+# catalogue SCENARIO: its programs, ours first, as tab-separated program, group, variant key, chart
+# suffix and variant.
+catalogue() {
+  peer_catalogue | awk -F ' *[|] *' -v s="$1" '$1 == s { printf "%s\t%s\t%s\t%s\t%s\n", $2, $3, $4, $5, $7 }'
+}
+# groups_column K [GROUP]: column K of peer_groups, of GROUP's line or of every line.
+groups_column() { peer_groups | awk -F ' *[|] *' -v k="$1" -v g="${2:-}" 'g == "" || $1 == g { print $k }'; }
+# programs_of GROUP: the programs of GROUP that the chosen scenarios need.
+programs_of() {
+  peer_catalogue | awk -F ' *[|] *' -v g="$1" -v sel=" $scenarios " '$3 == g && index(sel, " " $1 " ") && !seen[$2]++ { print $2 }'
+}
+# java_class PROGRAM: the main class of a Java peer.
+java_class() { peer_catalogue | awk -F ' *[|] *' -v p="$1" '$2 == p { print $6; exit }'; }
+# peer_name GROUP, toolchain_of GROUP: the name PEERS knows a group by, the toolchain it needs.
+peer_name() { groups_column 2 "$1"; }
+toolchain_of() { groups_column 3 "$1"; }
+# threads_knob GROUP T: the environment that sets GROUP's worker count to T, nothing for a runtime
+# without a knob; fixed_threads GROUP: the threads cell of such a runtime.
+threads_knob() { groups_column 5 "$1" | awk -v t="$2" '$0 != "-" { gsub(/@T@/, t); print }'; }
+fixed_threads() { groups_column 6 "$1"; }
+# runtime_label GROUP: the runtime column of GROUP, with the version detect or the build wrote in
+# $pw/GROUP.version (none before prepare_peers, as under --plan); ours is "c++20 (this repo)".
+runtime_label() {
+  local v=''
+  [ "$1" != ours ] || { echo "c++20 (this repo)"; return; }
+  [ -z "${pw:-}" ] || v=$(cat "$pw/$1.version" 2>/dev/null)
+  groups_column 4 "$1" | awk -v v="$v" '{ if (v == "") sub(/ ?@V@/, ""); else sub(/@V@/, v); print }'
+}
+
 # The scenarios that have peers, and the PEERS names, in catalogue order.
 peer_scenarios=$(peer_catalogue | awk '!seen[$1]++ { printf "%s%s", sep, $1; sep = " " }')
-peer_names=$(peer_groups | awk '!seen[$2]++ { printf "%s%s", sep, $2; sep = " " }')
+peer_names=$(groups_column 2 | awk '!seen[$1]++ { printf "%s%s", sep, $1; sep = " " }')
 
 # Where a JDK of 21 or newer (virtual threads) is looked for after JAVA_HOME, before PATH.
 default_jdks="/usr/lib/jvm/* /Library/Java/JavaVirtualMachines/*/Contents/Home"
@@ -225,25 +258,6 @@ peers_build_dir() {
   case $pb/ in "$PWD"/*) bad "PEERS_BUILD must be outside this tree (got $pb): the peers are built elsewhere" ;; esac
 }
 
-# ours_variant SCENARIO [VARIANT]: the variant cell of our own row.
-ours_variant() {
-  case $1-${2:-} in
-    *-mutex) echo "mutex: job per task; bench::mutex" ;;
-    *-channel) echo "channel: job per task; a channel to one consumer" ;;
-    threads-) echo "std::thread per task" ;;
-    coro_shared-) echo "job per task, co_await one event" ;;
-    atomic_counter-) echo "job loop + co_await d" ;;
-    *) echo "job + co_await d" ;;
-  esac
-}
-
-# programs_of GROUP: the programs of GROUP that the chosen scenarios need.
-programs_of() { peer_catalogue | awk -v g="$1" -v sel=" $scenarios " '$3 == g && index(sel, " " $1 " ") && !seen[$2]++ { print $2 }'; }
-
-# peer_name GROUP, toolchain_of GROUP: the name PEERS knows a group by, the toolchain it needs.
-peer_name() { peer_groups | awk -v g="$1" '$1 == g { print $2 }'; }
-toolchain_of() { peer_groups | awk -v g="$1" '$1 == g { print $3 }'; }
-
 # install_hint TOOLCHAIN: the command that installs it on this OS.
 install_hint() {
   local sudo='sudo '
@@ -279,72 +293,103 @@ lock_version() {
   awk -v c="$2" '$0 == "name = \"" c "\"" { getline; if ($1 == "version") { gsub(/"/, "", $3); print $3 }; exit }' "$1" 2>/dev/null
 }
 
-# detect TOOLCHAIN: 0 when it is installed; then writes the runtime label of its groups and a
-# line naming its version for the section. Otherwise lists it as missing and returns 1.
+# detect TOOLCHAIN: 0 when it is installed; then writes the version of its groups (the runtime
+# column's @V@, in $pw/GROUP.version) and a line naming its version for the section. Otherwise
+# lists it as missing and returns 1.
 detect() {
-  local out v otp j
-  case $1 in
-    go)
-      have "$GO" || { missing go "\`$GO\`"; return 1; }
-      out=$("$GO" version 2>&1 | head -n 1)
-      echo "go $(first_version "$(echo "$out" | awk '{ print $3 }')")" >"$pw/go.label" ;;
-    dotnet)
-      have "$DOTNET" || { missing dotnet "\`$DOTNET\`"; return 1; }
-      # The JIT programs roll forward to the newest 10.0.x runtime installed (--list-runtimes is in
-      # increasing order); build_csharpaot names the runtime NativeAOT compiled in.
-      out=$("$DOTNET" --list-runtimes 2>/dev/null | awk '$1 == "Microsoft.NETCore.App" && $2 ~ /^10[.]/ { l = $0 } END { print l }')
-      v=$(echo "$out" | awk '{ print $2 }')
-      # "Microsoft.NETCore.App 10.0.12 [/usr/share/dotnet/shared/Microsoft.NETCore.App]": the root.
-      echo "$out" | sed -n 's/^[^[]*\[\(.*\)\/shared\/Microsoft\.NETCore\.App\]$/\1/p' >"$pw/dotnet_root"
-      out="SDK $("$DOTNET" --version 2>&1 | head -n 1), runtime Microsoft.NETCore.App ${v:-10.0 not installed}"
-      echo "c# .NET ${v:-?} JIT" >"$pw/csharp.label"
-      echo "c# .NET NativeAOT" >"$pw/csharpaot.label" ;;
-    rust)
-      have "$CARGO" || { missing rust "\`$CARGO\`"; return 1; }
-      out="$("$RUSTC" --version 2>&1 | head -n 1), $("$CARGO" --version 2>&1 | head -n 1)"
-      v=$(first_version "$("$RUSTC" --version 2>&1)")
-      echo "rust${v:+ $v} std" >"$pw/ruststd.label"
-      echo "rust tokio" >"$pw/tokio.label" # build_cargo adds the version cargo resolved
-      echo "rust async-std" >"$pw/asyncstd.label"
-      echo "rust rayon" >"$pw/rayon.label" ;;
-    node)
-      have "$NODE" || { missing node "\`$NODE\`"; return 1; }
-      out=$("$NODE" --version 2>&1 | head -n 1)
-      echo "node $(first_version "$out")" >"$pw/node.label" ;;
-    python)
-      have "$PYTHON" || { missing python "\`$PYTHON\`"; return 1; }
-      out=$("$PYTHON" --version 2>&1 | head -n 1)
-      echo "python $(first_version "$out")" >"$pw/python.label" ;;
-    elixir)
-      have "$ELIXIR" || { missing elixir "\`$ELIXIR\`"; return 1; }
-      out=$("$ELIXIR" --version 2>&1)
-      v=$(printf '%s\n' "$out" | sed -n 's/^Elixir \([0-9][0-9.]*\).*/\1/p' | head -n 1)
-      otp=$(printf '%s\n' "$out" | sed -n 's/^Erlang\/OTP \([0-9][0-9]*\).*/\1/p' | head -n 1)
-      echo "elixir ${v:-?}${otp:+ (OTP $otp)}" >"$pw/elixir.label"
-      out="Elixir ${v:-?} on Erlang/OTP ${otp:-?}" ;;
-    java)
-      have "$JAVAC" || { missing java "\`$JAVAC\`"; return 1; }
-      have "$JAVA" || { missing java "\`$JAVA\`"; return 1; }
-      # grep: JAVA_TOOL_OPTIONS adds a "Picked up ..." line first.
-      out=$("$JAVA" -version 2>&1 | grep -m 1 'version "')
-      echo "java $(first_version "$out")" >"$pw/java.label"
-      out="$out; $("$JAVAC" -version 2>&1 | grep -m 1 '^javac ')"
-      # Virtual threads need 21 or newer, often a second JDK beside the one on PATH.
-      v=$(jdk21)
-      if [ -n "$v" ]; then
-        printf '%s\n' "$v" >"$pw/java21.jdk"
-        j=$("$(echo "$v" | cut -d'|' -f2)" -version 2>&1 | grep -m 1 'version "')
-        echo "java $(first_version "$j")" >"$pw/java21.label"
-        out="$out; virtual threads: $j (${v%%|*})"
-      fi ;;
-    asio)
-      have "$CXX" || { missing asio "\`$CXX\`"; return 1; }
-      v=$(printf '#include <boost/version.hpp>\nBOOST_VERSION\n' | "$CXX" -x c++ -E - 2>/dev/null | tail -n 1)
-      case $v in '' | *[!0-9]*) missing asio "Boost headers (boost/version.hpp, for $CXX)"; return 1 ;; esac
-      echo "boost.asio $((v / 100000)).$((v / 100 % 1000)).$((v % 100))" >"$pw/asio.label"
-      out="Boost $((v / 100000)).$((v / 100 % 1000)).$((v % 100)), $("$CXX" --version 2>&1 | head -n 1), -O2 -std=c++20 -pthread" ;;
-  esac
+  local out
+  [ "$(type -t "detect_$1")" = function ] || { echo "run.sh: --peers: peers/peers.sh has no detect_$1" >&2; exit 1; }
+  out=$("detect_$1") || return 1
   echo "- $1: $out" >>"$pw/tools"
+}
+
+# detect_TOOLCHAIN: prints the toolchain's version line for the section and writes its groups'
+# versions, or lists it as missing (missing) and returns 1.
+detect_go() {
+  local out
+  have "$GO" || { missing go "\`$GO\`"; return 1; }
+  out=$("$GO" version 2>&1 | head -n 1)
+  first_version "$(echo "$out" | awk '{ print $3 }')" >"$pw/go.version"
+  echo "$out"
+}
+
+detect_dotnet() {
+  local out v
+  have "$DOTNET" || { missing dotnet "\`$DOTNET\`"; return 1; }
+  # The JIT programs roll forward to the newest 10.0.x runtime installed (--list-runtimes is in
+  # increasing order); build_csharpaot names the runtime NativeAOT compiled in.
+  out=$("$DOTNET" --list-runtimes 2>/dev/null | awk '$1 == "Microsoft.NETCore.App" && $2 ~ /^10[.]/ { l = $0 } END { print l }')
+  v=$(echo "$out" | awk '{ print $2 }')
+  # "Microsoft.NETCore.App 10.0.12 [/usr/share/dotnet/shared/Microsoft.NETCore.App]": the root.
+  echo "$out" | sed -n 's/^[^[]*\[\(.*\)\/shared\/Microsoft\.NETCore\.App\]$/\1/p' >"$pw/dotnet_root"
+  out="SDK $("$DOTNET" --version 2>&1 | head -n 1), runtime Microsoft.NETCore.App ${v:-10.0 not installed}"
+  echo "${v:-?}" >"$pw/csharp.version"
+  echo "$out"
+}
+
+detect_rust() {
+  local out v
+  have "$CARGO" || { missing rust "\`$CARGO\`"; return 1; }
+  out="$("$RUSTC" --version 2>&1 | head -n 1), $("$CARGO" --version 2>&1 | head -n 1)"
+  v=$(first_version "$("$RUSTC" --version 2>&1)")
+  echo "$v" >"$pw/ruststd.version" # the crates' groups: build_cargo writes what cargo resolved
+  echo "$out"
+}
+
+detect_node() {
+  local out
+  have "$NODE" || { missing node "\`$NODE\`"; return 1; }
+  out=$("$NODE" --version 2>&1 | head -n 1)
+  first_version "$out" >"$pw/node.version"
+  echo "$out"
+}
+
+detect_python() {
+  local out
+  have "$PYTHON" || { missing python "\`$PYTHON\`"; return 1; }
+  out=$("$PYTHON" --version 2>&1 | head -n 1)
+  first_version "$out" >"$pw/python.version"
+  echo "$out"
+}
+
+detect_elixir() {
+  local out v otp
+  have "$ELIXIR" || { missing elixir "\`$ELIXIR\`"; return 1; }
+  out=$("$ELIXIR" --version 2>&1)
+  v=$(printf '%s\n' "$out" | sed -n 's/^Elixir \([0-9][0-9.]*\).*/\1/p' | head -n 1)
+  otp=$(printf '%s\n' "$out" | sed -n 's/^Erlang\/OTP \([0-9][0-9]*\).*/\1/p' | head -n 1)
+  echo "${v:-?}${otp:+ (OTP $otp)}" >"$pw/elixir.version"
+  out="Elixir ${v:-?} on Erlang/OTP ${otp:-?}"
+  echo "$out"
+}
+
+detect_java() {
+  local out v j
+  have "$JAVAC" || { missing java "\`$JAVAC\`"; return 1; }
+  have "$JAVA" || { missing java "\`$JAVA\`"; return 1; }
+  # grep: JAVA_TOOL_OPTIONS adds a "Picked up ..." line first.
+  out=$("$JAVA" -version 2>&1 | grep -m 1 'version "')
+  first_version "$out" >"$pw/java.version"
+  out="$out; $("$JAVAC" -version 2>&1 | grep -m 1 '^javac ')"
+  # Virtual threads need 21 or newer, often a second JDK beside the one on PATH.
+  v=$(jdk21)
+  if [ -n "$v" ]; then
+    printf '%s\n' "$v" >"$pw/java21.jdk"
+    j=$("$(echo "$v" | cut -d'|' -f2)" -version 2>&1 | grep -m 1 'version "')
+    first_version "$j" >"$pw/java21.version"
+    out="$out; virtual threads: $j (${v%%|*})"
+  fi
+  echo "$out"
+}
+
+detect_asio() {
+  local out v
+  have "$CXX" || { missing asio "\`$CXX\`"; return 1; }
+  v=$(printf '#include <boost/version.hpp>\nBOOST_VERSION\n' | "$CXX" -x c++ -E - 2>/dev/null | tail -n 1)
+  case $v in '' | *[!0-9]*) missing asio "Boost headers (boost/version.hpp, for $CXX)"; return 1 ;; esac
+  echo "$((v / 100000)).$((v / 100 % 1000)).$((v % 100))" >"$pw/asio.version"
+  out="Boost $((v / 100000)).$((v / 100 % 1000)).$((v % 100)), $("$CXX" --version 2>&1 | head -n 1), -O2 -std=c++20 -pthread"
+  echo "$out"
 }
 
 # install_toolchain TOOLCHAIN [PACKAGE...]: as root, where apt-get is, and unless PEERS_INSTALL=no,
@@ -437,7 +482,7 @@ build_cargo() {
   # Even after a failed build: the lock, once resolved, says which version failed.
   v=
   [ -z "${4:-}" ] || v=$(lock_version "$d/Cargo.lock" "$4")
-  [ -z "$v" ] || echo "rust $4 $v" >"$pw/$2.label"
+  [ -z "$v" ] || echo "$v" >"$pw/$2.version"
   [ "${4:-}" != tokio ] || tokio_caveat "$v"
   [ "$status" -eq 0 ] || return 1
   for p in $(programs_of "$2"); do cp "$d/target/release/${p#"$3"-}" "$pb/bin/$p" || return 1; done
@@ -445,11 +490,13 @@ build_cargo() {
 # tokio_caveat VERSION: before 1.26 a tokio Sleep is 640 bytes, 128-aligned, and every task that
 # sleeps holds one; tokio 1.26.0 removed the timer entries' cache padding (tokio-rs/tokio#5468) and
 # a second copy of the deadline (#5410). The public 2024 figures used 1.41: the rows whose tasks
-# hold a Sleep say so, and so does a note.
+# hold a Sleep say so ($pw/PROGRAM.caveat, added to a program's variant cell), and so does a note.
 tokio_caveat() {
-  rm -f "$pw/tokio.old_sleep"
+  local p
   case $1 in 1.[0-9].* | 1.1[0-9].* | 1.2[0-5].*) ;; *) return 0 ;; esac
-  echo "$1" >"$pw/tokio.old_sleep"
+  for p in tokio-coro_timer tokio-coro_timer_join_all tokio-atomic_counter; do
+    echo " (tokio < 1.26: 640-byte Sleep, see notes)" >"$pw/$p.caveat"
+  done
   echo "rust tokio $1: each Sleep is 640 bytes, 128-aligned, in every tokio before 1.26.0, which removed the timer entries' cache padding (tokio-rs/tokio#5468); the rows of tasks that hold one (coro_timer, atomic_counter) say \"tokio < 1.26\" and overstate a current tokio (the public 2024 runs used 1.41); a newer tokio is not to be had from Debian 12's crates" >>"$pw/notes"
 }
 build_tokio() { build_cargo rust-tokio tokio tokio tokio; }
@@ -537,7 +584,7 @@ build_csharpaot() {
   build_dotnet csharpaot csharp-aot -p:PublishAot=true || return 1
   v=$(grep -o -m 1 '"runtime[.][a-z0-9-]*[.]Microsoft[.]DotNet[.]ILCompiler/[0-9][0-9.]*' \
     "$pb"/src/csharpaot/*/obj/project.assets.json 2>/dev/null | head -n 1 | sed 's/.*\///')
-  [ -z "$v" ] || echo "c# .NET $v NativeAOT" >"$pw/csharpaot.label"
+  [ -z "$v" ] || echo "$v" >"$pw/csharpaot.version"
   for p in $(programs_of csharpaot); do
     cp "$pb/dotnet/csharpaot/${p#csharp-aot-}/$p" "$pb/bin/$p" || return 1
   done
@@ -565,21 +612,6 @@ build_elixir() {
   for p in $(programs_of elixir); do
     launcher "$p" "$(command -v "$ELIXIR")" --erl "+P $procs" "$pb/src/elixir/${p#elixir-}.exs" || return 1
   done
-}
-
-# java_class PROGRAM: the main class of a Java peer.
-java_class() {
-  case $1 in
-    *-threads) echo Threads ;;
-    java-virtual-coro_timer) echo VirtualTimer ;;
-    java-virtual-coro_shared) echo VirtualShared ;;
-    java-virtual-running_avg) echo VirtualRunningAvg ;;
-    java-virtual-hash_collect) echo VirtualHashCollect ;;
-    *-running_avg) echo RunningAvg ;;
-    *-hash_collect) echo HashCollect ;;
-    *-coro_shared) echo CoroShared ;;
-    *) echo CoroTimer ;;
-  esac
 }
 
 build_java() {
@@ -659,7 +691,7 @@ prepare_peers() {
   local g tc log groups
   pw=$work/peers
   mkdir -p "$pw" && : >"$pw/tools" && : >"$pw/tools.last" && : >"$pw/missing" && : >"$pw/notes" && : >"$pw/limits" || exit 1
-  groups=$(peer_catalogue | awk -v sel=" $scenarios " 'index(sel, " " $1 " ") && !seen[$3]++ { print $3 }')
+  groups=$(peer_catalogue | awk -F ' *[|] *' -v sel=" $scenarios " '$3 != "ours" && index(sel, " " $1 " ") && !seen[$3]++ { print $3 }')
   mkdir -p "$pb/bin" "$pb/logs" || { echo "run.sh: cannot create $pb" >&2; exit 1; }
   for g in $groups; do
     case " $PEERS " in *" $(peer_name "$g") "*) ;; *) echo unchosen >"$pw/$g.state"; continue ;; esac
@@ -705,132 +737,76 @@ peer_timeout() {
   awk -v ms="$2" -v r="$rounds" 'BEGIN { t = int((10 * ms * r + 999) / 1000); print (t > 60 ? t : 60) }'
 }
 
-# peers_section_rows: every chosen scenario, ours first, then each peer the catalogue lists; each
-# program at N after a 1-task run, its baseline: (max RSS at N − max RSS at N=1) × 1024 / N. In a
-# sweep, each program is a series of the scenario's chart instead (sweep_series), at every N.
-# running_avg and hash_collect have no sleep: each variant in turn, ours with --sync VARIANT, a
-# peer with PROGRAM N VARIANT; the Rust std::thread peers are capped at THREAD_CAP like threads.
-peers_section_rows() {
-  local s sleep o v ps prog g variant state t tlist first cell label vl tl sv vlist arg pn pcap pv line
-  for s in $scenarios; do
-    sleep='' vlist=-
-    case $s in
-      running_avg | hash_collect) vlist="mutex channel" ;;
-      atomic_counter) sleep=${SLEEP_MS:-1000} ;;
-      *) sleep=${SLEEP_MS:-$peers_sleep_ms} ;;
-    esac
-    time_limit=${PEER_TIMEOUT:-$(peer_timeout "$s" "${sleep:-0}")}
-    echo "$s: a run is stopped after $time_limit s${PEER_TIMEOUT:+ (PEER_TIMEOUT)}" >>"$pw/limits"
-    n=${N:-} cap=
-    if [ "$s" = threads ]; then
-      cap=$THREAD_CAP
-      if [ -z "$sweep" ] && [ "$N" -gt "$THREAD_CAP" ]; then n=$THREAD_CAP capped=yes threads_capped=yes; fi
-    fi
-    base=run
-    [ -n "$sweep" ] || [ "$n" -gt 1 ] || base= # an N = 1 row is its own baseline
-    points=$work/points.$s chart_notes=$work/chart_notes.$s
-    : >>"$chart_notes"
-    # Each T of THREADS in turn (the threads scenario has none); the threads column says which.
-    tlist=${THREADS:-default}
-    [ "$s" != threads ] || tlist=-
-    for sv in $vlist; do
-      first=yes arg=$sleep
-      [ "$sv" = - ] || arg=$sv
-      v=$(ours_variant "$s" "${sv#-}")
-      for t in $tlist; do
-        o=${sleep:+--sleep-ms $sleep} cell=$t tl=
-        [ "$sv" = - ] || o="--sync $sv"
-        case $t in
-          -) ;;
-          default) cell=1 ;;
-          *) o="$o --threads $t" ;;
-        esac
-        # A chart with several T, or both variants, tells their lines apart.
-        vl=${sv#-}
-        vl=${vl:+, $vl}
-        [ "$t" = - ] || [ "$THREADS" = "$t" ] || [ "$t" = default ] || tl=", threads=$t"
-        peer_row "c++20 (this repo) $s${o:+ $o}" "$s" "./$s" "$o" "$s | c++20 (this repo) | $v | @N@ | $cell" \
-          "c++20 (this repo)$vl$tl" "$n" "$cap"
-        while read -r ps prog g variant; do
-          [ "$ps" = "$s" ] || continue
-          case $sv in -) ;; *) case $variant in "$sv:"*) ;; *) continue ;; esac ;; esac
-          cell=$t run_env='' pn=$n pcap=$cap pv=$variant
-          case $t in
-            -) ;;
-            default) [ -n "$(threads_knob "$g" 1)" ] || cell=$(fixed_threads "$g") ;;
-            *)
-              run_env=$(threads_knob "$g" "$t")
-              if [ -z "$run_env" ]; then
-                [ "$first" = yes ] || continue
-                cell=$(fixed_threads "$g")
-              fi
-              ;;
-          esac
-          if [ "$g" = ruststd ] && [ "$s" != threads ]; then
-            pcap=$THREAD_CAP
-            if [ -z "$sweep" ] && [ "$N" -gt "$THREAD_CAP" ]; then
-              pn=$THREAD_CAP pv="$variant (capped at THREAD_CAP=$THREAD_CAP)" capped=yes
-              line="$s: Rust std::thread ran min(N, THREAD_CAP=$THREAD_CAP) threads, a thread per task; the other runtimes ran N tasks"
-              grep -qxF -- "$line" "$pw/limits" || echo "$line" >>"$pw/limits"
-            fi
-          fi
-          state=$(cat "$pw/$g.state")
-          label=$(cat "$pw/$g.label" 2>/dev/null)
-          case $g-$s in
-            tokio-coro_timer | tokio-atomic_counter) [ ! -f "$pw/tokio.old_sleep" ] || pv="$pv (tokio < 1.26: 640-byte Sleep, see notes)" ;;
-          esac
-          case $state in
-            missing | skip | unchosen) ;;
-            ok)
-              peer_row "$label $s $arg${run_env:+ $run_env}" "$s" "$pb/bin/$prog" "$arg" "$s | $label | $pv | @N@ | $cell" \
-                "$label$(chart_suffix "$prog")$vl${run_env:+$tl}" "$pn" "$pcap"
-              peer_facts "$label" ;;
-            *) # A build that failed: one row for every N.
-              if [ -n "$sweep" ]; then
-                failed_row "$s | $label | $pv | $(echo "$sweep_ns" | tr ' ' ',') | $cell" "$peers_sweep_columns" "$state"
-              else
-                failed_row "$s | $label | $pv | $pn | $cell" "$peers_columns" "$state"
-              fi ;;
-          esac
-        done <<EOF
-$(peer_catalogue)
-EOF
-        run_env='' first=''
-      done
+# plan_peers SCENARIO: the plan lines of SCENARIO under --peers (plan_line): for each variant
+# (running_avg's and hash_collect's mutex and channel) and each T of THREADS, ours first, then each
+# chosen peer of the catalogue; the scenario's time limit first.
+plan_peers() {
+  local s=$1 sleep='' vlist=- limit sv t first prog g key suffix variant
+  case $s in
+    running_avg | hash_collect) vlist="mutex channel" ;;
+    atomic_counter) sleep=${SLEEP_MS:-1000} ;;
+    *) sleep=${SLEEP_MS:-$peers_sleep_ms} ;;
+  esac
+  limit=${PEER_TIMEOUT:-$(peer_timeout "$s" "${sleep:-0}")}
+  plan_line limit "$s" ours - - - - - - - "$s: a run is stopped after $limit s${PEER_TIMEOUT:+ (PEER_TIMEOUT)}" - -
+  for sv in $vlist; do
+    first=yes
+    # The threads scenario takes no T; without THREADS every runtime keeps its default.
+    for t in $(if [ "$s" = threads ]; then echo -; else echo "${THREADS:-default}"; fi); do
+      while IFS=$tab read -r prog g key suffix variant <&3; do
+        [ "$sv" = - ] || [ "$key" = "$sv" ] || continue
+        [ "$g" = ours ] || case " $PEERS " in *" $(peer_name "$g") "*) ;; *) continue ;; esac
+        plan_peer "$s" "$prog" "$g" "$sv" "$t" "$first" "$sleep" "$limit" "$suffix" "$variant"
+      done 3< <(catalogue "$s")
+      first=
     done
   done
-  time_limit=
 }
 
-# fixed_threads GROUP: the threads cell of a runtime without a knob: one thread (Node, Python
-# asyncio, Boost.Asio here), or a thread per task (Rust std::thread).
-fixed_threads() {
-  if [ "$1" = ruststd ]; then echo "one per task"; else echo "1 (one thread)"; fi
-}
-
-# peer_row NAME SCENARIO PROGRAM OPTS CELLS LABEL N CAP: one program's row at N (CELLS' @N@ is N)
-# and its bar, LABEL, in the scenario's chart; or in a sweep its series up to CAP, LABEL its line.
-# Uses peers_section_rows' base.
-peer_row() {
-  local alive
-  if [ -n "$sweep" ]; then
-    sweep_series "$2" "$6" "$5" "$3" "$4" "$peers_sweep_columns" "$8"
-  elif table_row "$1" "$2" "$3" "$7" "$4" "${5/@N@/$7}" "$peers_columns" "$base"; then
-    # A bar of the scenario's chart; one that held fewer than N tasks at once says so.
-    alive=$(alive_cell "$(echo "$best" | cut -d' ' -f6-)")
-    case $alive in no*) alive=" (not all alive)" ;; *) alive= ;; esac
-    printf '%s\t%s\n' "$6$alive" "$(mib "$(best_rss)")" >>"$work/bars.$2"
+# plan_peer SCENARIO PROGRAM GROUP VARIANT_KEY T FIRST SLEEP LIMIT SUFFIX VARIANT: the lines of one
+# program at T ("default", or - in the threads scenario): at N after a 1-task run, its baseline
+# (none at N = 1, a row that is its own baseline), or in a sweep its series (plan_series). Ours
+# takes --threads T; a peer, its knob's environment; a peer without one, its fixed threads, at the
+# first T only (FIRST). A runtime that runs a thread per task is capped at THREAD_CAP, like the
+# threads scenario.
+plan_peer() {
+  local s=$1 prog=$2 g=$3 sv=$4 t=$5 first=$6 sleep=$7 limit=$8 suffix=$9 variant=${10}
+  local args env='' tcell=$5 n=${N:-} cap='' flags='' tail
+  if [ "$g" = ours ]; then
+    prog=./$prog args=$(ours_args "$t" "$sv" "$sleep") tail=$(series_tail "$sv" "$t")
+    [ "$t" != default ] || tcell=1
+  else
+    args=$sleep
+    [ "$sv" = - ] || args=$sv
+    case $t in
+      -) ;;
+      default) [ -n "$(threads_knob "$g" 1)" ] || tcell=$(fixed_threads "$g") ;;
+      *)
+        env=$(threads_knob "$g" "$t")
+        if [ -z "$env" ]; then
+          [ -n "$first" ] || return 0
+          tcell=$(fixed_threads "$g")
+        fi ;;
+    esac
+    tail=$(series_tail "$sv" "${env:+$t}")
+    [ "$suffix" = - ] || tail=" $suffix$tail"
   fi
-}
-
-# chart_suffix PROGRAM: what tells a program's line from another of the same runtime in a chart.
-chart_suffix() {
-  case $1 in
-    *_join_all) echo " join_all" ;;
-    *_list) echo " Task list" ;;
-    java-virtual-*) echo " virtual threads" ;;
-    java-coro_*) echo " CompletableFuture" ;;
-  esac
+  cap=$(thread_cap "$s" "$g")
+  if [ -n "$cap" ] && [ -z "$sweep" ] && [ "$N" -gt "$cap" ]; then
+    n=$cap flags=capped
+    if [ "$s" = threads ]; then
+      flags="capped threads_capped"
+    else
+      variant="$variant (capped at THREAD_CAP=$cap)"
+      plan_line limit "$s" "$g" - - - - - - - "$s: @R@ ran min(N, THREAD_CAP=$cap) threads, a thread per task; the other runtimes ran N tasks" - -
+    fi
+  fi
+  if [ -n "$sweep" ]; then
+    plan_series "$s" "$g" "$prog" "$tcell" "$args" "$env" "$limit" "$variant" "@R@$tail" "$cap"
+    return
+  fi
+  [ "$n" -eq 1 ] || plan_line base "$s" "$g" "$prog" 1 "$tcell" "$args" "$env" 1 "$limit" "$variant" "@R@$tail" "$flags"
+  plan_line row "$s" "$g" "$prog" "$n" "$tcell" "$args" "$env" "$RUNS" "$limit" "$variant" "@R@$tail" "$flags"
 }
 
 # peer_facts LABEL: what the kept run's summary line says of its runtime beyond the table (the C#

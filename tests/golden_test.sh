@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/golden_test.sh: the sections run.sh writes, against golden copies in tests/golden/: a plain
 # run, a sweep, a peers run and a peers sweep on the fakes of tests/fakes.sh (with failed builds and
-# THREADS lists), and --plan's listing. What differs from machine to machine or run to run (the
+# THREADS lists), and --plan's listings. What differs from machine to machine or run to run (the
 # date, the machine's lines, measured figures) is masked first; the rest must match to the byte.
 # GOLDEN_WRITE=DIR writes the masked sections to DIR instead (to review a change, then copy them).
 cd "$(dirname "$0")/.." || exit 1
@@ -62,4 +62,26 @@ section peers_threads RUNS=1 SLEEP_MS=50 THREADS="1 2" THREAD_CAP=20 PEERS="go t
 touch break_go
 section peers_sweep RUNS=1 SLEEP_MS=50 SWEEP="1 10 100" THREAD_CAP=20 PEERS="go node rust-std csharp" ./run.sh --sweep --peers threads coro_timer hash_collect
 rm break_go
+
+# --plan: its listing is golden too, and it builds, detects, installs and writes nothing: no
+# toolchain is called, no file changes (RESULTS, charts, PEERS_BUILD, the lock), none appears.
+plan() {
+  local name=$1 before after
+  shift
+  : >tools.log
+  before=$(find "$tmp" -path "$tmp/stderr" -prune -o -print | sort)
+  bench "$@"
+  after=$(find "$tmp" -path "$tmp/stderr" -prune -o -print | sort)
+  check "$name: --plan exits 0" [ "$rc" -eq 0 ]
+  check "$name: --plan runs no toolchain" [ ! -s tools.log ]
+  check "$name: --plan writes no file" [ "$before" = "$after" ]
+  printf '%s\n' "$out" >"$tmp/$name.md"
+  compare "$name"
+}
+plan plan_peers THREADS="1 2" THREAD_CAP=20 PEERS="go tokio node rust-std csharp-aot" ./run.sh --plan --peers 30 threads coro_timer running_avg
+plan plan_sweep SWEEP="1 10 100" THREAD_CAP=20 PEERS="go rust-std java" ./run.sh --plan --sweep --peers threads coro_shared hash_collect
+plan plan_ours THREADS="1 2" SWEEP="1 10 100" THREAD_CAP=20 ./run.sh --plan --sweep threads atomic_counter running_avg
+bench ./run.sh --plan --peers 10 nosuch
+check "--plan refuses a bad argument like a run (exit 2, one line)" \
+  eval '[ "$rc" -eq 2 ] && [ "$(printf "%s\n" "$err" | wc -l)" -eq 1 ] && has "$err" "unknown scenario"'
 finish

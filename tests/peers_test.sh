@@ -333,7 +333,7 @@ check "Rust std::thread runs THREAD_CAP threads" [ "$(grep -c -E '^rust-running_
 check "and its rows say so, a thread per task" \
   [ "$(table_rows | grep -c -E '^\| running_avg \| rust 1.70.0 std \| (mutex|channel): [^|]+ \(capped at THREAD_CAP=20\) \| 20 \| one per task \| [0-9]')" -eq 2 ]
 check "the section says only that runtime was capped" \
-  eval 'has "$(last_section)" "^- running_avg: Rust std::thread ran min\(N, THREAD_CAP=20\) threads" && ! has "$(last_section)" "^- threads: every runtime"'
+  eval 'has "$(last_section)" "^- running_avg: rust 1.70.0 std ran min\(N, THREAD_CAP=20\) threads" && ! has "$(last_section)" "^- threads: every runtime"'
 check "rayon's rows say it never has N tasks at once" \
   [ "$(table_rows | grep -c '| rust rayon 1.99.2 | [a-z]*: par_iter over 0..N, never N tasks at once')" -eq 2 ]
 check "the section says no sleep was given to them" has "$(last_section)" '^- sleep: .*running_avg and hash_collect have none'
@@ -450,10 +450,61 @@ printf '[[package]]\nname = "tokio-macros"\nversion = "1.7.0"\n\n[[package]]\nna
 check "lock_version reads the resolved crate, not a prefix of its name" [ "$(lib lock_version "$tmp/lock" tokio)" = "1.24.2" ]
 check "first_version: node" [ "$(lib first_version v20.20.2)" = "20.20.2" ]
 check "first_version: java" [ "$(lib first_version 'openjdk version "17.0.15" 2025-04-15')" = "17.0.15" ]
+# Every group the catalogue names has a peer_groups line and a build function; every toolchain of
+# those, a detect function and a peer_toolchains line.
+tables_complete() (
+  . ./run.sh || exit 1
+  for g in $(peer_catalogue | awk -F ' *[|] *' '$3 != "ours" { print $3 }' | sort -u); do
+    [ -n "$(toolchain_of "$g")" ] || { echo "  # $g: no peer_groups line"; exit 1; }
+    [ "$(type -t "build_$g")" = function ] || { echo "  # $g: no build_$g"; exit 1; }
+  done
+  for t in $(groups_column 3 | sort -u); do
+    [ "$(type -t "detect_$t")" = function ] || { echo "  # $t: no detect_$t"; exit 1; }
+    [ -n "$(peer_toolchains | awk -v t="$t" '$1 == t')" ] || { echo "  # $t: no peer_toolchains line"; exit 1; }
+  done
+)
+check "each catalogue group has its peer_groups line and build function, each toolchain its detect" tables_complete
 bash32_clean() {
   ! grep -n -E 'mapfile|readarray|declare -[An]|local -n|,,\}|\^\^\}|&>>|\|&|wait -n|EPOCHREALTIME|date \+%N|nproc|sed -i|[A-Za-z_]=\(' "$repo/run.sh" "$repo/peers/peers.sh" "$repo/tests/lib.sh"
 }
 check "run.sh, peers/peers.sh and tests/lib.sh use nothing bash 3.2 or BSD tools lack" bash32_clean
+
+# 12. A runtime added the way peers/peers.sh's recipe says: a peer_groups line, catalogue lines and
+# build_GROUP, in the sandbox's copy. Nothing else has to know it: PEERS accepts it, --plan lists
+# it with its knob, and a run gives its rows, threads cells, version and chart suffix.
+cp peers/peers.sh "$tmp/peers.sh.orig"
+awk -v tools="$tools" '
+  /^EOF$/ && fn == "groups" { print "zeta      | zeta       | node   | zeta @V@               | BENCH_THREADS=@T@          | -" }
+  /^EOF$/ && fn == "catalogue" {
+    print "coro_timer | zeta-coro_timer | zeta | - | fibers | - | a zeta fiber per task"
+    print "running_avg | zeta-running_avg | zeta | mutex | - | - | mutex: a zeta fiber per task, gated"
+    print "running_avg | zeta-running_avg | zeta | channel | - | - | channel: a zeta fiber per task, gated" }
+  /^peer_groups\(\) \{/ { fn = "groups" } /^peer_catalogue\(\) \{/ { fn = "catalogue" } /^}/ { fn = "" }
+  { print }
+  END {
+    print "build_zeta() {"
+    print "  local p"
+    print "  for p in $(programs_of zeta); do launcher \"$p\" \"" tools "/fakepeer\" \"$p\" \"${p#zeta-}\" || return 1; done"
+    print "  echo 0.1 >\"$pw/zeta.version\""
+    print "}"
+  }' "$tmp/peers.sh.orig" >peers/peers.sh
+rm -f args.log env.log
+bench THREADS="1 2" PEERS=zeta ./run.sh --plan --peers 10 coro_timer running_avg
+check "--plan lists the new runtime's runs, at each T with its knob" \
+  [ "$(printf '%s\n' "$out" | awk '$3 == "zeta" && $1 == "row" { print $2, $6, $8 }' | tr '\n' ';')" = \
+    "coro_timer 1 BENCH_THREADS=1;coro_timer 2 BENCH_THREADS=2;running_avg 1 BENCH_THREADS=1;running_avg 2 BENCH_THREADS=2;running_avg 1 BENCH_THREADS=1;running_avg 2 BENCH_THREADS=2;" ]
+bench RUNS=1 SLEEP_MS=50 THREADS="1 2" PEERS=zeta ./run.sh --peers 10 coro_timer running_avg
+sec=$(last_section)
+check "a run with it exits 0" [ "$rc" -eq 0 ]
+check "its rows carry the version its build wrote, its variants and its threads" \
+  [ "$(table_rows | awk -F' [|] ' '$2 == "zeta 0.1" { print $1 "/" $3 "/" $5 }' | tr '\n' ';')" = \
+    "| coro_timer/a zeta fiber per task/1;| coro_timer/a zeta fiber per task/2;| running_avg/mutex: a zeta fiber per task, gated/1;| running_avg/mutex: a zeta fiber per task, gated/2;| running_avg/channel: a zeta fiber per task, gated/1;| running_avg/channel: a zeta fiber per task, gated/2;" ]
+check "its programs got N and the sleep or the variant, and its knob" \
+  eval 'ran zeta-coro_timer "10 50" 2 && ran zeta-running_avg "10 mutex" 2 && grep -q "^zeta-coro_timer 10 .*BENCH_THREADS=2 " env.log'
+check "its chart bar has its suffix" \
+  has "$(bars "$(dirname "$res")/charts/$(charts_of_section | grep coro_timer)")" '^zeta 0.1 fibers, threads=2[|]'
+cp "$tmp/peers.sh.orig" peers/peers.sh
+
 check "no temp files are left at the end" no_temp_files
 
 finish

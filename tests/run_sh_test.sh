@@ -2,6 +2,7 @@
 # tests/run_sh_test.sh: run.sh against fake scenarios in a sandbox (no real binaries; ~10 s):
 # the section it appends, failed rows, interruption, both time parsers, bad arguments, THREAD_CAP.
 cd "$(dirname "$0")/.." || exit 1
+repo=$PWD
 # shellcheck source=tests/lib.sh
 . tests/lib.sh
 
@@ -278,6 +279,23 @@ check "in_main holds in run.sh's shell, and in its EXIT trap" \
 check "the EXIT trap saw the main shell" [ -f "$tmp/main_exit" ]
 check "in_main fails in a subshell, a background job and a command substitution" \
   bash -c '. ./run.sh; type in_main >/dev/null || exit 1; (in_main) && exit 1; in_main & wait $! && exit 1; [ "$(in_main && echo y)" != y ]'
+
+# The scenario list lives in run.sh; every other place that lists the scenarios must agree.
+scenario_lists_agree() (
+  cd "$repo" || exit 1
+  want=$(. ./run.sh && echo "$all_scenarios")
+  for place in Makefile .gitignore tests/cli_test.sh tests/real_peers_test.sh tests/fakes.sh peers; do
+    case $place in
+      Makefile) got=$(sed -n 's/^SCENARIOS := .*wildcard \(.*\)))$/\1/p' Makefile | sed 's/[.]cpp//g') ;;
+      .gitignore) got=$(sed -n 's/^\/\([a-z_]*\)$/\1/p' .gitignore | tr '\n' ' ' | sed 's/ $//') ;;
+      tests/fakes.sh) got=$(sed -n 's/^for s in \(.*\); do$/\1/p' tests/fakes.sh | head -n 1) ;;
+      peers) got=$(. ./run.sh && echo "$peer_scenarios") ;;
+      *) got=$(sed -n 's/^scenarios="\(.*\)"$/\1/p' "$place") ;;
+    esac
+    [ "$got" = "$want" ] || { echo "  # $place lists \"$got\", run.sh \"$want\""; exit 1; }
+  done
+)
+check "the Makefile, .gitignore, the tests and the peers' catalogue list run.sh's scenarios" scenario_lists_agree
 
 check "no temp files are left at the end" no_temp_files
 
