@@ -339,7 +339,7 @@ table_head() {
     END { print substr(head, 2) " |"; print sep "|" }'
 }
 
-# write_row SCENARIO RUNTIME VARIANT N THREADS WHY BASE: a row of the run's table ($table) in
+# write_row SCENARIO RUNTIME VARIANT N TCELL WHY BASE: a row of the run's table ($table) in
 # rows, a cell per column of table_columns. Without WHY, the measured cells are those of the run
 # measure kept; with WHY, its wall cell says WHY and the other measured cells are "-" (but a base
 # cell still shows BASE). BASE: the max RSS of the same program at N = 1 in KiB, or why there is none.
