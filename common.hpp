@@ -9,6 +9,7 @@
 //     co_await ch.receive(out)                  takes what a bench::channel<T> holds
 //   bench::runtime rt{threads};                 T event loops on T threads
 //     rt.spawn(job), rt.start_all()             round-robin over the loops; run all to their first wait
+//     rt.run_ready()                            run what is ready now (after a spawn: start it at once)
 //     rt.run_until(done), rt.join()             run until done() holds; until every task has ended
 //     rt.completed(), rt.early_wakeups()        jobs ended, timers early: a lower bound while loops run
 //     rt.late_max_ms(), rt.late_p99_ms()        how late sleepers resumed: the latest, 99 % of them
@@ -898,8 +899,8 @@ private:
             std::lock_guard lock(mail_mutex_);
             mail_.splice(tasks);
         }
-        has_mail_.store(true, std::memory_order_release);
-        poller_.wake();
+        // Mail already pending means a wake-up is already on its way.
+        if (!has_mail_.exchange(true, std::memory_order_acq_rel)) poller_.wake();
     }
     void take_mail() {
         if (!has_mail_.load(std::memory_order_acquire)) return;
@@ -978,6 +979,11 @@ public:
         }
     }
 
+    // The main thread: runs the tasks ready on its loop up to their next wait, and hands the other
+    // loops the tasks spawned for them; fires no timer, never blocks. Called after each spawn, it
+    // starts every task as it is spawned (--start eager): one that ends frees its frame for the next.
+    void run_ready() { loops_[0]->step(false, false); }
+
     // The main thread: runs, timers included, until done() holds. For tasks spawned over time.
     template <class F> void run_until(F done) {
         while (!done()) loops_[0]->step(true, true);
@@ -1019,9 +1025,10 @@ private:
     }
 
     // Each loop adds what it spawned (before the tasks become visible elsewhere) and subtracts
-    // what ended, once per round; the loop that brings the count to zero wakes main.
-    void account(std::int64_t delta) {
-        if (delta != 0 && outstanding_.fetch_add(delta, std::memory_order_acq_rel) + delta == 0)
+    // what ended, once per round; another loop that brings the count to zero wakes main (main
+    // itself is awake: with --start eager, that is once per task).
+    void account(std::int64_t delta, const detail::loop& by) {
+        if (delta != 0 && outstanding_.fetch_add(delta, std::memory_order_acq_rel) + delta == 0 && &by != loops_[0].get())
             loops_[0]->poller_.wake();
     }
 
@@ -1054,7 +1061,7 @@ inline void loop::spawn(promise_base& p) noexcept {
 
 inline void loop::send_spawned() {
     // Count new tasks before anyone can run them, then hand them over.
-    group_.account(static_cast<std::int64_t>(std::exchange(spawned_, 0)));
+    group_.account(static_cast<std::int64_t>(std::exchange(spawned_, 0)), *this);
     for (unsigned i = 0; i < group_.size(); ++i)
         if (!outboxes_[i].empty()) group_.loops_[i]->post(outboxes_[i]);
 }
@@ -1090,10 +1097,9 @@ inline bool loop::step(bool block, bool fire) {
         group_.loops_[0]->poller_.wake();
     }
 
-    const std::int64_t ns = now_ns();
-    if (fire) timers_.expire(ns / 1000000, ready_, fired_);
+    if (fire) timers_.expire(now_ns() / 1000000, ready_, fired_);
     send_spawned();  // what this round's tasks spawned, counted before the ended are
-    group_.account(-static_cast<std::int64_t>(ended() - ended_before));
+    group_.account(-static_cast<std::int64_t>(ended() - ended_before), *this);
     if (!ready_.empty() || has_mail_.load(std::memory_order_acquire)) return true;
     // Block only in a round that ran nothing: the caller may be waiting for what just ran.
     if (!block || ran || (index_ > 0 && group_.stop_.load(std::memory_order_acquire))) return ran;
@@ -1104,6 +1110,7 @@ inline bool loop::step(bool block, bool fire) {
                                " tasks wait, and no timer or other thread can resume them");
     int timeout = -1;  // with other loops, one of them may wake us
     if (next >= 0) {
+        const std::int64_t ns = now_ns();
         // Round up: a timeout truncated to 0 ms would spin until the deadline.
         const std::int64_t wait_ms = (next * 1000000 - ns + 999999) / 1000000;
         timeout = static_cast<int>(std::clamp<std::int64_t>(wait_ms, 0, 1 << 30));

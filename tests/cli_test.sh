@@ -175,16 +175,30 @@ if true; then
   bad_input "unknown mode" "--mode must be one of: loop once" 10 --mode twice
   bad_input "a zero sleep, which would never yield" "--sleep-ms is too small: 0" 10 --sleep-ms 0
   bad_input "burst without a spawning task" "--burst needs --spawn-from task" 10 --burst 5
+  bad_input "a burst pause without bursts" "--burst-pause-ms needs --burst" 10 --spawn-from task --burst-pause-ms 5
+  bad_input "a hit target in once mode" "--hits applies to --mode loop only" 10 --mode once --hits 5
+  bad_input "a zero poll" "--poll-ms is too small: 0" 10 --poll-ms 0
   bad_input "zero threads" "--threads is too small" 10 --threads 0
+  # Once mode ends at the poll that sees N hits: not before the last task's sleep, and within about
+  # a poll of it (lower bounds only: a busy machine is late, never early).
+  run_cmd "$bin/atomic_counter" 300 --mode once --poll-ms 150 --sleep-ms 40 --threads 2
+  check "atomic_counter once mode: the monitor, polling every 150 ms, sees all N hits at its first poll after the sleep" \
+    eval '[ "$rc" = 0 ] && well_formed atomic_counter 300 && [ "$(field hits)" = 300 ] && [ "$(field reached_ms)" -ge 150 ] && [ "$(field poll_ms)" = 150 ]'
+  run_cmd "$bin/atomic_counter" 300 --mode once --spawn-from task --burst 100 --burst-pause-ms 60 --sleep-ms 10
+  check "atomic_counter bursts: two pauses of 60 ms before the last spawn" \
+    eval '[ "$rc" = 0 ] && well_formed atomic_counter 300 && [ "$(field spawn_ms)" -ge 120 ] && [ "$(field burst_pause_ms)" = 60 ]'
+  run_cmd "$bin/atomic_counter" 300 --spawn-from task --burst 100 --sleep-ms 10 --hits 600
+  check "atomic_counter bursts pause 1000 ms by default, and say so" \
+    eval '[ "$rc" = 0 ] && well_formed atomic_counter 300 && [ "$(field spawn_ms)" -ge 2000 ] && [ "$(field burst_pause_ms)" = 1000 ]'
 fi
 
 # running_avg and hash_collect: the mutex mode (smoke_args ran the channel), their own keys and options.
 for s in $scenarios; do
   case $s in running_avg | hash_collect) ;; *) continue ;; esac
   run_cmd "$bin/$s" 1000 --sync mutex
-  check "$s --sync mutex completes every task" eval '[ "$rc" = 0 ] && well_formed "$s" 1000 && printf "%s\n" "$out" | grep -q " sync=mutex threads=1 "'
+  check "$s --sync mutex completes every task" eval '[ "$rc" = 0 ] && well_formed "$s" 1000 && printf "%s\n" "$out" | grep -q " sync=mutex start=gated threads=1 "'
   run_cmd "$bin/$s" 300 --sync mutex --threads 3
-  check "$s --sync mutex --threads 3 completes every task" eval '[ "$rc" = 0 ] && well_formed "$s" 300 && printf "%s\n" "$out" | grep -q " sync=mutex threads=3 "'
+  check "$s --sync mutex --threads 3 completes every task" eval '[ "$rc" = 0 ] && well_formed "$s" 300 && printf "%s\n" "$out" | grep -q " sync=mutex start=gated threads=3 "'
   run_cmd "$bin/$s" 500 --seed 18446744073709551615
   check "$s takes any 64-bit --seed and prints it" eval '[ "$rc" = 0 ] && well_formed "$s" 500 && printf "%s\n" "$out" | grep -q " seed=18446744073709551615 "'
   bad_input "unknown sync mode" "--sync must be one of: mutex channel" 10 --sync lockfree
@@ -192,6 +206,14 @@ for s in $scenarios; do
   bad_input "zero threads" "--threads is too small" 10 --threads 0
   bad_input "more than 1024 threads" "--threads is too large" 10 --threads 1025
   bad_input "seed past 64 bits" "--seed is too large" 10 --seed 18446744073709551616
+  bad_input "an unknown start" "--start must be one of: gated eager" 10 --start lazy
+  for t in 1 2 3; do
+    for v in mutex channel; do
+      run_cmd "$bin/$s" 3000 --sync $v --start eager --threads $t
+      check "$s --sync $v --start eager --threads $t completes every task and says eager" \
+        eval '[ "$rc" = 0 ] && well_formed "$s" 3000 && [ "$(field start)" = eager ]'
+    done
+  done
 done
 if true; then
   s=running_avg

@@ -40,14 +40,18 @@ welford welford_of(const std::vector<double>& v) {
     return w;
 }
 
-// Runs n hash_collect tasks on `threads` loops and returns the collected digests, sorted.
-std::vector<digest> collected(std::uint64_t seed, std::uint64_t n, bool locked, unsigned threads) {
+// Runs n hash_collect tasks on `threads` loops, each run as it is spawned when `eager` (main's
+// --start eager), and returns the collected digests, sorted.
+std::vector<digest> collected(std::uint64_t seed, std::uint64_t n, bool locked, unsigned threads, bool eager = false) {
     collector c{seed, n};
     c.digests.reserve(n);
     {
         runtime rt{threads};
         if (!locked) rt.spawn(collect(c));
-        for (std::uint64_t i = 0; i < n; ++i) rt.spawn(locked ? hash_locked(c, i) : hash_sent(c, i));
+        for (std::uint64_t i = 0; i < n; ++i) {
+            rt.spawn(locked ? hash_locked(c, i) : hash_sent(c, i));
+            if (eager) rt.run_ready();
+        }
         rt.join();
         CHECK(rt.completed() == n);  // the consumer is a helper, not counted
     }
@@ -187,37 +191,57 @@ TEST_CASE("identical values have that mean and exactly zero variance") {
     CHECK(ref.variance == 0);                   // ...and the correction term takes that back
 }
 
-TEST_CASE("running_avg gives the two-pass statistics in both sync modes, on one and two loops") {
+TEST_CASE("running_avg gives the two-pass statistics in both sync modes, gated and eager, on one to three loops") {
     const std::uint64_t n = 5000, seed = 99;
     const moments ref = two_pass(n, [](std::uint64_t i) { return uniform_100(seed, i); });
     for (unsigned threads : {1u, 2u, 3u})
-        for (bool locked : {true, false}) {
-            INFO("threads " << threads << (locked ? " mutex" : " channel"));
-            averager a{seed, n};
-            {
-                runtime rt{threads};
-                if (!locked) rt.spawn(aggregate(a));
-                for (std::uint64_t i = 0; i < n; ++i) rt.spawn(locked ? draw_locked(a, i) : draw_sent(a, i));
-                rt.join();
-                CHECK(rt.completed() == n);  // the consumer is a helper, not counted
+        for (bool locked : {true, false})
+            for (bool eager : {false, true}) {
+                INFO("threads " << threads << (locked ? " mutex" : " channel") << (eager ? " eager" : " gated"));
+                averager a{seed, n};
+                {
+                    runtime rt{threads};
+                    if (!locked) rt.spawn(aggregate(a));
+                    for (std::uint64_t i = 0; i < n; ++i) {
+                        rt.spawn(locked ? draw_locked(a, i) : draw_sent(a, i));
+                        if (eager) rt.run_ready();
+                    }
+                    rt.join();
+                    CHECK(rt.completed() == n);  // the consumer is a helper, not counted
+                }
+                CHECK(a.stats.n == n);
+                CHECK(within(a.stats.mean, ref.mean, 1e-12));
+                CHECK(within(a.stats.variance(), ref.variance, 1e-12));
             }
-            CHECK(a.stats.n == n);
-            CHECK(within(a.stats.mean, ref.mean, 1e-12));
-            CHECK(within(a.stats.variance(), ref.variance, 1e-12));
-        }
 }
 
-TEST_CASE("hash_collect collects the same distinct digests in both sync modes, on one and two loops") {
+TEST_CASE("--start eager on one loop runs each task inside its spawn, so the next reuses its frame") {
+    const std::uint64_t n = 2000;
+    averager a{7, n};
+    runtime rt{1};
+    bool every_one_ran_at_once = true;
+    for (std::uint64_t i = 0; i < n; ++i) {
+        rt.spawn(draw_locked(a, i));
+        rt.run_ready();
+        every_one_ran_at_once = every_one_ran_at_once && a.stats.n == i + 1 && bench::detail::frames().live == 0;
+    }
+    CHECK(every_one_ran_at_once);
+    rt.join();
+    CHECK(rt.completed() == n);
+}
+
+TEST_CASE("hash_collect collects the same distinct digests in both sync modes, gated and eager, on one to three loops") {
     const std::uint64_t n = 3000, seed = 5;
     std::vector<digest> expected;
     for (std::uint64_t i = 0; i < n; ++i) expected.push_back(sha512(uuid_v4(seed, i)));
     std::sort(expected.begin(), expected.end());
     CHECK(std::adjacent_find(expected.begin(), expected.end()) == expected.end());
     for (unsigned threads : {1u, 2u, 3u})
-        for (bool locked : {true, false}) {
-            INFO("threads " << threads << (locked ? " mutex" : " channel"));
-            CHECK(collected(seed, n, locked, threads) == expected);
-        }
+        for (bool locked : {true, false})
+            for (bool eager : {false, true}) {
+                INFO("threads " << threads << (locked ? " mutex" : " channel") << (eager ? " eager" : " gated"));
+                CHECK(collected(seed, n, locked, threads, eager) == expected);
+            }
 }
 
 TEST_CASE("hash_collect's radix sort orders keys as std::sort does, duplicates and extremes included") {
