@@ -22,94 +22,102 @@
 # scenario= line; tests/peers_test.sh adds a runtime this way and checks its rows.
 
 # peer_catalogue: one line per program, ours first in each scenario, in columns:
-#   scenario | program | group | variant key | chart suffix | Java class | variant
+#   scenario | program | group | variant key | options | chart suffix | Java class | variant
 # program: built as $pb/bin/PROGRAM by build_GROUP (ours, group "ours": ./SCENARIO, built by make);
 # variant key: mutex or channel in running_avg and hash_collect, whose programs take PROGRAM N
-# VARIANT (ours: --sync VARIANT); chart suffix: what tells the program's line or bar from another
-# of its runtime's; Java class: its main class; variant: the table's words for what it does.
+# VARIANT (ours: --sync VARIANT); options: the write-ups' variants it takes (mode_opts in run.sh):
+# counter (atomic_counter's --hits, --mode, --spawn-from, --poll-ms, --burst, --burst-pause-ms),
+# start (--start gated|eager), "-" for none (a program with one shape only); chart suffix: what
+# tells the program's line or bar from another of its runtime's; Java class: its main class;
+# variant: the table's words for what it does.
 peer_catalogue() {
   cat <<'EOF'
-threads        | threads                    | ours      | -       | -                 | -                  | std::thread per task
-threads        | rust-threads               | ruststd   | -       | -                 | -                  | std::thread per task, default stack
-threads        | java-threads               | java      | -       | -                 | Threads            | platform Thread per task
-coro_timer     | coro_timer                 | ours      | -       | -                 | -                  | job + co_await d
-coro_timer     | go-coro_timer              | go        | -       | -                 | -                  | goroutine + time.Sleep, WaitGroup
-coro_timer     | csharp-coro_timer          | csharp    | -       | -                 | -                  | async lambda + Task.Delay, Task.WhenAll
-coro_timer     | csharp-aot-coro_timer      | csharpaot | -       | -                 | -                  | async lambda + Task.Delay, Task.WhenAll
-coro_timer     | csharp-coro_timer_list     | csharp    | -       | Task list         | -                  | List of bare Task.Delay, Task.WhenAll (the 2024 posts)
-coro_timer     | csharp-aot-coro_timer_list | csharpaot | -       | Task list         | -                  | List of bare Task.Delay, Task.WhenAll (the 2024 posts)
-coro_timer     | tokio-coro_timer           | tokio     | -       | -                 | -                  | tokio::spawn(sleep) per task
-coro_timer     | tokio-coro_timer_join_all  | tokio     | -       | join_all          | -                  | join_all of N sleeps in one task
-coro_timer     | async-std-coro_timer       | asyncstd  | -       | -                 | -                  | task::spawn(sleep) per task
-coro_timer     | node-coro_timer            | node      | -       | -                 | -                  | promisified setTimeout + Promise.all
-coro_timer     | python-coro_timer          | python    | -       | -                 | -                  | asyncio.sleep + gather
-coro_timer     | elixir-coro_timer          | elixir    | -       | -                 | -                  | Task.async + Task.await_many
-coro_timer     | java-coro_timer            | java      | -       | CompletableFuture | CoroTimer          | CompletableFuture + ScheduledExecutorService (not virtual threads)
-coro_timer     | java-virtual-coro_timer    | java21    | -       | virtual threads   | VirtualTimer       | virtual thread + Thread.sleep
-coro_timer     | asio-coro_timer            | asio      | -       | -                 | -                  | co_spawn + own steady_timer
-coro_shared    | coro_shared                | ours      | -       | -                 | -                  | job per task, co_await one event
-coro_shared    | go-coro_shared             | go        | -       | -                 | -                  | goroutines wait on one channel, close()
-coro_shared    | csharp-coro_shared         | csharp    | -       | -                 | -                  | async lambdas await one Task.Delay, Task.WhenAll
-coro_shared    | csharp-aot-coro_shared     | csharpaot | -       | -                 | -                  | async lambdas await one Task.Delay, Task.WhenAll
-coro_shared    | tokio-coro_shared          | tokio     | -       | -                 | -                  | tokio::spawn per task, one watch channel
-coro_shared    | tokio-coro_shared_join_all | tokio     | -       | join_all          | -                  | join_all of N waits on one watch channel
-coro_shared    | async-std-coro_shared      | asyncstd  | -       | -                 | -                  | task::spawn per task, one channel closed
-coro_shared    | node-coro_shared           | node      | -       | -                 | -                  | async fns await one setTimeout promise
-coro_shared    | python-coro_shared         | python    | -       | -                 | -                  | tasks wait on one asyncio.Event
-coro_shared    | elixir-coro_shared         | elixir    | -       | -                 | -                  | Task.async, each monitors one timer process
-coro_shared    | java-coro_shared           | java      | -       | CompletableFuture | CoroShared         | thenRun on one CompletableFuture (not virtual threads)
-coro_shared    | java-virtual-coro_shared   | java21    | -       | virtual threads   | VirtualShared      | virtual threads await one CountDownLatch
-coro_shared    | asio-coro_shared           | asio      | -       | -                 | -                  | co_spawn, one shared steady_timer
-atomic_counter | atomic_counter             | ours      | -       | -                 | -                  | job loop + co_await d
-atomic_counter | go-atomic_counter          | go        | -       | -                 | -                  | goroutine loop + time.Sleep
-atomic_counter | csharp-atomic_counter      | csharp    | -       | -                 | -                  | async loop: Interlocked.Increment + Task.Delay
-atomic_counter | csharp-aot-atomic_counter  | csharpaot | -       | -                 | -                  | async loop: Interlocked.Increment + Task.Delay
-atomic_counter | tokio-atomic_counter       | tokio     | -       | -                 | -                  | tokio::spawn loop + sleep
-atomic_counter | node-atomic_counter        | node      | -       | -                 | -                  | async fn loop + setTimeout promise
-running_avg    | running_avg                | ours      | mutex   | -                 | -                  | mutex: job per task; bench::mutex
-running_avg    | running_avg                | ours      | channel | -                 | -                  | channel: job per task; a channel to one consumer
-running_avg    | go-running_avg             | go        | mutex   | -                 | -                  | mutex: goroutine per task, gated; sync.Mutex
-running_avg    | go-running_avg             | go        | channel | -                 | -                  | channel: goroutine per task, gated; a chan to one consumer
-running_avg    | tokio-running_avg          | tokio     | mutex   | -                 | -                  | mutex: tokio::spawn per task, gated; tokio Mutex
-running_avg    | tokio-running_avg          | tokio     | channel | -                 | -                  | channel: tokio::spawn per task, gated; mpsc to one consumer
-running_avg    | async-std-running_avg      | asyncstd  | mutex   | -                 | -                  | mutex: task::spawn per task, gated; async-std Mutex
-running_avg    | async-std-running_avg      | asyncstd  | channel | -                 | -                  | channel: task::spawn per task, gated; a channel to one consumer
-running_avg    | rust-running_avg           | ruststd   | mutex   | -                 | -                  | mutex: std::thread per task, gated; std Mutex
-running_avg    | rust-running_avg           | ruststd   | channel | -                 | -                  | channel: std::thread per task, gated; mpsc to one consumer thread
-running_avg    | rayon-running_avg          | rayon     | mutex   | -                 | -                  | mutex: par_iter over 0..N, never N tasks at once; std Mutex
-running_avg    | rayon-running_avg          | rayon     | channel | -                 | -                  | channel: par_iter over 0..N, never N tasks at once; a channel to one consumer thread
-running_avg    | java-running_avg           | java      | mutex   | -                 | RunningAvg         | mutex: Runnable per task on a fixed pool, queued, not gated; ReentrantLock
-running_avg    | java-running_avg           | java      | channel | -                 | RunningAvg         | channel: Runnable per task on a fixed pool, queued, not gated; a queue to one consumer thread
-running_avg    | java-virtual-running_avg   | java21    | mutex   | virtual threads   | VirtualRunningAvg  | mutex: virtual thread per task, gated; ReentrantLock
-running_avg    | java-virtual-running_avg   | java21    | channel | virtual threads   | VirtualRunningAvg  | channel: virtual thread per task, gated; a queue to one consumer thread
-running_avg    | node-running_avg           | node      | mutex   | -                 | -                  | mutex: async fn per task, gated; one object, no lock (one thread)
-running_avg    | node-running_avg           | node      | channel | -                 | -                  | channel: async fn per task, gated; a queue one consumer drains
-running_avg    | csharp-running_avg         | csharp    | mutex   | -                 | -                  | mutex: Task.Run per task, gated; lock
-running_avg    | csharp-running_avg         | csharp    | channel | -                 | -                  | channel: Task.Run per task, gated; Channel<T> to one consumer
-running_avg    | csharp-aot-running_avg     | csharpaot | mutex   | -                 | -                  | mutex: Task.Run per task, gated; lock
-running_avg    | csharp-aot-running_avg     | csharpaot | channel | -                 | -                  | channel: Task.Run per task, gated; Channel<T> to one consumer
-hash_collect   | hash_collect               | ours      | mutex   | -                 | -                  | mutex: job per task; bench::mutex
-hash_collect   | hash_collect               | ours      | channel | -                 | -                  | channel: job per task; a channel to one consumer
-hash_collect   | go-hash_collect            | go        | mutex   | -                 | -                  | mutex: goroutine per task, gated; sync.Mutex
-hash_collect   | go-hash_collect            | go        | channel | -                 | -                  | channel: goroutine per task, gated; a chan to one consumer
-hash_collect   | tokio-hash_collect         | tokio     | mutex   | -                 | -                  | mutex: tokio::spawn per task, gated; tokio Mutex
-hash_collect   | tokio-hash_collect         | tokio     | channel | -                 | -                  | channel: tokio::spawn per task, gated; mpsc to one consumer
-hash_collect   | async-std-hash_collect     | asyncstd  | mutex   | -                 | -                  | mutex: task::spawn per task, gated; async-std Mutex
-hash_collect   | async-std-hash_collect     | asyncstd  | channel | -                 | -                  | channel: task::spawn per task, gated; a channel to one consumer
-hash_collect   | rust-hash_collect          | ruststd   | mutex   | -                 | -                  | mutex: std::thread per task, gated; std Mutex
-hash_collect   | rust-hash_collect          | ruststd   | channel | -                 | -                  | channel: std::thread per task, gated; mpsc to one consumer thread
-hash_collect   | rayon-hash_collect         | rayon     | mutex   | -                 | -                  | mutex: par_iter over 0..N, never N tasks at once; std Mutex
-hash_collect   | rayon-hash_collect         | rayon     | channel | -                 | -                  | channel: par_iter over 0..N, never N tasks at once; a channel to one consumer thread
-hash_collect   | java-hash_collect          | java      | mutex   | -                 | HashCollect        | mutex: Runnable per task on a fixed pool, queued, not gated; ReentrantLock
-hash_collect   | java-hash_collect          | java      | channel | -                 | HashCollect        | channel: Runnable per task on a fixed pool, queued, not gated; a queue to one consumer thread
-hash_collect   | java-virtual-hash_collect  | java21    | mutex   | virtual threads   | VirtualHashCollect | mutex: virtual thread per task, gated; ReentrantLock
-hash_collect   | java-virtual-hash_collect  | java21    | channel | virtual threads   | VirtualHashCollect | channel: virtual thread per task, gated; a queue to one consumer thread
-hash_collect   | node-hash_collect          | node      | mutex   | -                 | -                  | mutex: async fn per task, gated; one array, no lock (one thread)
-hash_collect   | node-hash_collect          | node      | channel | -                 | -                  | channel: async fn per task, gated; a queue one consumer drains
-hash_collect   | csharp-hash_collect        | csharp    | mutex   | -                 | -                  | mutex: Task.Run per task, gated; lock
-hash_collect   | csharp-hash_collect        | csharp    | channel | -                 | -                  | channel: Task.Run per task, gated; Channel<T> to one consumer
-hash_collect   | csharp-aot-hash_collect    | csharpaot | mutex   | -                 | -                  | mutex: Task.Run per task, gated; lock
-hash_collect   | csharp-aot-hash_collect    | csharpaot | channel | -                 | -                  | channel: Task.Run per task, gated; Channel<T> to one consumer
+threads        | threads                       | ours        | -       | -       | -                 | -                  | std::thread per task
+threads        | rust-threads                  | ruststd     | -       | -       | -                 | -                  | std::thread per task, default stack
+threads        | java-threads                  | java        | -       | -       | -                 | Threads            | platform Thread per task
+coro_timer     | coro_timer                    | ours        | -       | -       | -                 | -                  | job + co_await d
+coro_timer     | go-coro_timer                 | go          | -       | -       | -                 | -                  | goroutine + time.Sleep, WaitGroup
+coro_timer     | csharp-coro_timer             | csharp      | -       | -       | -                 | -                  | async lambda + Task.Delay, Task.WhenAll
+coro_timer     | csharp-aot-coro_timer         | csharpaot   | -       | -       | -                 | -                  | async lambda + Task.Delay, Task.WhenAll
+coro_timer     | csharp-coro_timer_list        | csharp      | -       | -       | Task list         | -                  | List of bare Task.Delay, Task.WhenAll (the 2024 posts)
+coro_timer     | csharp-aot-coro_timer_list    | csharpaot   | -       | -       | Task list         | -                  | List of bare Task.Delay, Task.WhenAll (the 2024 posts)
+coro_timer     | tokio-coro_timer              | tokio       | -       | -       | -                 | -                  | tokio::spawn(sleep) per task
+coro_timer     | tokio-coro_timer_join_all     | tokio       | -       | -       | join_all          | -                  | join_all of N sleeps in one task
+coro_timer     | async-std-coro_timer          | asyncstd    | -       | -       | -                 | -                  | task::spawn(sleep) per task
+coro_timer     | async-std-coro_timer_join_all | asyncstd    | -       | -       | join_all          | -                  | join_all of N task::sleep in one task (the 2024 take 1)
+coro_timer     | node-coro_timer               | node        | -       | -       | -                 | -                  | promisified setTimeout + Promise.all
+coro_timer     | python-coro_timer             | python      | -       | -       | -                 | -                  | asyncio.sleep + gather
+coro_timer     | elixir-coro_timer             | elixir      | -       | -       | -                 | -                  | Task.async + Task.await_many
+coro_timer     | java-coro_timer               | java        | -       | -       | CompletableFuture | CoroTimer          | CompletableFuture + ScheduledExecutorService (not virtual threads)
+coro_timer     | java-virtual-coro_timer       | java21      | -       | -       | virtual threads   | VirtualTimer       | virtual thread + Thread.sleep
+coro_timer     | asio-coro_timer               | asio        | -       | -       | -                 | -                  | co_spawn + own steady_timer
+coro_shared    | coro_shared                   | ours        | -       | -       | -                 | -                  | job per task, co_await one event
+coro_shared    | go-coro_shared                | go          | -       | -       | -                 | -                  | goroutines wait on one channel, close()
+coro_shared    | csharp-coro_shared            | csharp      | -       | -       | -                 | -                  | async lambdas await one Task.Delay, Task.WhenAll
+coro_shared    | csharp-aot-coro_shared        | csharpaot   | -       | -       | -                 | -                  | async lambdas await one Task.Delay, Task.WhenAll
+coro_shared    | tokio-coro_shared             | tokio       | -       | -       | -                 | -                  | tokio::spawn per task, one watch channel
+coro_shared    | tokio-coro_shared_join_all    | tokio       | -       | -       | join_all          | -                  | join_all of N waits on one watch channel
+coro_shared    | async-std-coro_shared         | asyncstd    | -       | -       | -                 | -                  | task::spawn per task, one channel closed
+coro_shared    | node-coro_shared              | node        | -       | -       | -                 | -                  | async fns await one setTimeout promise
+coro_shared    | python-coro_shared            | python      | -       | -       | -                 | -                  | tasks wait on one asyncio.Event
+coro_shared    | elixir-coro_shared            | elixir      | -       | -       | -                 | -                  | Task.async, each monitors one timer process
+coro_shared    | java-coro_shared              | java        | -       | -       | CompletableFuture | CoroShared         | thenRun on one CompletableFuture (not virtual threads)
+coro_shared    | java-virtual-coro_shared      | java21      | -       | -       | virtual threads   | VirtualShared      | virtual threads await one CountDownLatch
+coro_shared    | asio-coro_shared              | asio        | -       | -       | -                 | -                  | co_spawn, one shared steady_timer
+atomic_counter | atomic_counter                | ours        | -       | counter | -                 | -                  | job loop + co_await d
+atomic_counter | go-atomic_counter             | go          | -       | counter | -                 | -                  | goroutine loop + time.Sleep
+atomic_counter | csharp-atomic_counter         | csharp      | -       | counter | -                 | -                  | async loop: Interlocked.Increment + Task.Delay
+atomic_counter | csharp-aot-atomic_counter     | csharpaot   | -       | counter | -                 | -                  | async loop: Interlocked.Increment + Task.Delay
+atomic_counter | tokio-atomic_counter          | tokio       | -       | counter | -                 | -                  | tokio::spawn loop + sleep
+atomic_counter | node-atomic_counter           | node        | -       | counter | -                 | -                  | async fn loop + setTimeout promise
+running_avg    | running_avg                   | ours        | mutex   | start   | -                 | -                  | mutex: job per task; bench::mutex
+running_avg    | running_avg                   | ours        | channel | start   | -                 | -                  | channel: job per task; a channel to one consumer
+running_avg    | go-running_avg                | go          | mutex   | start   | -                 | -                  | mutex: goroutine per task; sync.Mutex
+running_avg    | go-running_avg                | go          | channel | start   | -                 | -                  | channel: goroutine per task; a chan to one consumer
+running_avg    | tokio-running_avg             | tokio       | mutex   | start   | -                 | -                  | mutex: tokio::spawn per task; tokio Mutex
+running_avg    | tokio-running_avg             | tokio       | channel | start   | -                 | -                  | channel: tokio::spawn per task; mpsc to one consumer
+running_avg    | async-std-running_avg         | asyncstd    | mutex   | start   | -                 | -                  | mutex: task::spawn per task; async-std Mutex
+running_avg    | async-std-running_avg         | asyncstd    | channel | start   | -                 | -                  | channel: task::spawn per task; a channel to one consumer
+running_avg    | rust-running_avg              | ruststd     | mutex   | start   | -                 | -                  | mutex: std::thread per task; std Mutex
+running_avg    | rust-running_avg              | ruststd     | channel | start   | -                 | -                  | channel: std::thread per task; mpsc to one consumer thread
+running_avg    | rayon-running_avg             | rayon       | mutex   | -       | -                 | -                  | mutex: par_iter over 0..N, never N tasks at once; std Mutex
+running_avg    | rayon-running_avg             | rayon       | channel | -       | -                 | -                  | channel: par_iter over 0..N, never N tasks at once; a channel to one consumer thread
+running_avg    | java-running_avg              | java        | mutex   | -       | -                 | RunningAvg         | mutex: Runnable per task on a fixed pool, queued; ReentrantLock
+running_avg    | java-running_avg              | java        | channel | -       | -                 | RunningAvg         | channel: Runnable per task on a fixed pool, queued; a queue to one consumer thread
+running_avg    | java-threads-running_avg      | javathreads | mutex   | start   | platform threads  | ThreadsRunningAvg  | mutex: platform Thread per task; ReentrantLock
+running_avg    | java-threads-running_avg      | javathreads | channel | start   | platform threads  | ThreadsRunningAvg  | channel: platform Thread per task; a queue to one consumer thread
+running_avg    | java-virtual-running_avg      | java21      | mutex   | start   | virtual threads   | VirtualRunningAvg  | mutex: virtual thread per task; ReentrantLock
+running_avg    | java-virtual-running_avg      | java21      | channel | start   | virtual threads   | VirtualRunningAvg  | channel: virtual thread per task; a queue to one consumer thread
+running_avg    | node-running_avg              | node        | mutex   | start   | -                 | -                  | mutex: async fn per task; one object, no lock (one thread)
+running_avg    | node-running_avg              | node        | channel | start   | -                 | -                  | channel: async fn per task; a queue one consumer drains
+running_avg    | csharp-running_avg            | csharp      | mutex   | start   | -                 | -                  | mutex: Task.Run per task; lock
+running_avg    | csharp-running_avg            | csharp      | channel | start   | -                 | -                  | channel: Task.Run per task; Channel<T> to one consumer
+running_avg    | csharp-aot-running_avg        | csharpaot   | mutex   | start   | -                 | -                  | mutex: Task.Run per task; lock
+running_avg    | csharp-aot-running_avg        | csharpaot   | channel | start   | -                 | -                  | channel: Task.Run per task; Channel<T> to one consumer
+hash_collect   | hash_collect                  | ours        | mutex   | start   | -                 | -                  | mutex: job per task; bench::mutex
+hash_collect   | hash_collect                  | ours        | channel | start   | -                 | -                  | channel: job per task; a channel to one consumer
+hash_collect   | go-hash_collect               | go          | mutex   | start   | -                 | -                  | mutex: goroutine per task; sync.Mutex
+hash_collect   | go-hash_collect               | go          | channel | start   | -                 | -                  | channel: goroutine per task; a chan to one consumer
+hash_collect   | tokio-hash_collect            | tokio       | mutex   | start   | -                 | -                  | mutex: tokio::spawn per task; tokio Mutex
+hash_collect   | tokio-hash_collect            | tokio       | channel | start   | -                 | -                  | channel: tokio::spawn per task; mpsc to one consumer
+hash_collect   | async-std-hash_collect        | asyncstd    | mutex   | start   | -                 | -                  | mutex: task::spawn per task; async-std Mutex
+hash_collect   | async-std-hash_collect        | asyncstd    | channel | start   | -                 | -                  | channel: task::spawn per task; a channel to one consumer
+hash_collect   | rust-hash_collect             | ruststd     | mutex   | start   | -                 | -                  | mutex: std::thread per task; std Mutex
+hash_collect   | rust-hash_collect             | ruststd     | channel | start   | -                 | -                  | channel: std::thread per task; mpsc to one consumer thread
+hash_collect   | rayon-hash_collect            | rayon       | mutex   | -       | -                 | -                  | mutex: par_iter over 0..N, never N tasks at once; std Mutex
+hash_collect   | rayon-hash_collect            | rayon       | channel | -       | -                 | -                  | channel: par_iter over 0..N, never N tasks at once; a channel to one consumer thread
+hash_collect   | java-hash_collect             | java        | mutex   | -       | -                 | HashCollect        | mutex: Runnable per task on a fixed pool, queued; ReentrantLock
+hash_collect   | java-hash_collect             | java        | channel | -       | -                 | HashCollect        | channel: Runnable per task on a fixed pool, queued; a queue to one consumer thread
+hash_collect   | java-threads-hash_collect     | javathreads | mutex   | start   | platform threads  | ThreadsHashCollect | mutex: platform Thread per task; ReentrantLock
+hash_collect   | java-threads-hash_collect     | javathreads | channel | start   | platform threads  | ThreadsHashCollect | channel: platform Thread per task; a queue to one consumer thread
+hash_collect   | java-virtual-hash_collect     | java21      | mutex   | start   | virtual threads   | VirtualHashCollect | mutex: virtual thread per task; ReentrantLock
+hash_collect   | java-virtual-hash_collect     | java21      | channel | start   | virtual threads   | VirtualHashCollect | channel: virtual thread per task; a queue to one consumer thread
+hash_collect   | node-hash_collect             | node        | mutex   | start   | -                 | -                  | mutex: async fn per task; one array, no lock (one thread)
+hash_collect   | node-hash_collect             | node        | channel | start   | -                 | -                  | channel: async fn per task; a queue one consumer drains
+hash_collect   | csharp-hash_collect           | csharp      | mutex   | start   | -                 | -                  | mutex: Task.Run per task; lock
+hash_collect   | csharp-hash_collect           | csharp      | channel | start   | -                 | -                  | channel: Task.Run per task; Channel<T> to one consumer
+hash_collect   | csharp-aot-hash_collect       | csharpaot   | mutex   | start   | -                 | -                  | mutex: Task.Run per task; lock
+hash_collect   | csharp-aot-hash_collect       | csharpaot   | channel | start   | -                 | -                  | channel: Task.Run per task; Channel<T> to one consumer
 EOF
 }
 
@@ -121,19 +129,20 @@ EOF
 # none, whose threads cell is then its fixed threads ("one per task": capped at THREAD_CAP too).
 peer_groups() {
   cat <<'EOF'
-go        | go         | go     | go @V@                 | GOMAXPROCS=@T@             | -
-csharp    | csharp     | dotnet | c# .NET @V@ JIT        | BENCH_THREADS=@T@          | -
-csharpaot | csharp-aot | dotnet | c# .NET @V@ NativeAOT  | BENCH_THREADS=@T@          | -
-tokio     | tokio      | rust   | rust tokio @V@         | TOKIO_WORKER_THREADS=@T@   | -
-asyncstd  | async-std  | rust   | rust async-std @V@     | ASYNC_STD_THREAD_COUNT=@T@ | -
-ruststd   | rust-std   | rust   | rust @V@ std           | -                          | one per task
-rayon     | rayon      | rust   | rust rayon @V@         | RAYON_NUM_THREADS=@T@      | -
-node      | node       | node   | node @V@               | -                          | 1 (one thread)
-python    | python     | python | python @V@             | -                          | 1 (one thread)
-elixir    | elixir     | elixir | elixir @V@             | ERL_FLAGS=+S@T@:@T@        | -
-java      | java       | java   | java @V@               | BENCH_THREADS=@T@          | -
-java21    | java       | java   | java @V@               | JAVA_TOOL_OPTIONS=-Djdk.virtualThreadScheduler.parallelism=@T@ | -
-asio      | asio       | asio   | boost.asio @V@         | -                          | 1 (one thread)
+go          | go         | go     | go @V@                | GOMAXPROCS=@T@                                                 | -
+csharp      | csharp     | dotnet | c# .NET @V@ JIT       | BENCH_THREADS=@T@                                              | -
+csharpaot   | csharp-aot | dotnet | c# .NET @V@ NativeAOT | BENCH_THREADS=@T@                                              | -
+tokio       | tokio      | rust   | rust tokio @V@        | TOKIO_WORKER_THREADS=@T@                                       | -
+asyncstd    | async-std  | rust   | rust async-std @V@    | ASYNC_STD_THREAD_COUNT=@T@                                     | -
+ruststd     | rust-std   | rust   | rust @V@ std          | -                                                              | one per task
+rayon       | rayon      | rust   | rust rayon @V@        | RAYON_NUM_THREADS=@T@                                          | -
+node        | node       | node   | node @V@              | -                                                              | 1 (one thread)
+python      | python     | python | python @V@            | -                                                              | 1 (one thread)
+elixir      | elixir     | elixir | elixir @V@            | ERL_FLAGS=+S@T@:@T@                                            | -
+java        | java       | java   | java @V@              | BENCH_THREADS=@T@                                              | -
+javathreads | java       | java   | java @V@              | -                                                              | one per task
+java21      | java       | java   | java @V@              | JAVA_TOOL_OPTIONS=-Djdk.virtualThreadScheduler.parallelism=@T@ | -
+asio        | asio       | asio   | boost.asio @V@        | -                                                              | 1 (one thread)
 EOF
 }
 
@@ -166,10 +175,10 @@ peer_knobs="ours --threads T; Go GOMAXPROCS=T; tokio TOKIO_WORKER_THREADS=T; asy
 peers_sleep_ms=30000
 
 # The tables' columns are separated by " | "; the readers below give one column or one line of them.
-# catalogue SCENARIO: its programs, ours first, as tab-separated program, group, variant key, chart
-# suffix and variant.
+# catalogue SCENARIO: its programs, ours first, as tab-separated program, group, variant key,
+# options, chart suffix and variant.
 catalogue() {
-  peer_catalogue | awk -F ' *[|] *' -v s="$1" '$1 == s { printf "%s\t%s\t%s\t%s\t%s\n", $2, $3, $4, $5, $7 }'
+  peer_catalogue | awk -F ' *[|] *' -v s="$1" '$1 == s { printf "%s\t%s\t%s\t%s\t%s\t%s\n", $2, $3, $4, $5, $6, $8 }'
 }
 # groups_column K [GROUP]: column K of peer_groups, of GROUP's line or of every line.
 groups_column() { peer_groups | awk -F ' *[|] *' -v k="$1" -v g="${2:-}" 'g == "" || $1 == g { print $k }'; }
@@ -178,7 +187,7 @@ programs_of() {
   peer_catalogue | awk -F ' *[|] *' -v g="$1" -v sel=" $scenarios " '$3 == g && index(sel, " " $1 " ") && !seen[$2]++ { print $2 }'
 }
 # java_class PROGRAM: the main class of a Java peer.
-java_class() { peer_catalogue | awk -F ' *[|] *' -v p="$1" '$2 == p { print $6; exit }'; }
+java_class() { peer_catalogue | awk -F ' *[|] *' -v p="$1" '$2 == p { print $7; exit }'; }
 # peer_name GROUP, toolchain_of GROUP: the name PEERS knows a group by, the toolchain it needs.
 peer_name() { groups_column 2 "$1"; }
 toolchain_of() { groups_column 3 "$1"; }
@@ -643,19 +652,27 @@ jdk21() {
   [ "${v%%.*}" -lt 21 ] 2>/dev/null || [ -z "$v" ] || echo "PATH|$(command -v "$JAVA")|$(command -v "$JAVAC")"
 }
 
-# Virtual threads: a JDK of 21 or newer, found by detect (jdk21).
-ready_java21() {
+# The programs in java/jdk21 need a JDK of 21 or newer, found by detect (jdk21): the virtual
+# threads (java21) and the platform thread per task of running_avg and hash_collect (javathreads,
+# written with Thread.ofPlatform() beside Thread.ofVirtual()).
+ready_java21() { jdk21_ready "virtual threads"; }
+ready_javathreads() { jdk21_ready "platform threads (running_avg, hash_collect)"; }
+jdk21_ready() {
   [ ! -s "$pw/java21.jdk" ] || return 0
-  echo "java virtual threads: not run, they need JDK 21 or newer and none was found (JAVA_HOME, then PEERS_JDKS=$PEERS_JDKS, then PATH, whose javac is $(first_version "$("$JAVAC" -version 2>&1 | grep -m 1 '^javac ')"))" >>"$pw/notes"
+  echo "java $1: not run, they need JDK 21 or newer and none was found (JAVA_HOME, then PEERS_JDKS=$PEERS_JDKS, then PATH, whose javac is $(first_version "$("$JAVAC" -version 2>&1 | grep -m 1 '^javac ')"))" >>"$pw/notes"
   return 1
 }
 
-build_java21() {
+build_java21() { build_jdk21 java21; }
+build_javathreads() { build_jdk21 javathreads && cp "$pw/java21.version" "$pw/javathreads.version"; }
+# build_jdk21 GROUP: compiles java/jdk21 (and Rss.java, which its programs share with the JDK 17
+# ones) into $pb/GROUP with that JDK, and a launcher for each program of GROUP.
+build_jdk21() {
   local p java
   java=$(cut -d'|' -f2 "$pw/java21.jdk")
-  copy_src java && rm -rf "$pb/java21" && mkdir -p "$pb/java21" &&
-    "$(cut -d'|' -f3 "$pw/java21.jdk")" -d "$pb/java21" "$pb/src/java/jdk21"/*.java || return 1
-  for p in $(programs_of java21); do launcher "$p" "$java" -cp "$pb/java21" "$(java_class "$p")" || return 1; done
+  copy_src java "$1" && rm -rf "${pb:?}/$1" && mkdir -p "$pb/$1" &&
+    "$(cut -d'|' -f3 "$pw/java21.jdk")" -d "$pb/$1" "$pb/src/$1/jdk21"/*.java "$pb/src/$1/Rss.java" || return 1
+  for p in $(programs_of "$1"); do launcher "$p" "$java" -cp "$pb/$1" "$(java_class "$p")" || return 1; done
 }
 
 # Boost.Asio: compiled again only when the source or the compiler changed; into a temporary
@@ -728,56 +745,71 @@ prepare_peers() {
   cat "$pw/tools.last" >>"$pw/tools"
 }
 
-# peer_timeout SCENARIO SLEEP_MS: the default time limit of a run, in seconds: the larger of 60 and
-# 10 x the sleep x the rounds of sleep the scenario needs (atomic_counter: 10, its hits are 10 x N;
-# the others: 1). A run that takes ten times its work is not going to finish.
+# peer_timeout SCENARIO SLEEP_MS N: the default time limit of a run at N tasks, in seconds: the
+# larger of 60 and 10 x the time the run must take: the rounds of sleep the scenario needs
+# (atomic_counter's loop mode: HITS / N, by default 10; its once mode and the others: 1), and in
+# atomic_counter its bursts' pauses and one poll. A run that takes ten times that is not going to finish.
 peer_timeout() {
-  local rounds=1
-  [ "$1" != atomic_counter ] || rounds=10
-  awk -v ms="$2" -v r="$rounds" 'BEGIN { t = int((10 * ms * r + 999) / 1000); print (t > 60 ? t : 60) }'
+  local rounds=1 extra=0
+  if [ "$1" = atomic_counter ]; then
+    [ "$MODE" = once ] || rounds=10
+    [ -z "$HITS" ] || rounds=$(((HITS + $3 - 1) / $3))
+    [ -z "$BURST" ] || extra=$(($3 / BURST * ${BURST_PAUSE_MS:-1000}))
+    extra=$((extra + ${POLL_MS:-100}))
+  fi
+  awk -v ms="$2" -v r="$rounds" -v x="$extra" 'BEGIN { t = int((10 * (ms * r + x) + 999) / 1000); print (t > 60 ? t : 60) }'
 }
 
 # plan_peers SCENARIO: the plan lines of SCENARIO under --peers (plan_line): for each variant
-# (running_avg's and hash_collect's mutex and channel) and each T of THREADS, ours first, then each
-# chosen peer of the catalogue; the scenario's time limit first.
+# (running_avg's and hash_collect's mutex and channel), each START and each T of THREADS, ours
+# first, then each chosen peer of the catalogue; the scenario's time limit first. A program with
+# one shape only (no start among its options) runs at the first START only.
 plan_peers() {
-  local s=$1 sleep='' vlist=- limit sv t first prog g key suffix variant
+  local s=$1 sleep='' vlist=- slist=- limit sv st t first prog g key opts suffix variant
   case $s in
-    running_avg | hash_collect) vlist="mutex channel" ;;
+    running_avg | hash_collect) vlist="mutex channel" slist=${START:--} ;;
     atomic_counter) sleep=${SLEEP_MS:-1000} ;;
     *) sleep=${SLEEP_MS:-$peers_sleep_ms} ;;
   esac
-  limit=${PEER_TIMEOUT:-$(peer_timeout "$s" "${sleep:-0}")}
+  limit=${PEER_TIMEOUT:-$(peer_timeout "$s" "${sleep:-0}" "${N:-${sweep_ns##* }}")}
   plan_line limit "$s" ours - - - - - - - "$s: a run is stopped after $limit s${PEER_TIMEOUT:+ (PEER_TIMEOUT)}" - -
   for sv in $vlist; do
-    first=yes
-    # The threads scenario takes no T; without THREADS every runtime keeps its default.
-    for t in $(if [ "$s" = threads ]; then echo -; else echo "${THREADS:-default}"; fi); do
-      while IFS=$tab read -r prog g key suffix variant <&3; do
-        [ "$sv" = - ] || [ "$key" = "$sv" ] || continue
-        [ "$g" = ours ] || case " $PEERS " in *" $(peer_name "$g") "*) ;; *) continue ;; esac
-        plan_peer "$s" "$prog" "$g" "$sv" "$t" "$first" "$sleep" "$limit" "$suffix" "$variant"
-      done 3< <(catalogue "$s")
-      first=
+    for st in $slist; do
+      first=yes
+      # The threads scenario takes no T; without THREADS every runtime keeps its default.
+      for t in $(if [ "$s" = threads ]; then echo -; else echo "${THREADS:-default}"; fi); do
+        while IFS=$tab read -r prog g key opts suffix variant <&3; do
+          [ "$sv" = - ] || [ "$key" = "$sv" ] || continue
+          [ "$g" = ours ] || case " $PEERS " in *" $(peer_name "$g") "*) ;; *) continue ;; esac
+          [ "$st" = - ] || [ "$opts" = start ] || [ "$st" = "${slist%% *}" ] || continue
+          plan_peer "$s" "$prog" "$g" "$sv" "$t" "$first" "$sleep" "$limit" "$suffix" "$variant" "$st" "$opts"
+        done 3< <(catalogue "$s")
+        first=
+      done
     done
   done
 }
 
-# plan_peer SCENARIO PROGRAM GROUP VARIANT_KEY T FIRST SLEEP LIMIT SUFFIX VARIANT: the lines of one
-# program at T ("default", or - in the threads scenario): at N after a 1-task run, its baseline
-# (none at N = 1, a row that is its own baseline), or in a sweep its series (plan_series). Ours
-# takes --threads T; a peer, its knob's environment; a peer without one, its fixed threads, at the
-# first T only (FIRST). A runtime that runs a thread per task is capped at THREAD_CAP, like the
-# threads scenario.
+# plan_peer SCENARIO PROGRAM GROUP VARIANT_KEY T FIRST SLEEP LIMIT SUFFIX VARIANT START OPTIONS: the
+# lines of one program at T ("default", or - in the threads scenario): at N after a 1-task run, its
+# baseline (none at N = 1, a row that is its own baseline), or in a sweep its series (plan_series).
+# Ours takes --threads T; a peer, its knob's environment; a peer without one, its fixed threads, at
+# the first T only (FIRST). Each takes the write-ups' variants it has (OPTIONS: mode_opts). A
+# runtime that runs a thread per task is capped at THREAD_CAP, like the threads scenario.
 plan_peer() {
-  local s=$1 prog=$2 g=$3 sv=$4 t=$5 first=$6 sleep=$7 limit=$8 suffix=$9 variant=${10}
-  local args env='' tcell=$5 n=${N:-} cap='' flags='' tail
+  local s=$1 prog=$2 g=$3 sv=$4 t=$5 first=$6 sleep=$7 limit=$8 suffix=$9 variant=${10} st=${11} opts=${12}
+  local args env='' tcell=$5 n=${N:-} cap='' flags='' tail extra=''
+  local base_args base_extra=''
+  case $opts in counter | start) extra=$(mode_opts "$s" "$st") base_extra=$(mode_opts "$s" "$st" base) ;; *) st=- ;; esac
+  variant=$(variant_cell "$s" "$variant" "$st" "$opts")
   if [ "$g" = ours ]; then
-    prog=./$prog args=$(ours_args "$t" "$sv" "$sleep") tail=$(series_tail "$sv" "$t")
+    prog=./$prog args=$(ours_args "$t" "$sv" "$sleep" "$extra") tail=$(series_tail "$sv" "$t" "$st")
+    base_args=$(ours_args "$t" "$sv" "$sleep" "$base_extra")
     [ "$t" != default ] || tcell=1
   else
     args=$sleep
     [ "$sv" = - ] || args=$sv
+    base_args="$args${base_extra:+ $base_extra}" args="$args${extra:+ $extra}"
     case $t in
       -) ;;
       default) [ -n "$(threads_knob "$g" 1)" ] || tcell=$(fixed_threads "$g") ;;
@@ -788,7 +820,7 @@ plan_peer() {
           tcell=$(fixed_threads "$g")
         fi ;;
     esac
-    tail=$(series_tail "$sv" "${env:+$t}")
+    tail=$(series_tail "$sv" "${env:+$t}" "$st")
     [ "$suffix" = - ] || tail=" $suffix$tail"
   fi
   cap=$(thread_cap "$s" "$g")
@@ -798,14 +830,14 @@ plan_peer() {
       flags="capped threads_capped"
     else
       variant="$variant (capped at THREAD_CAP=$cap)"
-      plan_line limit "$s" "$g" - - - - - - - "$s: @R@ ran min(N, THREAD_CAP=$cap) threads, a thread per task; the other runtimes ran N tasks" - -
+      plan_line limit "$s" "$g" - - - - - - - "$s: @R@$(case $suffix in -) ;; *) echo " $suffix" ;; esac) ran min(N, THREAD_CAP=$cap) threads, a thread per task; the other runtimes ran N tasks" - -
     fi
   fi
   if [ -n "$sweep" ]; then
     plan_series "$s" "$g" "$prog" "$tcell" "$args" "$env" "$limit" "$variant" "@R@$tail" "$cap"
     return
   fi
-  [ "$n" -eq 1 ] || plan_line base "$s" "$g" "$prog" 1 "$tcell" "$args" "$env" 1 "$limit" "$variant" "@R@$tail" "$flags"
+  [ "$n" -eq 1 ] || plan_line base "$s" "$g" "$prog" 1 "$tcell" "$base_args" "$env" 1 "$limit" "$variant" "@R@$tail" "$flags"
   plan_line row "$s" "$g" "$prog" "$n" "$tcell" "$args" "$env" "$RUNS" "$limit" "$variant" "@R@$tail" "$flags"
 }
 

@@ -1,7 +1,7 @@
 // coro_shared, Boost.Asio C++20 coroutines: N co_spawned coroutines on one io_context all
 // co_await async_wait on ONE steady_timer (armed before them); run returns when all have finished.
 // Run:    coro_shared N [SLEEP_MS=5000]      Build: g++ -O2 -std=c++20 -pthread coro_shared.cpp
-// Prints: scenario=coro_shared runtime=asio ... sleep_ms=MS spawn_ms=S ended_at_spawn=E ... completed=C;
+// Prints: scenario=coro_shared runtime=asio ... sleep_ms=MS spawn_ms=S ended_at_spawn=E rss_wait_kib=R ... completed=C;
 // exits 1 if C != N. The coroutines only start inside run(), so S is ms from start until a handler
 // posted after the co_spawn loop runs, after every coroutine has run to its first co_await; E is
 // the completed count (each coroutine's last act) read in that handler. E is 0 by construction
@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 
 using boost::asio::awaitable;
@@ -37,6 +38,14 @@ static void args(int argc, char** argv, long& n, long& ms) {
     if (!ok) std::fprintf(stderr, "usage: coro_shared N [SLEEP_MS=5000]  (N >= 1)\n"), std::exit(2);
 }
 
+// The resident set in KiB, for rss_wait_kib=: VmRSS from /proc/self/status (Linux), "-" elsewhere.
+static std::string rss_kib() {
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);)
+        if (line.rfind("VmRSS:", 0) == 0) return std::to_string(std::strtol(line.c_str() + 6, nullptr, 10));
+    return "-";
+}
+
 static void check(bool ok, const std::string& what) {
     if (!ok) std::fprintf(stderr, "coro_shared: check failed: %s\n", what.c_str()), std::exit(1);
 }
@@ -50,13 +59,14 @@ int main(int argc, char** argv) {
     for (long i = 0; i < n; ++i) boost::asio::co_spawn(ctx, waiter(shared, completed), boost::asio::detached);
     std::chrono::steady_clock::time_point spawned;
     long ended_at_spawn = -1;
-    boost::asio::post(ctx, [&] { spawned = std::chrono::steady_clock::now(), ended_at_spawn = completed; });
+    std::string rss_wait = "-";
+    boost::asio::post(ctx, [&] { spawned = std::chrono::steady_clock::now(), ended_at_spawn = completed, rss_wait = rss_kib(); });
     ctx.run();
     const auto spawn = std::chrono::round<milliseconds>(spawned - start).count();
     const auto wall = std::chrono::duration_cast<milliseconds>(std::chrono::steady_clock::now() - start).count();
     check(completed == n, "completed " + std::to_string(completed) + " of " + std::to_string(n));
     check(wall >= ms, "the run took less than one sleep");
     std::printf("scenario=coro_shared runtime=asio n=%ld sleep_ms=%ld spawn_ms=%lld ended_at_spawn=%ld "
-                "wall_ms=%lld completed=%ld\n",
-                n, ms, static_cast<long long>(spawn), ended_at_spawn, static_cast<long long>(wall), completed);
+                "rss_wait_kib=%s wall_ms=%lld completed=%ld\n",
+                n, ms, static_cast<long long>(spawn), ended_at_spawn, rss_wait.c_str(), static_cast<long long>(wall), completed);
 }

@@ -26,7 +26,8 @@ static class Peer
     // public program does (of an array, or of a List as IEnumerable), then checks that every task
     // completed and that the run took at least one sleep by Environment.TickCount64, the clock
     // Task.Delay counts on (coarse: by a Stopwatch a delay may end up to 3 ms early, so a Stopwatch
-    // check failed 5-17% of 1-task runs of 20 ms on Linux). Prints the summary line.
+    // check failed 5-17% of 1-task runs of 20 ms on Linux). Prints the summary line, with the
+    // resident set read at the moment of ended_at_spawn (rss_wait_kib).
     public static void RunSleepers(string name, string[] args, Func<int, int, IEnumerable<Task>> spawn)
     {
         long n = args.Length is 1 or 2 ? Num(args[0], int.MaxValue) : -1;
@@ -47,6 +48,7 @@ static class Peer
             // A lazy sequence would make its tasks again at each enumeration: spawn returns them made.
             _ => throw new ArgumentException("spawn must return the tasks it made: an array or a List"),
         });
+        string rssWait = RssKib(); // every task exists and waits
         Console.Error.WriteLine($"{name}: {n} tasks spawned in {spawnMs} ms, {endedAtSpawn} had ended");
         WaitAll(name, tasks is Task[] array ? Task.WhenAll(array) : Task.WhenAll(tasks), tasks, n);
         long wallMs = clock.ElapsedMilliseconds;
@@ -56,7 +58,18 @@ static class Peer
         Check(name, completed == n, $"completed {completed} of {n}");
         Check(name, ticks >= ms, $"the run took {ticks} ms by Environment.TickCount64, less than one sleep");
         Console.WriteLine($"scenario={name} {Head(n)} sleep_ms={ms} spawn_ms={spawnMs} ended_at_spawn={endedAtSpawn} " +
-                          $"wall_ms={wallMs} completed={completed} {Tail()}");
+                          $"rss_wait_kib={rssWait} wall_ms={wallMs} completed={completed} {Tail()}");
+    }
+
+    // RssKib: the resident set in KiB, rss_wait_kib=: VmRSS from /proc/self/status on Linux, else the
+    // runtime's own reading (Environment.WorkingSet).
+    static string RssKib()
+    {
+        if (File.Exists("/proc/self/status"))
+            foreach (string line in File.ReadLines("/proc/self/status"))
+                if (line.StartsWith("VmRSS:"))
+                    return line.Split(' ', StringSplitOptions.RemoveEmptyEntries)[1];
+        return (Environment.WorkingSet / 1024).ToString(CultureInfo.InvariantCulture);
     }
 
     // Ended: how many of the tasks have completed, newest first (tasks end about in the order they were
@@ -71,14 +84,16 @@ static class Peer
         return ended;
     }
 
-    // SyncArgs: reads `N mutex|channel` (exit 2 otherwise), then BENCH_THREADS; true for mutex.
-    public static (int N, bool Locked) SyncArgs(string name, string[] args)
+    // SyncArgs: reads `N mutex|channel [--start gated|eager]` (exit 2 otherwise), then BENCH_THREADS;
+    // Locked: mutex; Eager: --start eager (the default is gated).
+    public static (int N, bool Locked, bool Eager) SyncArgs(string name, string[] args)
     {
-        long n = args.Length == 2 ? Num(args[0], int.MaxValue) : -1;
+        bool startOk = args.Length == 2 || (args.Length == 4 && args[2] == "--start" && args[3] is "gated" or "eager");
+        long n = startOk ? Num(args[0], int.MaxValue) : -1;
         if (n < 1 || args[1] is not ("mutex" or "channel"))
-            Usage($"usage: {name} N mutex|channel  (N >= 1; env BENCH_THREADS=T for T pool workers)");
+            Usage($"usage: {name} N mutex|channel [--start gated|eager]  (N >= 1; env BENCH_THREADS=T for T pool workers)");
         SetThreads(name);
-        return ((int)n, args[1] == "mutex");
+        return ((int)n, args[1] == "mutex", args.Length == 4 && args[3] == "eager");
     }
 
     public static void Usage(string line)

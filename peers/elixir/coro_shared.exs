@@ -1,7 +1,7 @@
 # coro_shared, Elixir: one timer process sleeps SLEEP_MS and exits; N processes started with
 # Task.async each monitor it and wait for its :DOWN message; Task.await_many waits for the N.
 # Run:    elixir --erl "+P 2000000" coro_shared.exs N [SLEEP_MS=5000]   (+P: room for N processes)
-# Prints: scenario=coro_shared runtime=elixir n=N sleep_ms=MS spawn_ms=S ended_at_spawn=E wall_ms=W
+# Prints: scenario=coro_shared runtime=elixir n=N sleep_ms=MS spawn_ms=S ended_at_spawn=E rss_wait_kib=R wall_ms=W
 #         completed=C; exits 1 if C != N. S: ms from start (the timer process is spawned first) until
 #         the spawn comprehension returns (Task.async starts each process at once); E: waiters whose
 #         process had already exited then (the timer fired while spawning went on).
@@ -23,12 +23,13 @@ defmodule CoroShared do
     spawn_ms = round(System.convert_time_unit(System.monotonic_time() - start, :native, :microsecond) / 1000)
     # A scan after the moment: a process that ran to its end is no longer alive (no per-task memory added).
     ended = Enum.count(tasks, &(not Process.alive?(&1.pid)))
+    rss_wait = rss_kib()  # every task exists and waits
     completed = Enum.count(Task.await_many(tasks, :infinity), &(&1 == :ok))
     wall = System.convert_time_unit(System.monotonic_time() - start, :native, :millisecond)
     check(completed == n, "completed #{completed} of #{n}")
     check(wall >= ms, "the run took less than one sleep")
     IO.puts("scenario=coro_shared runtime=elixir n=#{n} sleep_ms=#{ms} spawn_ms=#{spawn_ms} " <>
-              "ended_at_spawn=#{ended} wall_ms=#{wall} completed=#{completed}")
+              "ended_at_spawn=#{ended} rss_wait_kib=#{rss_wait} wall_ms=#{wall} completed=#{completed}")
   end
 
   # N (>= 1) and SLEEP_MS from the command line; anything else is a usage error, exit 2.
@@ -39,6 +40,16 @@ defmodule CoroShared do
       _ ->
         IO.puts(:stderr, "usage: elixir coro_shared.exs N [SLEEP_MS=#{default_ms}]  (N >= 1)")
         System.halt(2)
+    end
+  end
+
+  # The resident set in KiB, for rss_wait_kib=: VmRSS from /proc/self/status (Linux), else "-".
+  defp rss_kib do
+    with {:ok, status} <- File.read("/proc/self/status"),
+         [_, kib] <- Regex.run(~r/^VmRSS:\s+(\d+)/m, status) do
+      kib
+    else
+      _ -> "-"
     end
   end
 

@@ -1,7 +1,7 @@
 # coro_timer, Elixir: N processes started with Task.async, each Process.sleep(SLEEP_MS);
 # Task.await_many waits for all of them.
 # Run:    elixir --erl "+P 2000000" coro_timer.exs N [SLEEP_MS=5000]   (+P: room for N processes)
-# Prints: scenario=coro_timer runtime=elixir n=N sleep_ms=MS spawn_ms=S ended_at_spawn=E wall_ms=W
+# Prints: scenario=coro_timer runtime=elixir n=N sleep_ms=MS spawn_ms=S ended_at_spawn=E rss_wait_kib=R wall_ms=W
 #         completed=C; exits 1 if C != N. S: ms from start until the spawn comprehension returns
 #         (Task.async starts each process at once); E: tasks whose process had already exited then.
 defmodule CoroTimer do
@@ -12,12 +12,13 @@ defmodule CoroTimer do
     spawn_ms = round(System.convert_time_unit(System.monotonic_time() - start, :native, :microsecond) / 1000)
     # A scan after the moment: a process that ran to its end is no longer alive (no per-task memory added).
     ended = Enum.count(tasks, &(not Process.alive?(&1.pid)))
+    rss_wait = rss_kib()  # every task exists and waits
     completed = length(Task.await_many(tasks, :infinity))
     wall = System.convert_time_unit(System.monotonic_time() - start, :native, :millisecond)
     check(completed == n, "completed #{completed} of #{n}")
     check(wall >= ms, "the run took less than one sleep")
     IO.puts("scenario=coro_timer runtime=elixir n=#{n} sleep_ms=#{ms} spawn_ms=#{spawn_ms} " <>
-              "ended_at_spawn=#{ended} wall_ms=#{wall} completed=#{completed}")
+              "ended_at_spawn=#{ended} rss_wait_kib=#{rss_wait} wall_ms=#{wall} completed=#{completed}")
   end
 
   # N (>= 1) and SLEEP_MS from the command line; anything else is a usage error, exit 2.
@@ -28,6 +29,16 @@ defmodule CoroTimer do
       _ ->
         IO.puts(:stderr, "usage: elixir coro_timer.exs N [SLEEP_MS=#{default_ms}]  (N >= 1)")
         System.halt(2)
+    end
+  end
+
+  # The resident set in KiB, for rss_wait_kib=: VmRSS from /proc/self/status (Linux), else "-".
+  defp rss_kib do
+    with {:ok, status} <- File.read("/proc/self/status"),
+         [_, kib] <- Regex.run(~r/^VmRSS:\s+(\d+)/m, status) do
+      kib
+    else
+      _ -> "-"
     end
   end
 

@@ -2,7 +2,7 @@
 // SLEEP_MS (scheduled before the waiters exist); per task a dependent stage (thenRun) of it;
 // CompletableFuture.allOf waits for all of them.
 // Run:    java CoroShared N [SLEEP_MS=5000]  (BENCH_THREADS=T: T timer threads, see Timers.java)
-// Prints: scenario=coro_shared runtime=java variant=CompletableFuture n=N sleep_ms=MS spawn_ms=S ended_at_spawn=E
+// Prints: scenario=coro_shared runtime=java variant=CompletableFuture n=N sleep_ms=MS spawn_ms=S ended_at_spawn=E rss_wait_kib=R
 //         wall_ms=W completed=C; exits 1 if C != N. S: ms from start (the shared delay is scheduled
 //         first) until the spawn loop returns (every stage is attached); E: stages whose action had
 //         run by then (the count each one adds to as its only act, read at that moment).
@@ -25,13 +25,14 @@ public class CoroShared {
         for (int i = 0; i < n; i++) tasks[i] = shared.thenRun(completed::increment);
         long spawnMs = Math.round((System.nanoTime() - start) / 1e6);
         long endedAtSpawn = completed.sum();
+        String rssWait = Rss.kib(); // every task exists and waits
         CompletableFuture.allOf(tasks).join();
         long wallMs = (System.nanoTime() - start) / 1_000_000;
         timers.shutdown();
         check(completed.sum() == n, "completed " + completed.sum() + " of " + n);
         check(wallMs >= ms, "the run took less than one sleep");
         System.out.println("scenario=coro_shared runtime=java variant=CompletableFuture n=" + n + " sleep_ms=" + ms
-                + " spawn_ms=" + spawnMs + " ended_at_spawn=" + endedAtSpawn + " wall_ms=" + wallMs
+                + " spawn_ms=" + spawnMs + " ended_at_spawn=" + endedAtSpawn + " rss_wait_kib=" + rssWait + " wall_ms=" + wallMs
                 + " completed=" + completed.sum());
     }
 

@@ -1,7 +1,7 @@
 // coro_timer, Java: per task a CompletableFuture that one ScheduledExecutorService thread completes
 // after SLEEP_MS; CompletableFuture.allOf waits for all of them. (No virtual threads before JDK 21.)
 // Run:    java CoroTimer N [SLEEP_MS=5000]   (BENCH_THREADS=T: T timer threads, see Timers.java)
-// Prints: scenario=coro_timer runtime=java variant=CompletableFuture n=N sleep_ms=MS spawn_ms=S ended_at_spawn=E
+// Prints: scenario=coro_timer runtime=java variant=CompletableFuture n=N sleep_ms=MS spawn_ms=S ended_at_spawn=E rss_wait_kib=R
 //         wall_ms=W completed=C; exits 1 if C != N. S: ms from start until the spawn loop returns
 //         (every delay is scheduled); E: futures already done by then (isDone, counted just after,
 //         newest first; one completed during the count counts too, so E can only err high).
@@ -27,6 +27,7 @@ public class CoroTimer {
         // the ones that may still be firing are looked at closest to the moment. Only reads the futures.
         long endedAtSpawn = 0;
         for (int i = n - 1; i >= 0; i--) if (tasks[i].isDone()) endedAtSpawn++;
+        String rssWait = Rss.kib(); // every task exists and waits
         CompletableFuture.allOf(tasks).join();
         long wallMs = (System.nanoTime() - start) / 1_000_000;
         timers.shutdown();
@@ -35,7 +36,7 @@ public class CoroTimer {
         check(completed == n, "completed " + completed + " of " + n);
         check(wallMs >= ms, "the run took less than one sleep");
         System.out.println("scenario=coro_timer runtime=java variant=CompletableFuture n=" + n + " sleep_ms=" + ms
-                + " spawn_ms=" + spawnMs + " ended_at_spawn=" + endedAtSpawn + " wall_ms=" + wallMs
+                + " spawn_ms=" + spawnMs + " ended_at_spawn=" + endedAtSpawn + " rss_wait_kib=" + rssWait + " wall_ms=" + wallMs
                 + " completed=" + completed);
     }
 

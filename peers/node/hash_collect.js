@@ -2,10 +2,12 @@
 // text, crypto.createHash('sha512')) and hand the 64-byte digest to one collector: pushed straight
 // onto a shared array (mutex: one thread runs all JavaScript, so no lock is needed), or into a queue
 // that one consumer async function drains into the array, stopping after N digests (channel);
-// Promise.all waits. Every task first awaits one promise, resolved after the last task was made, so
-// that all N exist before any of them hashes (ours makes every task before any runs).
-// Run:    node hash_collect.js N mutex|channel
-// Prints: scenario=hash_collect runtime=node n=N sync=V spawn_ms=S wall_ms=W completed=C;
+// Promise.all waits. Gated (the default): every task first awaits one promise, resolved after the
+// last task was made, so that all N exist before any of them hashes (ours makes every task before
+// any runs). Eager (--start eager): there is no gate to await, so each async function runs to its
+// end inside the call that makes it, as the 2023 programs' tasks start at once.
+// Run:    node hash_collect.js N mutex|channel [--start gated|eager]
+// Prints: scenario=hash_collect runtime=node n=N sync=V start=G spawn_ms=S wall_ms=W completed=C;
 // exits 1 if a digest is lost, repeated or wrong.
 'use strict';
 const crypto = require('crypto');
@@ -46,12 +48,12 @@ function hashed(i, c) {
 }
 
 async function hashShared(gate, c, i) {
-  await gate;
+  if (gate) await gate;
   c.digests.push(hashed(i, c));
 }
 
 async function hashSent(gate, c, i) {
-  await gate;
+  if (gate) await gate;
   c.queue.send(hashed(i, c));
 }
 
@@ -60,11 +62,11 @@ async function collect(c, n) {
 }
 
 async function main() {
-  const [n, variant] = args();
+  const [n, variant, startMode] = args();
   console.error(`hash_collect: spawning ${n} tasks`);
   const start = performance.now();
-  let open;
-  const gate = new Promise((resolve) => { open = resolve; });
+  let open = () => {};
+  const gate = startMode === 'gated' ? new Promise((resolve) => { open = resolve; }) : null;
   const c = { digests: [], queue: new Queue(), first: '' };
   const collector = variant === 'channel' ? collect(c, n) : null;
   const tasks = [];
@@ -84,7 +86,7 @@ async function main() {
   const digests = c.digests.sort(Buffer.compare);
   for (let i = 1; i < n; i++) check(!digests[i].equals(digests[i - 1]), 'two digests are equal');
   check(sortedHas(digests, sha512(c.first)), "the digest of task 0's UUID, recomputed, is not among those collected");
-  console.log(`scenario=hash_collect runtime=node n=${n} sync=${variant} spawn_ms=${spawnMs} wall_ms=${Math.round(wall)} ` +
+  console.log(`scenario=hash_collect runtime=node n=${n} sync=${variant} start=${startMode} spawn_ms=${spawnMs} wall_ms=${Math.round(wall)} ` +
     `completed=${completed}`);
 }
 
@@ -102,15 +104,18 @@ function sortedHas(sorted, d) {
   return false;
 }
 
-// N (digits only, >= 1) and the variant, both required; anything else is a usage error, exit 2.
+// N (digits only, >= 1) and the variant, then --start gated|eager (default gated); anything else
+// is a usage error, exit 2.
 function args() {
   const a = process.argv.slice(2);
+  let start = 'gated';
+  if (a.length === 4 && a[2] === '--start' && ['gated', 'eager'].includes(a[3])) start = a.splice(2)[1];
   const n = /^\d+$/.test(a[0] ?? '') ? Number(a[0]) : 0;
   if (a.length !== 2 || n < 1 || !Number.isSafeInteger(n) || !['mutex', 'channel'].includes(a[1])) {
-    console.error('usage: node hash_collect.js N mutex|channel  (N >= 1)');
+    console.error('usage: node hash_collect.js N mutex|channel [--start gated|eager]  (N >= 1)');
     process.exit(2);
   }
-  return [n, a[1]];
+  return [n, a[1], start];
 }
 
 function check(ok, what) {

@@ -2,10 +2,12 @@
 // into ONE running mean and variance (Welford): a shared object updated in place (mutex: one
 // thread runs all JavaScript, so no lock is needed), or pushed into a queue that one consumer async
 // function drains, owning the statistics and stopping after N values (channel); Promise.all waits.
-// Every task first awaits one promise, resolved after the last task was made, so that all N
-// exist before any of them draws (ours makes every task before any runs).
-// Run:    node running_avg.js N mutex|channel
-// Prints: scenario=running_avg runtime=node n=N sync=V spawn_ms=S wall_ms=W mean=M variance=V completed=C;
+// Gated (the default): every task first awaits one promise, resolved after the last task was made,
+// so that all N exist before any of them runs (ours makes every task before any runs). Eager
+// (--start eager): there is no gate to await, so each async function runs to its end inside the
+// call that makes it, as the 2023 programs' tasks start at once.
+// Run:    node running_avg.js N mutex|channel [--start gated|eager]
+// Prints: scenario=running_avg runtime=node n=N sync=V start=G spawn_ms=S wall_ms=W mean=M variance=V completed=C;
 // exits 1 if a value is lost or the mean or variance is more than 6 standard errors off.
 'use strict';
 
@@ -50,12 +52,12 @@ class Queue {
 }
 
 async function drawShared(gate, stats) {
-  await gate;
+  if (gate) await gate;
   push(stats, Math.random() * 100);
 }
 
 async function drawSent(gate, queue) {
-  await gate;
+  if (gate) await gate;
   queue.send(Math.random() * 100);
 }
 
@@ -64,12 +66,12 @@ async function consume(queue, stats, n) {
 }
 
 async function main() {
-  const [n, variant] = args();
+  const [n, variant, startMode] = args();
   const stats = { n: 0, mean: 0, m2: 0 };
   console.error(`running_avg: spawning ${n} tasks`);
   const start = performance.now();
-  let open;
-  const gate = new Promise((resolve) => { open = resolve; });
+  let open = () => {};
+  const gate = startMode === 'gated' ? new Promise((resolve) => { open = resolve; }) : null;
   const queue = new Queue();
   const consumer = variant === 'channel' ? consume(queue, stats, n) : null;
   const tasks = [];
@@ -95,19 +97,22 @@ async function main() {
     check(Math.abs(v - 833.333) <= 6 * 745.36 / Math.sqrt(n),
       `variance ${v.toFixed(6)} is more than 6 standard errors from 833.333`);
   }
-  console.log(`scenario=running_avg runtime=node n=${n} sync=${variant} spawn_ms=${spawnMs} wall_ms=${Math.round(wall)} ` +
+  console.log(`scenario=running_avg runtime=node n=${n} sync=${variant} start=${startMode} spawn_ms=${spawnMs} wall_ms=${Math.round(wall)} ` +
     `mean=${mean.toFixed(6)} variance=${v.toFixed(6)} completed=${completed}`);
 }
 
-// N (digits only, >= 1) and the variant, both required; anything else is a usage error, exit 2.
+// N (digits only, >= 1) and the variant, then --start gated|eager (default gated); anything else
+// is a usage error, exit 2.
 function args() {
   const a = process.argv.slice(2);
+  let start = 'gated';
+  if (a.length === 4 && a[2] === '--start' && ['gated', 'eager'].includes(a[3])) start = a.splice(2)[1];
   const n = /^\d+$/.test(a[0] ?? '') ? Number(a[0]) : 0;
   if (a.length !== 2 || n < 1 || !Number.isSafeInteger(n) || !['mutex', 'channel'].includes(a[1])) {
-    console.error('usage: node running_avg.js N mutex|channel  (N >= 1)');
+    console.error('usage: node running_avg.js N mutex|channel [--start gated|eager]  (N >= 1)');
     process.exit(2);
   }
-  return [n, a[1]];
+  return [n, a[1], start];
 }
 
 function check(ok, what) {

@@ -1,7 +1,7 @@
 """coro_timer, Python asyncio: N asyncio.sleep coroutines run as tasks by asyncio.gather.
 
 Run:    python3 coro_timer.py N [SLEEP_MS=5000]
-Prints: scenario=coro_timer runtime=python n=N sleep_ms=MS spawn_ms=S ended_at_spawn=E wall_ms=W
+Prints: scenario=coro_timer runtime=python n=N sleep_ms=MS spawn_ms=S ended_at_spawn=E rss_wait_kib=R wall_ms=W
         completed=C; exits 1 if C != N. S: ms from start until every task has run to its first
         await (a task starts, and asyncio.sleep takes its deadline, only when the loop first runs
         it); E: tasks already done at that moment.
@@ -13,13 +13,14 @@ import time
 
 async def main(n: int, ms: int) -> None:
     loop = asyncio.get_running_loop()
-    spawn_ms, ended = -1.0, -1
+    spawn_ms, ended, rss_wait = -1.0, -1, "-"
 
     # Scheduled after the last task's first step: the loop runs it once every task has begun its sleep.
     def spawned(tasks: list) -> None:
-        nonlocal spawn_ms, ended
+        nonlocal spawn_ms, ended, rss_wait
         spawn_ms = (time.monotonic() - start) * 1000
         ended = sum(t.done() for t in tasks)  # a scan after the moment
+        rss_wait = rss_kib()  # every task exists and waits
         tasks.clear()  # gather holds the tasks; drop this list so the wait holds what gather alone would
 
     start = time.monotonic()
@@ -32,7 +33,7 @@ async def main(n: int, ms: int) -> None:
     check(wall >= ms / 1000, "the run took less than one sleep")
     check(ended >= 0, "the spawn callback did not run")
     print(f"scenario=coro_timer runtime=python n={n} sleep_ms={ms} spawn_ms={spawn_ms:.0f} "
-          f"ended_at_spawn={ended} wall_ms={wall * 1000:.0f} completed={len(results)}")
+          f"ended_at_spawn={ended} rss_wait_kib={rss_wait} wall_ms={wall * 1000:.0f} completed={len(results)}")
 
 
 def args(default_ms: int) -> tuple[int, int]:
@@ -42,6 +43,15 @@ def args(default_ms: int) -> tuple[int, int]:
         return int(a[0]), int(a[1]) if len(a) > 1 else default_ms
     print(f"usage: python3 coro_timer.py N [SLEEP_MS={default_ms}]  (N >= 1)", file=sys.stderr)
     sys.exit(2)
+
+
+def rss_kib() -> str:
+    """The resident set in KiB, for rss_wait_kib=: VmRSS from /proc/self/status (Linux), else "-"."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            return next(line.split()[1] for line in status if line.startswith("VmRSS:"))
+    except (OSError, StopIteration):
+        return "-"
 
 
 def check(ok: bool, what: str) -> None:

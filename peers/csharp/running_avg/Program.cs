@@ -1,24 +1,28 @@
-// running_avg, C#: N tasks from Task.Run, each first awaiting one gate (a TaskCompletionSource opened
-// after the last Task.Run, so that all N exist before any draws), then drawing
-// Random.Shared.NextDouble() * 100 and pushing it into one running mean and variance (Welford).
+// running_avg, C#: N tasks from Task.Run, each first awaiting one gate (gated, the default: a
+// TaskCompletionSource opened after the last Task.Run, so that all N exist before any draws; eager:
+// opened before the first), then drawing Random.Shared.NextDouble() * 100 and pushing it into one
+// running mean and variance (Welford).
 // mutex: the push under a C# `lock` on one object. channel: the value written to one unbounded
 // System.Threading.Channels channel, whose one consumer task owns the statistics and stops after N
 // values. Task.WhenAll waits for the N tasks; all of them run on the .NET thread pool.
-// Run:    csharp-running_avg N mutex|channel   (env BENCH_THREADS=T: T pool workers)
+// Run:    csharp-running_avg N mutex|channel [--start gated|eager]   (env BENCH_THREADS=T: T pool workers)
 // Prints: scenario=running_avg runtime=dotnet-jit|dotnet-aot n=N threads=T pool=... sync=mutex|channel
-//         spawn_ms=S wall_ms=W mean=M variance=V completed=C gc=... dotnet=V; exits 1 if C != N, the
+//         start=G spawn_ms=S wall_ms=W mean=M variance=V completed=C gc=... dotnet=V; exits 1 if C != N, the
 //         statistics did not count N values, or the mean or the variance is more than 6 standard
 //         errors from that of uniform [0, 100).
 using System.Diagnostics;
 using System.Threading.Channels;
 
 const string name = "running_avg";
-var (n, locked) = Peer.SyncArgs(name, args);
+var (n, locked, eager) = Peer.SyncArgs(name, args);
 
 var stats = new Welford();
 object mutex = new();
 var channel = Channel.CreateUnbounded<double>(new UnboundedChannelOptions { SingleReader = true });
 var gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+// Eager (--start eager): open from the start, so each task runs on as soon as the pool starts it,
+// as the 2023 programs' tasks do (awaiting a completed task does not yield).
+if (eager) gate.SetResult();
 // One delegate, made once for the N Task.Run calls (a lambda written in the loop would be a new
 // delegate per task).
 Func<Task> draw = locked
@@ -52,7 +56,7 @@ long spawnMs = clock.ElapsedMilliseconds;
 Console.Error.WriteLine($"{name}: {n} tasks spawned in {spawnMs} ms");
 // Opening the gate queues the N waiting continuations to the pool; that is part of the run, not of
 // spawning.
-gate.SetResult();
+if (!eager) gate.SetResult();
 Task all = Task.WhenAll(tasks);
 Peer.WaitAll(name, all, tasks, n);
 // A task that failed sent no value, and the consumer would wait for it forever.
@@ -73,7 +77,7 @@ Peer.Check(name, Math.Abs(stats.Mean - 50) <= 6 * Math.Sqrt(833.333 / n),
 if (n >= 3)
     Peer.Check(name, Math.Abs(variance - 833.333) <= 6 * 745.36 / Math.Sqrt(n),
                $"variance {variance} is more than 6 standard errors from 833.333");
-Console.WriteLine($"scenario={name} {Peer.Head(n)} sync={(locked ? "mutex" : "channel")} spawn_ms={spawnMs} " +
+Console.WriteLine($"scenario={name} {Peer.Head(n)} sync={(locked ? "mutex" : "channel")} start={(eager ? "eager" : "gated")} spawn_ms={spawnMs} " +
                   $"wall_ms={wallMs} mean={stats.Mean:F6} variance={variance:F6} completed={completed} {Peer.Tail()}");
 
 // Welford's running mean and variance (Welford 1962; Knuth, TAOCP vol. 2, 4.2.2): one value at a

@@ -1,7 +1,7 @@
 // coro_shared, Go: N goroutines all block on one channel; when one timer (started before the
 // first spawn) fires, main closes the channel, which wakes every receiver; a WaitGroup waits.
 // Run:    coro_shared N [SLEEP_MS=5000]
-// Prints: scenario=coro_shared runtime=go n=N sleep_ms=MS spawn_ms=S ended_at_spawn=E wall_ms=W completed=C;
+// Prints: scenario=coro_shared runtime=go n=N sleep_ms=MS spawn_ms=S ended_at_spawn=E rss_wait_kib=R wall_ms=W completed=C;
 // exits 1 if C != N. S: ms from start until the spawn loop returned (a goroutine starts at its go
 // statement); E: goroutines that had already ended by then (read from the completed counter, which
 // each one bumps as its last act). E is 0 here by construction: the channel is closed only after
@@ -15,6 +15,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"bench/peers/rss"
 )
 
 func main() {
@@ -34,14 +36,15 @@ func main() {
 	}
 	spawn := time.Since(start)
 	endedAtSpawn := atomic.LoadInt64(&completed)
+	rssWait := rss.KiB() // every goroutine exists and waits
 	<-timer.C
 	close(released)
 	wg.Wait()
 	wall := time.Since(start)
 	check(completed == int64(n), fmt.Sprintf("completed %d of %d", completed, n))
 	check(wall >= sleep, "the run took less than one sleep")
-	fmt.Printf("scenario=coro_shared runtime=go n=%d sleep_ms=%d spawn_ms=%d ended_at_spawn=%d wall_ms=%d completed=%d\n",
-		n, sleep.Milliseconds(), spawn.Round(time.Millisecond).Milliseconds(), endedAtSpawn, wall.Milliseconds(), completed)
+	fmt.Printf("scenario=coro_shared runtime=go n=%d sleep_ms=%d spawn_ms=%d ended_at_spawn=%d rss_wait_kib=%s wall_ms=%d completed=%d\n",
+		n, sleep.Milliseconds(), spawn.Round(time.Millisecond).Milliseconds(), endedAtSpawn, rssWait, wall.Milliseconds(), completed)
 }
 
 // args reads N (>= 1) and SLEEP_MS (>= 0); anything else is a usage error, exit 2.

@@ -1,10 +1,12 @@
 // hash_collect, Go: N goroutines each make a version-4 UUID from 16 crypto/rand bytes, SHA-512 its
 // 36-character text (crypto/sha512) and hand the 64-byte digest to one collector: a slice under a
 // sync.Mutex (mutex), or a chan read by one consumer goroutine, which appends N digests (channel).
-// Every goroutine first waits on one channel, closed after the last go statement, so that all N
-// exist before any of them hashes (ours makes every task before any runs).
-// Run:    hash_collect N mutex|channel
-// Prints: scenario=hash_collect runtime=go n=N sync=V spawn_ms=S wall_ms=W completed=C;
+// Gated (the default): every goroutine first waits on one channel, closed after the last go
+// statement, so that all N exist before any of them hashes (ours makes every task before any runs).
+// Eager (--start eager): the channel is closed before the first go statement, so each goroutine
+// runs as soon as the scheduler gets to it, as the 2023 programs' goroutines do.
+// Run:    hash_collect N mutex|channel [--start gated|eager]
+// Prints: scenario=hash_collect runtime=go n=N sync=V start=G spawn_ms=S wall_ms=W completed=C;
 // exits 1 if a digest is lost, repeated or wrong.
 package main
 
@@ -25,7 +27,7 @@ import (
 type digest = [sha512.Size]byte
 
 func main() {
-	n, variant := args()
+	n, variant, startMode := args()
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	var completed int64
@@ -54,6 +56,9 @@ func main() {
 			close(consumed)
 		}()
 	}
+	if startMode == "eager" {
+		close(gate)
+	}
 	wg.Add(n)
 	for i := 0; i < n; i++ {
 		go func(i int) {
@@ -69,7 +74,9 @@ func main() {
 	}
 	spawn := time.Since(start)
 	fmt.Fprintf(os.Stderr, "hash_collect: %d tasks spawned in %d ms\n", n, spawn.Milliseconds())
-	close(gate)
+	if startMode == "gated" {
+		close(gate)
+	}
 	wg.Wait()
 	if variant == "channel" {
 		<-consumed // its close also makes digests safe to read here
@@ -88,8 +95,8 @@ func main() {
 	again := sha512.Sum512(first[:])
 	at := sort.Search(n, func(i int) bool { return bytes.Compare(digests[i][:], again[:]) >= 0 })
 	check(at < n && digests[at] == again, "the digest of task 0's UUID, recomputed, is not among those collected")
-	fmt.Printf("scenario=hash_collect runtime=go n=%d sync=%s spawn_ms=%d wall_ms=%d completed=%d\n",
-		n, variant, spawn.Milliseconds(), wall.Milliseconds(), completed)
+	fmt.Printf("scenario=hash_collect runtime=go n=%d sync=%s start=%s spawn_ms=%d wall_ms=%d completed=%d\n",
+		n, variant, startMode, spawn.Milliseconds(), wall.Milliseconds(), completed)
 }
 
 // uuidV4 is a version-4 UUID (RFC 9562, section 5.4) as its 36 lowercase characters, 8-4-4-4-12:
@@ -112,18 +119,22 @@ func uuidV4() [36]byte {
 	return s
 }
 
-// args reads N (digits only, >= 1) and the variant, both required; anything else is a usage
-// error, exit 2.
-func args() (int, string) {
+// args reads N (digits only, >= 1) and the variant, both required, then --start gated|eager
+// (default gated); anything else is a usage error, exit 2.
+func args() (int, string, string) {
 	a := os.Args[1:]
+	start := "gated"
+	if len(a) == 4 && a[2] == "--start" && (a[3] == "gated" || a[3] == "eager") {
+		start, a = a[3], a[:2]
+	}
 	if len(a) == 2 && digits(a[0]) && (a[1] == "mutex" || a[1] == "channel") {
 		if n, err := strconv.Atoi(a[0]); err == nil && n >= 1 {
-			return n, a[1]
+			return n, a[1], start
 		}
 	}
-	fmt.Fprintln(os.Stderr, "usage: hash_collect N mutex|channel  (N >= 1)")
+	fmt.Fprintln(os.Stderr, "usage: hash_collect N mutex|channel [--start gated|eager]  (N >= 1)")
 	os.Exit(2)
-	return 0, ""
+	return 0, "", ""
 }
 
 // digits: s is not empty and has nothing but ASCII digits (Atoi alone takes a sign too).

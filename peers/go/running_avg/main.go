@@ -1,12 +1,14 @@
 // running_avg, Go: N goroutines each draw one math/rand value in [0, 100) and push it into ONE
 // running mean and variance (Welford): under a sync.Mutex (mutex), or sent on a chan to one
 // consumer goroutine, which owns the statistics and stops after N values (channel).
-// Every goroutine first waits on one channel, closed after the last go statement, so that all N
-// exist before any of them draws (ours makes every task before any runs).
+// Gated (the default): every goroutine first waits on one channel, closed after the last go
+// statement, so that all N exist before any of them draws (ours makes every task before any runs).
+// Eager (--start eager): the channel is closed before the first go statement, so each goroutine
+// runs as soon as the scheduler gets to it, as the 2023 programs' goroutines do.
 // rand.Float64 draws from the package's shared source: behind one lock up to Go 1.19, lock-free
 // (the runtime's per-thread generator) from Go 1.20 on.
-// Run:    running_avg N mutex|channel
-// Prints: scenario=running_avg runtime=go n=N sync=V spawn_ms=S wall_ms=W mean=M variance=V completed=C;
+// Run:    running_avg N mutex|channel [--start gated|eager]
+// Prints: scenario=running_avg runtime=go n=N sync=V start=G spawn_ms=S wall_ms=W mean=M variance=V completed=C;
 // exits 1 if a value is lost or the mean or variance is more than 6 standard errors off.
 package main
 
@@ -44,7 +46,7 @@ func (w *welford) variance() float64 {
 }
 
 func main() {
-	n, variant := args()
+	n, variant, startMode := args()
 	var stats welford
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -72,6 +74,9 @@ func main() {
 			close(consumed)
 		}()
 	}
+	if startMode == "eager" {
+		close(gate)
+	}
 	wg.Add(n)
 	for i := 0; i < n; i++ {
 		go func() {
@@ -83,7 +88,9 @@ func main() {
 	}
 	spawn := time.Since(start)
 	fmt.Fprintf(os.Stderr, "running_avg: %d tasks spawned in %d ms\n", n, spawn.Milliseconds())
-	close(gate)
+	if startMode == "gated" {
+		close(gate)
+	}
 	wg.Wait()
 	if variant == "channel" {
 		<-consumed // its close also makes stats safe to read here
@@ -104,22 +111,26 @@ func main() {
 		check(math.Abs(variance-833.333) <= 6*745.36/math.Sqrt(float64(n)),
 			fmt.Sprintf("variance %.6f is more than 6 standard errors from 833.333", variance))
 	}
-	fmt.Printf("scenario=running_avg runtime=go n=%d sync=%s spawn_ms=%d wall_ms=%d mean=%.6f variance=%.6f completed=%d\n",
-		n, variant, spawn.Milliseconds(), wall.Milliseconds(), mean, variance, completed)
+	fmt.Printf("scenario=running_avg runtime=go n=%d sync=%s start=%s spawn_ms=%d wall_ms=%d mean=%.6f variance=%.6f completed=%d\n",
+		n, variant, startMode, spawn.Milliseconds(), wall.Milliseconds(), mean, variance, completed)
 }
 
-// args reads N (digits only, >= 1) and the variant, both required; anything else is a usage
-// error, exit 2.
-func args() (int, string) {
+// args reads N (digits only, >= 1) and the variant, both required, then --start gated|eager
+// (default gated); anything else is a usage error, exit 2.
+func args() (int, string, string) {
 	a := os.Args[1:]
+	start := "gated"
+	if len(a) == 4 && a[2] == "--start" && (a[3] == "gated" || a[3] == "eager") {
+		start, a = a[3], a[:2]
+	}
 	if len(a) == 2 && digits(a[0]) && (a[1] == "mutex" || a[1] == "channel") {
 		if n, err := strconv.Atoi(a[0]); err == nil && n >= 1 {
-			return n, a[1]
+			return n, a[1], start
 		}
 	}
-	fmt.Fprintln(os.Stderr, "usage: running_avg N mutex|channel  (N >= 1)")
+	fmt.Fprintln(os.Stderr, "usage: running_avg N mutex|channel [--start gated|eager]  (N >= 1)")
 	os.Exit(2)
-	return 0, ""
+	return 0, "", ""
 }
 
 // digits: s is not empty and has nothing but ASCII digits (Atoi alone takes a sign too).

@@ -2,7 +2,7 @@
 // single virtual thread, started first, counts down after sleeping SLEEP_MS; all joined.
 // Built by run.sh --peers with a JDK of 21 or newer, which it finds in JAVA_HOME, PEERS_JDKS or PATH.
 // Run:    java VirtualShared N [SLEEP_MS=5000]
-// Prints: scenario=coro_shared runtime=java variant=virtual n=N sleep_ms=MS spawn_ms=S ended_at_spawn=E
+// Prints: scenario=coro_shared runtime=java variant=virtual n=N sleep_ms=MS spawn_ms=S ended_at_spawn=E rss_wait_kib=R
 //         wall_ms=W completed=C; exits 1 if C != N. S: ms from start (the timer thread is started
 //         first) until the spawn loop returns (every waiter is started); E: waiters past the latch by
 //         then, the timer not counted (the count each one adds to as its last act, read at that moment).
@@ -38,13 +38,14 @@ public class VirtualShared {
         }
         long spawnMs = Math.round((System.nanoTime() - start) / 1e6);
         long endedAtSpawn = completed.sum();
+        String rssWait = Rss.kib(); // every task exists and waits
         timer.join();
         for (Thread t : threads) t.join();
         long wallMs = (System.nanoTime() - start) / 1_000_000;
         check(completed.sum() == n, "completed " + completed.sum() + " of " + n);
         check(wallMs >= ms, "the run took less than one sleep");
         System.out.println("scenario=coro_shared runtime=java variant=virtual n=" + n + " sleep_ms=" + ms
-                + " spawn_ms=" + spawnMs + " ended_at_spawn=" + endedAtSpawn + " wall_ms=" + wallMs
+                + " spawn_ms=" + spawnMs + " ended_at_spawn=" + endedAtSpawn + " rss_wait_kib=" + rssWait + " wall_ms=" + wallMs
                 + " completed=" + completed.sum());
     }
 

@@ -1,7 +1,7 @@
 // coro_timer, Java 21+ virtual threads: N virtual threads, each Thread.sleep(SLEEP_MS); all joined.
 // Built by run.sh --peers with a JDK of 21 or newer, which it finds in JAVA_HOME, PEERS_JDKS or PATH.
 // Run:    java VirtualTimer N [SLEEP_MS=5000]
-// Prints: scenario=coro_timer runtime=java variant=virtual n=N sleep_ms=MS spawn_ms=S ended_at_spawn=E
+// Prints: scenario=coro_timer runtime=java variant=virtual n=N sleep_ms=MS spawn_ms=S ended_at_spawn=E rss_wait_kib=R
 //         wall_ms=W completed=C; exits 1 if C != N. S: ms from start until the spawn loop returns
 //         (every thread is started); E: threads past their sleep by then (the count each one adds to
 //         as its last act, read at that moment).
@@ -27,12 +27,13 @@ public class VirtualTimer {
         }
         long spawnMs = Math.round((System.nanoTime() - start) / 1e6);
         long endedAtSpawn = completed.sum();
+        String rssWait = Rss.kib(); // every task exists and waits
         for (Thread t : threads) t.join();
         long wallMs = (System.nanoTime() - start) / 1_000_000;
         check(completed.sum() == n, "completed " + completed.sum() + " of " + n);
         check(wallMs >= ms, "the run took less than one sleep");
         System.out.println("scenario=coro_timer runtime=java variant=virtual n=" + n + " sleep_ms=" + ms
-                + " spawn_ms=" + spawnMs + " ended_at_spawn=" + endedAtSpawn + " wall_ms=" + wallMs
+                + " spawn_ms=" + spawnMs + " ended_at_spawn=" + endedAtSpawn + " rss_wait_kib=" + rssWait + " wall_ms=" + wallMs
                 + " completed=" + completed.sum());
     }
 

@@ -1,7 +1,7 @@
 //! coro_shared, Rust async-std: one `task::spawn`ed task per waiter, each blocked in `recv` on a
 //! clone of one channel's receiver; when a single sleep ends, main closes the channel (as Go does).
 //! Run:    coro_shared N [SLEEP_MS=5000]
-//! Prints: scenario=coro_shared runtime=async-std ... sleep_ms=MS spawn_ms=S ended_at_spawn=E ...
+//! Prints: scenario=coro_shared runtime=async-std ... sleep_ms=MS spawn_ms=S ended_at_spawn=E rss_wait_kib=R ...
 //!         completed=C; exits 1 if C != N. S: ms from start until the spawn loop returned
 //!         (task::spawn hands the task to the multi-threaded executor at once); E: tasks that had
 //!         already ended by then, read from the static ENDED counter each task bumps as its last
@@ -11,12 +11,15 @@ use async_std::{channel, task};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
+#[path = "../rss.rs"]
+mod rss;
+
 /// Tasks that have run to their end (async-std's JoinHandle cannot tell whether its task is done).
 static ENDED: AtomicUsize = AtomicUsize::new(0);
 
 fn main() {
     let (n, ms) = args(5000);
-    let (completed, wall, spawn, ended_at_spawn) = task::block_on(async {
+    let (completed, wall, spawn, ended_at_spawn, rss_wait) = task::block_on(async {
         let start = Instant::now();
         let timer = task::spawn(task::sleep(Duration::from_millis(ms))); // running before any waiter
         let (tx, rx) = channel::bounded::<()>(1);
@@ -31,18 +34,18 @@ fn main() {
                 })
             })
             .collect();
-        let (spawn, ended_at_spawn) = (start.elapsed(), ENDED.load(Relaxed));
+        let (spawn, ended_at_spawn, rss_wait) = (start.elapsed(), ENDED.load(Relaxed), rss::kib());
         timer.await;
         tx.close();
         let mut completed = 0;
         for h in handles {
             completed += h.await as usize;
         }
-        (completed, start.elapsed(), spawn, ended_at_spawn)
+        (completed, start.elapsed(), spawn, ended_at_spawn, rss_wait)
     });
     check(completed == n, &format!("completed {completed} of {n}"));
     check(wall >= Duration::from_millis(ms), "the run took less than one sleep");
-    println!("scenario=coro_shared runtime=async-std variant=spawn n={n} sleep_ms={ms} spawn_ms={} ended_at_spawn={ended_at_spawn} wall_ms={} completed={completed}", rounded_ms(spawn), wall.as_millis());
+    println!("scenario=coro_shared runtime=async-std variant=spawn n={n} sleep_ms={ms} spawn_ms={} ended_at_spawn={ended_at_spawn} rss_wait_kib={rss_wait} wall_ms={} completed={completed}", rounded_ms(spawn), wall.as_millis());
 }
 
 fn rounded_ms(d: Duration) -> u128 {

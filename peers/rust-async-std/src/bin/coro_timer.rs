@@ -1,6 +1,6 @@
 //! coro_timer, Rust async-std: one `task::spawn`ed task per sleep; main awaits every handle.
 //! Run:    coro_timer N [SLEEP_MS=5000]
-//! Prints: scenario=coro_timer runtime=async-std ... sleep_ms=MS spawn_ms=S ended_at_spawn=E ...
+//! Prints: scenario=coro_timer runtime=async-std ... sleep_ms=MS spawn_ms=S ended_at_spawn=E rss_wait_kib=R ...
 //!         completed=C; exits 1 if C != N. S: ms from start until the spawn loop returned
 //!         (task::spawn hands the task to the multi-threaded executor at once); E: tasks that had
 //!         already ended by then, read from the static ENDED counter each task bumps as it ends.
@@ -10,6 +10,9 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
+
+#[path = "../rss.rs"]
+mod rss;
 
 /// Tasks that have run to their end (async-std's JoinHandle cannot tell whether its task is done).
 static ENDED: AtomicUsize = AtomicUsize::new(0);
@@ -33,20 +36,20 @@ impl<F: Future> Future for Counted<F> {
 fn main() {
     let (n, ms) = args(5000);
     // block_on rather than #[async_std::main], which needs the "attributes" feature.
-    let (completed, wall, spawn, ended_at_spawn) = task::block_on(async {
+    let (completed, wall, spawn, ended_at_spawn, rss_wait) = task::block_on(async {
         let start = Instant::now();
         let handles: Vec<_> = (0..n).map(|_| task::spawn(Counted(task::sleep(Duration::from_millis(ms))))).collect();
-        let (spawn, ended_at_spawn) = (start.elapsed(), ENDED.load(Relaxed));
+        let (spawn, ended_at_spawn, rss_wait) = (start.elapsed(), ENDED.load(Relaxed), rss::kib());
         let mut completed = 0;
         for h in handles {
             h.await; // a task's panic would resurface here
             completed += 1;
         }
-        (completed, start.elapsed(), spawn, ended_at_spawn)
+        (completed, start.elapsed(), spawn, ended_at_spawn, rss_wait)
     });
     check(completed == n, &format!("completed {completed} of {n}"));
     check(wall >= Duration::from_millis(ms), "the run took less than one sleep");
-    println!("scenario=coro_timer runtime=async-std variant=spawn n={n} sleep_ms={ms} spawn_ms={} ended_at_spawn={ended_at_spawn} wall_ms={} completed={completed}", rounded_ms(spawn), wall.as_millis());
+    println!("scenario=coro_timer runtime=async-std variant=spawn n={n} sleep_ms={ms} spawn_ms={} ended_at_spawn={ended_at_spawn} rss_wait_kib={rss_wait} wall_ms={} completed={completed}", rounded_ms(spawn), wall.as_millis());
 }
 
 fn rounded_ms(d: Duration) -> u128 {

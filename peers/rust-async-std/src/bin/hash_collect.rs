@@ -5,8 +5,10 @@
 //!            runtime's own lock: a task that finds it taken is parked, its worker thread goes on.
 //!   channel: sent on one unbounded async_std::channel (sending never waits, as in ours) to one
 //!            consumer task, which collects them and stops after N digests.
-//! Every task first awaits one gate, opened after the last spawn, so all N exist before any runs.
-//! Run:    hash_collect N mutex|channel
+//! Gated (the default): every task first awaits one gate, opened after the last spawn, so that all
+//! N exist before any runs. Eager (--start eager): the gate is never shut, so each task runs as soon
+//! as a worker takes it, as the 2023 programs' tasks do.
+//! Run:    hash_collect N mutex|channel [--start gated|eager]
 //! Prints: scenario=hash_collect runtime=async-std n=N sync=V spawn_ms=S wall_ms=W completed=C;
 //!         exits 1 if a digest is lost or repeated, or task 0's, recomputed, is not among them.
 use async_std::channel;
@@ -36,7 +38,7 @@ fn hash(shared: &Shared, i: usize) -> Digest {
 }
 
 fn main() {
-    let (n, locked) = args();
+    let (n, locked, eager) = args();
     let digests = Mutex::new(Vec::with_capacity(if locked { n } else { 0 }));
     let shared = Arc::new(Shared { gate: RwLock::new(()), digests, first: std::sync::Mutex::new(None) });
     // block_on rather than #[async_std::main], which needs the "attributes" feature.
@@ -57,7 +59,7 @@ fn main() {
                 digests
             })
         });
-        let closed = shared.gate.write().await;
+        let closed = if eager { None } else { Some(shared.gate.write().await) };
         let handles: Vec<_> = (0..n)
             .map(|i| {
                 let shared = Arc::clone(&shared);
@@ -101,23 +103,29 @@ fn main() {
     let found = again.map_or(false, |d| digests.binary_search(&d).is_ok());
     check(found, "task 0's digest, recomputed, is not among those collected");
     println!(
-        "scenario=hash_collect runtime=async-std n={n} sync={} spawn_ms={} wall_ms={} completed={completed}",
+        "scenario=hash_collect runtime=async-std n={n} sync={} start={} spawn_ms={} wall_ms={} completed={completed}",
         if locked { "mutex" } else { "channel" },
+        if eager { "eager" } else { "gated" },
         spawn.as_millis(),
         wall.as_millis()
     );
 }
 
-/// N (digits only, >= 1) and the variant, mutex (true) or channel; anything else is a usage
-/// error, exit 2.
-fn args() -> (usize, bool) {
-    let a: Vec<String> = std::env::args().skip(1).collect();
+/// N (digits only, >= 1) and the variant, mutex (true) or channel, then --start gated|eager
+/// (default gated; eager: true); anything else is a usage error, exit 2.
+fn args() -> (usize, bool, bool) {
+    let mut a: Vec<String> = std::env::args().skip(1).collect();
+    let mut eager = false;
+    if a.len() == 4 && a[2] == "--start" && (a[3] == "gated" || a[3] == "eager") {
+        eager = a[3] == "eager";
+        a.truncate(2);
+    }
     // parse alone would take "+5".
     let n = a.first().filter(|s| s.bytes().all(|b| b.is_ascii_digit())).and_then(|s| s.parse::<usize>().ok());
     match (n, a.get(1).map(String::as_str)) {
-        (Some(n), Some(v @ ("mutex" | "channel"))) if n >= 1 && a.len() == 2 => (n, v == "mutex"),
+        (Some(n), Some(v @ ("mutex" | "channel"))) if n >= 1 && a.len() == 2 => (n, v == "mutex", eager),
         _ => {
-            eprintln!("usage: hash_collect N mutex|channel  (N >= 1)");
+            eprintln!("usage: hash_collect N mutex|channel [--start gated|eager]  (N >= 1)");
             std::process::exit(2)
         }
     }

@@ -4,8 +4,10 @@
 //!            it taken is parked, its worker thread goes on.
 //!   channel: each task sends its value on one unbounded async_std::channel (sending never
 //!            waits, as in ours) to one consumer task, which owns the state and stops after N values.
-//! Every task first awaits one gate, opened after the last spawn, so all N exist before any runs.
-//! Run:    running_avg N mutex|channel
+//! Gated (the default): every task first awaits one gate, opened after the last spawn, so that all
+//! N exist before any runs. Eager (--start eager): the gate is never shut, so each task runs as soon
+//! as a worker takes it, as the 2023 programs' tasks do.
+//! Run:    running_avg N mutex|channel [--start gated|eager]
 //! Prints: scenario=running_avg runtime=async-std n=N sync=V spawn_ms=S wall_ms=W mean=M
 //!         variance=V2 completed=C; exits 1 if a value is lost or the mean or variance is out of
 //!         its bounds.
@@ -48,7 +50,7 @@ fn draw() -> f64 {
 }
 
 fn main() {
-    let (n, locked) = args();
+    let (n, locked, eager) = args();
     // block_on rather than #[async_std::main], which needs the "attributes" feature.
     let (completed, stats, spawn, wall) = task::block_on(async {
         let shared = Arc::new(Shared { gate: RwLock::new(()), stats: Mutex::new(Welford::default()) });
@@ -68,7 +70,7 @@ fn main() {
                 stats
             })
         });
-        let closed = shared.gate.write().await;
+        let closed = if eager { None } else { Some(shared.gate.write().await) };
         let handles: Vec<_> = (0..n)
             .map(|_| {
                 let shared = Arc::clone(&shared);
@@ -116,23 +118,29 @@ fn main() {
         check((variance - 833.333).abs() <= 6.0 * 745.36 / nf.sqrt(), &format!("variance {variance:.6} is too far from 833.333"));
     }
     println!(
-        "scenario=running_avg runtime=async-std n={n} sync={} spawn_ms={} wall_ms={} mean={mean:.6} variance={variance:.6} completed={completed}",
+        "scenario=running_avg runtime=async-std n={n} sync={} start={} spawn_ms={} wall_ms={} mean={mean:.6} variance={variance:.6} completed={completed}",
         if locked { "mutex" } else { "channel" },
+        if eager { "eager" } else { "gated" },
         spawn.as_millis(),
         wall.as_millis()
     );
 }
 
-/// N (digits only, >= 1) and the variant, mutex (true) or channel; anything else is a usage
-/// error, exit 2.
-fn args() -> (usize, bool) {
-    let a: Vec<String> = std::env::args().skip(1).collect();
+/// N (digits only, >= 1) and the variant, mutex (true) or channel, then --start gated|eager
+/// (default gated; eager: true); anything else is a usage error, exit 2.
+fn args() -> (usize, bool, bool) {
+    let mut a: Vec<String> = std::env::args().skip(1).collect();
+    let mut eager = false;
+    if a.len() == 4 && a[2] == "--start" && (a[3] == "gated" || a[3] == "eager") {
+        eager = a[3] == "eager";
+        a.truncate(2);
+    }
     // parse alone would take "+5".
     let n = a.first().filter(|s| s.bytes().all(|b| b.is_ascii_digit())).and_then(|s| s.parse::<usize>().ok());
     match (n, a.get(1).map(String::as_str)) {
-        (Some(n), Some(v @ ("mutex" | "channel"))) if n >= 1 && a.len() == 2 => (n, v == "mutex"),
+        (Some(n), Some(v @ ("mutex" | "channel"))) if n >= 1 && a.len() == 2 => (n, v == "mutex", eager),
         _ => {
-            eprintln!("usage: running_avg N mutex|channel  (N >= 1)");
+            eprintln!("usage: running_avg N mutex|channel [--start gated|eager]  (N >= 1)");
             std::process::exit(2)
         }
     }

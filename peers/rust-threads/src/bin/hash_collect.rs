@@ -5,9 +5,10 @@
 //!   mutex:   appended to a Vec (reserved to N first, as ours) under a std::sync::Mutex.
 //!   channel: sent on one std::sync::mpsc channel (unbounded: sending never waits, as in ours) to
 //!            one consumer thread, which collects them and stops after N digests.
-//! Every thread first waits at one gate (a flag and a Condvar), opened after the last spawn, so
-//! all N exist before any runs.
-//! Run:    hash_collect N mutex|channel
+//! Gated (the default): every thread first waits at one gate (a flag and a Condvar), opened after
+//! the last spawn, so that all N exist before any runs. Eager (--start eager): the gate is open from
+//! the start, so each thread runs as soon as it is spawned, as the 2023 programs' threads do.
+//! Run:    hash_collect N mutex|channel [--start gated|eager]
 //! Prints: scenario=hash_collect runtime=rust-std n=N sync=V spawn_ms=S wall_ms=W completed=C;
 //!         exits 1 if a thread cannot start, a digest is lost or repeated, or task 0's,
 //!         recomputed, is not among them.
@@ -48,9 +49,9 @@ fn hash(shared: &Shared, i: usize) -> Digest {
 }
 
 fn main() {
-    let (n, locked) = args();
+    let (n, locked, eager) = args();
     let digests = Mutex::new(Vec::with_capacity(if locked { n } else { 0 }));
-    let shared = Arc::new(Shared { open: Mutex::new(false), opened: Condvar::new(), digests, first: Mutex::new(None) });
+    let shared = Arc::new(Shared { open: Mutex::new(eager), opened: Condvar::new(), digests, first: Mutex::new(None) });
     let (tx, rx) = mpsc::channel::<Digest>();
     eprintln!("hash_collect: spawning {n} tasks");
     let start = Instant::now();
@@ -113,23 +114,29 @@ fn main() {
     let found = again.map_or(false, |d| digests.binary_search(&d).is_ok());
     check(found, "task 0's digest, recomputed, is not among those collected");
     println!(
-        "scenario=hash_collect runtime=rust-std n={n} sync={} spawn_ms={} wall_ms={} completed={completed}",
+        "scenario=hash_collect runtime=rust-std n={n} sync={} start={} spawn_ms={} wall_ms={} completed={completed}",
         if locked { "mutex" } else { "channel" },
+        if eager { "eager" } else { "gated" },
         spawn.as_millis(),
         wall.as_millis()
     );
 }
 
-/// N (digits only, >= 1) and the variant, mutex (true) or channel; anything else is a usage
-/// error, exit 2.
-fn args() -> (usize, bool) {
-    let a: Vec<String> = std::env::args().skip(1).collect();
+/// N (digits only, >= 1) and the variant, mutex (true) or channel, then --start gated|eager
+/// (default gated; eager: true); anything else is a usage error, exit 2.
+fn args() -> (usize, bool, bool) {
+    let mut a: Vec<String> = std::env::args().skip(1).collect();
+    let mut eager = false;
+    if a.len() == 4 && a[2] == "--start" && (a[3] == "gated" || a[3] == "eager") {
+        eager = a[3] == "eager";
+        a.truncate(2);
+    }
     // parse alone would take "+5".
     let n = a.first().filter(|s| s.bytes().all(|b| b.is_ascii_digit())).and_then(|s| s.parse::<usize>().ok());
     match (n, a.get(1).map(String::as_str)) {
-        (Some(n), Some(v @ ("mutex" | "channel"))) if n >= 1 && a.len() == 2 => (n, v == "mutex"),
+        (Some(n), Some(v @ ("mutex" | "channel"))) if n >= 1 && a.len() == 2 => (n, v == "mutex", eager),
         _ => {
-            eprintln!("usage: hash_collect N mutex|channel  (N >= 1)");
+            eprintln!("usage: hash_collect N mutex|channel [--start gated|eager]  (N >= 1)");
             std::process::exit(2)
         }
     }

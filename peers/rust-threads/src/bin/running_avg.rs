@@ -5,9 +5,10 @@
 //!   channel: each thread sends its value on one std::sync::mpsc channel (unbounded: sending
 //!            never waits, as in ours) to one consumer thread, which owns the state and stops
 //!            after N values.
-//! Every thread first waits at one gate (a flag and a Condvar), opened after the last spawn, so
-//! all N exist before any runs.
-//! Run:    running_avg N mutex|channel
+//! Gated (the default): every thread first waits at one gate (a flag and a Condvar), opened after
+//! the last spawn, so that all N exist before any runs. Eager (--start eager): the gate is open from
+//! the start, so each thread runs as soon as it is spawned, as the 2023 programs' threads do.
+//! Run:    running_avg N mutex|channel [--start gated|eager]
 //! Prints: scenario=running_avg runtime=rust-std n=N sync=V spawn_ms=S wall_ms=W mean=M
 //!         variance=V2 completed=C; exits 1 if a thread cannot start, a value is lost or the mean
 //!         or variance is out of its bounds.
@@ -59,8 +60,8 @@ fn draw() -> f64 {
 }
 
 fn main() {
-    let (n, locked) = args();
-    let shared = Arc::new(Shared { open: Mutex::new(false), opened: Condvar::new(), stats: Mutex::new(Welford::default()) });
+    let (n, locked, eager) = args();
+    let shared = Arc::new(Shared { open: Mutex::new(eager), opened: Condvar::new(), stats: Mutex::new(Welford::default()) });
     let (tx, rx) = mpsc::channel::<f64>();
     eprintln!("running_avg: spawning {n} tasks");
     let start = Instant::now();
@@ -127,23 +128,29 @@ fn main() {
         check((variance - 833.333).abs() <= 6.0 * 745.36 / nf.sqrt(), &format!("variance {variance:.6} is too far from 833.333"));
     }
     println!(
-        "scenario=running_avg runtime=rust-std n={n} sync={} spawn_ms={} wall_ms={} mean={mean:.6} variance={variance:.6} completed={completed}",
+        "scenario=running_avg runtime=rust-std n={n} sync={} start={} spawn_ms={} wall_ms={} mean={mean:.6} variance={variance:.6} completed={completed}",
         if locked { "mutex" } else { "channel" },
+        if eager { "eager" } else { "gated" },
         spawn.as_millis(),
         wall.as_millis()
     );
 }
 
-/// N (digits only, >= 1) and the variant, mutex (true) or channel; anything else is a usage
-/// error, exit 2.
-fn args() -> (usize, bool) {
-    let a: Vec<String> = std::env::args().skip(1).collect();
+/// N (digits only, >= 1) and the variant, mutex (true) or channel, then --start gated|eager
+/// (default gated; eager: true); anything else is a usage error, exit 2.
+fn args() -> (usize, bool, bool) {
+    let mut a: Vec<String> = std::env::args().skip(1).collect();
+    let mut eager = false;
+    if a.len() == 4 && a[2] == "--start" && (a[3] == "gated" || a[3] == "eager") {
+        eager = a[3] == "eager";
+        a.truncate(2);
+    }
     // parse alone would take "+5".
     let n = a.first().filter(|s| s.bytes().all(|b| b.is_ascii_digit())).and_then(|s| s.parse::<usize>().ok());
     match (n, a.get(1).map(String::as_str)) {
-        (Some(n), Some(v @ ("mutex" | "channel"))) if n >= 1 && a.len() == 2 => (n, v == "mutex"),
+        (Some(n), Some(v @ ("mutex" | "channel"))) if n >= 1 && a.len() == 2 => (n, v == "mutex", eager),
         _ => {
-            eprintln!("usage: running_avg N mutex|channel  (N >= 1)");
+            eprintln!("usage: running_avg N mutex|channel [--start gated|eager]  (N >= 1)");
             std::process::exit(2)
         }
     }

@@ -2,7 +2,7 @@
 //! value a `tokio::sync::watch` channel carries, sent when a single sleep (made first) ends.
 //! Run:    coro_shared N [SLEEP_MS=5000]
 //! Prints: scenario=coro_shared runtime=tokio variant=spawn ... sleep_ms=MS spawn_ms=S
-//!         ended_at_spawn=E ... completed=C; exits 1 if C != N. S: ms from start until the spawn
+//!         ended_at_spawn=E rss_wait_kib=R ... completed=C; exits 1 if C != N. S: ms from start until the spawn
 //!         loop returned (tokio::spawn starts the task at once); E: tasks that had already ended by
 //!         then, found by a scan (newest first) of JoinHandle::is_finished right after S is taken
 //!         (no per-task cost). E is 0 by construction (the value is sent only after the loop), but
@@ -10,6 +10,9 @@
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
 use tokio::time::sleep;
+
+#[path = "../rss.rs"]
+mod rss;
 
 #[tokio::main]
 async fn main() {
@@ -25,6 +28,7 @@ async fn main() {
         .collect();
     let spawn = start.elapsed();
     let ended_at_spawn = handles.iter().rev().filter(|h| h.is_finished()).count(); // newest first
+    let rss_wait = rss::kib(); // every task exists and waits
     timer.await;
     tx.send(true).expect("every receiver is alive");
     let mut completed = 0;
@@ -34,7 +38,7 @@ async fn main() {
     let wall = start.elapsed();
     check(completed == n, &format!("completed {completed} of {n}"));
     check(wall >= Duration::from_millis(ms), "the run took less than one sleep");
-    println!("scenario=coro_shared runtime=tokio variant=spawn n={n} sleep_ms={ms} spawn_ms={} ended_at_spawn={ended_at_spawn} wall_ms={} completed={completed}", rounded_ms(spawn), wall.as_millis());
+    println!("scenario=coro_shared runtime=tokio variant=spawn n={n} sleep_ms={ms} spawn_ms={} ended_at_spawn={ended_at_spawn} rss_wait_kib={rss_wait} wall_ms={} completed={completed}", rounded_ms(spawn), wall.as_millis());
 }
 
 fn rounded_ms(d: Duration) -> u128 {

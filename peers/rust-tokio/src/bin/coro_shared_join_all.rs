@@ -2,13 +2,16 @@
 //! channel polled by ONE task; the value is sent when a single sleep (made first) ends.
 //! Run:    coro_shared_join_all N [SLEEP_MS=5000]
 //! Prints: scenario=coro_shared runtime=tokio variant=join_all ... sleep_ms=MS spawn_ms=S
-//!         ended_at_spawn=E ... completed=C; exits 1 if C != N. S: ms from start until join_all
+//!         ended_at_spawn=E rss_wait_kib=R ... completed=C; exits 1 if C != N. S: ms from start until join_all
 //!         has built its collection of the N waits (their first poll, which registers them with
 //!         the channel, follows at once in join!); E is always 0, see below.
 use futures::future::join_all;
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
 use tokio::time::sleep;
+
+#[path = "../rss.rs"]
+mod rss;
 
 #[tokio::main]
 async fn main() {
@@ -24,6 +27,7 @@ async fn main() {
     // No wait is polled before join! below, so none can have ended by now; there is no per-wait
     // counter to read without adding to each wait's state (more memory per wait).
     let ended_at_spawn = 0;
+    let rss_wait = rss::kib(); // every task exists and waits
     let setter = async move {
         timer.await;
         tx.send(true).expect("every receiver is alive");
@@ -33,7 +37,7 @@ async fn main() {
     let wall = start.elapsed();
     check(completed == n, &format!("completed {completed} of {n}"));
     check(wall >= Duration::from_millis(ms), "the run took less than one sleep");
-    println!("scenario=coro_shared runtime=tokio variant=join_all n={n} sleep_ms={ms} spawn_ms={} ended_at_spawn={ended_at_spawn} wall_ms={} completed={completed}", rounded_ms(spawn), wall.as_millis());
+    println!("scenario=coro_shared runtime=tokio variant=join_all n={n} sleep_ms={ms} spawn_ms={} ended_at_spawn={ended_at_spawn} rss_wait_kib={rss_wait} wall_ms={} completed={completed}", rounded_ms(spawn), wall.as_millis());
 }
 
 fn rounded_ms(d: Duration) -> u128 {

@@ -1,6 +1,6 @@
 //! coro_timer, Rust tokio: one `tokio::spawn`ed task per sleep; main awaits every JoinHandle.
 //! Run:    coro_timer N [SLEEP_MS=5000]
-//! Prints: scenario=coro_timer runtime=tokio ... sleep_ms=MS spawn_ms=S ended_at_spawn=E ...
+//! Prints: scenario=coro_timer runtime=tokio ... sleep_ms=MS spawn_ms=S ended_at_spawn=E rss_wait_kib=R ...
 //!         completed=C; exits 1 if C != N. S: ms from start until the spawn loop returned
 //!         (tokio::spawn starts the task at once); E: tasks that had already ended by then, found by
 //!         a scan of JoinHandle::is_finished right after S is taken (no per-task cost). The scan
@@ -9,6 +9,9 @@
 use std::time::{Duration, Instant};
 use tokio::time::sleep;
 
+#[path = "../rss.rs"]
+mod rss;
+
 #[tokio::main]
 async fn main() {
     let (n, ms) = args(5000);
@@ -16,6 +19,7 @@ async fn main() {
     let handles: Vec<_> = (0..n).map(|_| tokio::spawn(sleep(Duration::from_millis(ms)))).collect();
     let spawn = start.elapsed();
     let ended_at_spawn = handles.iter().rev().filter(|h| h.is_finished()).count(); // newest first
+    let rss_wait = rss::kib(); // every task exists and waits
     let mut completed = 0;
     for h in handles {
         completed += h.await.is_ok() as usize;
@@ -23,7 +27,7 @@ async fn main() {
     let wall = start.elapsed();
     check(completed == n, &format!("completed {completed} of {n}"));
     check(wall >= Duration::from_millis(ms), "the run took less than one sleep");
-    println!("scenario=coro_timer runtime=tokio variant=spawn n={n} sleep_ms={ms} spawn_ms={} ended_at_spawn={ended_at_spawn} wall_ms={} completed={completed}", rounded_ms(spawn), wall.as_millis());
+    println!("scenario=coro_timer runtime=tokio variant=spawn n={n} sleep_ms={ms} spawn_ms={} ended_at_spawn={ended_at_spawn} rss_wait_kib={rss_wait} wall_ms={} completed={completed}", rounded_ms(spawn), wall.as_millis());
 }
 
 fn rounded_ms(d: Duration) -> u128 {

@@ -2,12 +2,15 @@
 //! spawn per sleep (the "Rust (futures)" entry of the 2024 re-run).
 //! Run:    coro_timer_join_all N [SLEEP_MS=5000]
 //! Prints: scenario=coro_timer runtime=tokio variant=join_all ... sleep_ms=MS spawn_ms=S
-//!         ended_at_spawn=E ... completed=C; exits 1 if C != N. S: ms from start until join_all
+//!         ended_at_spawn=E rss_wait_kib=R ... completed=C; exits 1 if C != N. S: ms from start until join_all
 //!         has built its collection of the N sleeps (a Sleep takes its deadline when made); E is
 //!         always 0, see below.
 use futures::future::join_all;
 use std::time::{Duration, Instant};
 use tokio::time::sleep;
+
+#[path = "../rss.rs"]
+mod rss;
 
 #[tokio::main]
 async fn main() {
@@ -18,11 +21,12 @@ async fn main() {
     // No sleep is polled before join_all is awaited below, so none can have ended by now; there is
     // no per-sleep counter to read without wrapping each sleep (more memory per sleep).
     let ended_at_spawn = 0;
+    let rss_wait = rss::kib(); // every task exists and waits
     let completed = all.await.len();
     let wall = start.elapsed();
     check(completed == n, &format!("completed {completed} of {n}"));
     check(wall >= Duration::from_millis(ms), "the run took less than one sleep");
-    println!("scenario=coro_timer runtime=tokio variant=join_all n={n} sleep_ms={ms} spawn_ms={} ended_at_spawn={ended_at_spawn} wall_ms={} completed={completed}", rounded_ms(spawn), wall.as_millis());
+    println!("scenario=coro_timer runtime=tokio variant=join_all n={n} sleep_ms={ms} spawn_ms={} ended_at_spawn={ended_at_spawn} rss_wait_kib={rss_wait} wall_ms={} completed={completed}", rounded_ms(spawn), wall.as_millis());
 }
 
 fn rounded_ms(d: Duration) -> u128 {
