@@ -71,6 +71,7 @@ peers wall r wall s
 peers user r user s
 peers sys r sys s
 peers max_rss r max RSS MiB
+peers rss_wait r RSS at wait MiB
 peers avg_rss r avg RSS MiB
 peers base r max RSS at N=1 MiB
 peers per_task r bytes/task
@@ -87,6 +88,7 @@ peers_sweep wall r wall s
 peers_sweep user r user s
 peers_sweep sys r sys s
 peers_sweep max_rss r max RSS MiB
+peers_sweep rss_wait r RSS at wait MiB
 peers_sweep avg_rss r avg RSS MiB
 peers_sweep per_task r bytes/task
 peers_sweep spawn r spawn s
@@ -131,12 +133,24 @@ environment:
   THREAD_CAP=10000    the threads scenario runs min(N, THREAD_CAP) threads; --sweep skips the larger N
   RESULTS=RESULTS.md  the file one section is appended to: a regular file, or none yet, in a directory
                       run.sh can write in (refused up front otherwise); a failed write leaves it as it was
-One run.sh measures on a machine at a time: a second one refuses, naming the first (the lock is
-/tmp/bench-run.lock; one left by a run that was killed is taken over).
   SWEEP="$default_sweep"
                       the task counts of --sweep; N=1 is always run, it is the baseline of bytes/task
+the write-ups' variants, passed to ours and to every peer that has them (the same options):
+  START=gated         running_avg, hash_collect: gated (every task exists before any runs), eager
+                      (each starts as it is spawned, as the 2023 programs do), or "gated eager": both
+  MODE=loop           atomic_counter: loop (each task loops { hit; sleep } until the hit target) or
+                      once (each sleeps once, hits once and ends; the run ends at N hits)
+  HITS=H              atomic_counter's hit target in loop mode (default 10 x N; the scoreboard's 60000000)
+  SPAWN_FROM=main     atomic_counter: main, or task (one task spawns the N while main only polls)
+  POLL_MS=100         atomic_counter: how often the monitor reads the counter
+  BURST=K             atomic_counter, with SPAWN_FROM=task: the spawner pauses after every K spawns,
+  BURST_PAUSE_MS=1000 for this long
 EOF
   peers_usage
+  cat <<EOF
+One run.sh measures on a machine at a time: a second one refuses, naming the first (the lock is
+/tmp/bench-run.lock; one left by a run that was killed is taken over).
+EOF
 }
 
 # parse_gnu_time FILE: reads GNU `time -v` output and prints "wall_s user_s sys_s max_rss_kib".
@@ -552,22 +566,82 @@ plan_line() {
   printf '%s\n' "$line"
 }
 
-# ours_args T VARIANT SLEEP: our binary's options: --sync VARIANT, --sleep-ms SLEEP, --threads T
-# (none for a T or VARIANT of "-", or a T of "default").
+# ours_args T VARIANT SLEEP [OPTIONS]: our binary's options: --sync VARIANT, --sleep-ms SLEEP,
+# --threads T (none for a T or VARIANT of "-", or a T of "default"), then OPTIONS (mode_opts).
 ours_args() {
   local o=''
   [ "$2" = - ] || o="--sync $2"
   [ -z "$3" ] || o="${o:+$o }--sleep-ms $3"
   case $1 in - | default) ;; *) o="${o:+$o }--threads $1" ;; esac
+  [ -z "${4:-}" ] || o="${o:+$o }$4"
   echo "$o"
 }
 
-# series_tail VARIANT T: what tells a program's chart line from its others: ", VARIANT" and, when
-# THREADS holds several values, ", threads=T".
+# The write-ups' variants, the same options for ours and for every peer that has them (the
+# catalogue's options column: counter, start):
+# mode_opts SCENARIO START [base]: atomic_counter's from HITS, MODE, SPAWN_FROM, POLL_MS, BURST and
+# BURST_PAUSE_MS, each only when it is set (but HITS for a baseline, whose one task would take HITS
+# seconds: it keeps the default 10 x 1); running_avg's and hash_collect's --start START (none for
+# a START of "-", the programs' default, gated).
+mode_opts() {
+  local o=''
+  case $1 in
+    atomic_counter)
+      [ -z "$HITS" ] || [ "${3:-}" = base ] || o="$o --hits $HITS"
+      [ -z "$MODE" ] || o="$o --mode $MODE"
+      [ -z "$SPAWN_FROM" ] || o="$o --spawn-from $SPAWN_FROM"
+      [ -z "$POLL_MS" ] || o="$o --poll-ms $POLL_MS"
+      [ -z "$BURST" ] || o="$o --burst $BURST"
+      [ -z "$BURST_PAUSE_MS" ] || o="$o --burst-pause-ms $BURST_PAUSE_MS" ;;
+    running_avg | hash_collect) [ "$2" = - ] || o=" --start $2" ;;
+  esac
+  echo "${o# }"
+}
+
+# mode_settings: the variants' variables that are set and apply to the chosen scenarios, as
+# ", VAR=value" each, for the section's heading and settings line.
+mode_settings() {
+  local v t=''
+  case " $scenarios " in *" atomic_counter "*)
+    for v in HITS MODE SPAWN_FROM POLL_MS BURST BURST_PAUSE_MS; do
+      eval "[ -z \"\$$v\" ] || t=\"\$t, $v=\$$v\""
+    done ;;
+  esac
+  case " $scenarios " in *" running_avg "* | *" hash_collect "*) [ -z "$START" ] || t="$t, START=$START" ;; esac
+  echo "$t"
+}
+
+# variant_cell SCENARIO VARIANT START OPTIONS: a program's variant cell, with the variant it ran:
+# atomic_counter's mode when a variable sets one; in running_avg and hash_collect "KEY: ..." becomes
+# "KEY, gated: ...", "KEY, eager: ..." or, for a program with one shape only (no --start in its
+# OPTIONS), "KEY, one shape: ...".
+variant_cell() {
+  local t word
+  case $1 in
+    atomic_counter)
+      t=$2
+      [ -n "$HITS$MODE$SPAWN_FROM$POLL_MS$BURST" ] || { echo "$t"; return; }
+      if [ "$MODE" = once ]; then t="$t; once mode: one sleep, one hit, no loop"; else t="$t; loop mode"; fi
+      [ "$SPAWN_FROM" != task ] || t="$t, spawned from a task"
+      [ -z "$BURST" ] || t="$t, bursts of $BURST then ${BURST_PAUSE_MS:-1000} ms"
+      [ -z "$POLL_MS" ] || t="$t, polled every $POLL_MS ms"
+      [ -z "$HITS" ] || t="$t, $HITS hits"
+      echo "$t" ;;
+    running_avg | hash_collect)
+      word="one shape"
+      [ "$4" != start ] || { word=$3; [ "$word" != - ] || word=gated; }
+      echo "${2%%: *}, $word: ${2#*: }" ;;
+    *) echo "$2" ;;
+  esac
+}
+
+# series_tail VARIANT T [START]: what tells a program's chart line from its others: ", VARIANT"
+# and, when THREADS or START holds several values, ", threads=T" and ", START".
 series_tail() {
   local tail=''
   case $1 in - | '') ;; *) tail=", $1" ;; esac
   case $2 in - | '' | default | "$THREADS") ;; *) tail="$tail, threads=$2" ;; esac
+  case ${3:--} in - | "$START") ;; *) tail="$tail, $3" ;; esac
   echo "$tail"
 }
 
@@ -596,22 +670,24 @@ plan_series() {
 # scenario takes none, and runs min(N, THREAD_CAP) threads), each variant, with the options it
 # accepts (no sleep in running_avg and hash_collect).
 plan_ours() {
-  local s=$1 variants=- sleep=$SLEEP_MS tlist=${THREADS:--} cap='' flags='' t v args tail
+  local s=$1 variants=- starts=- sleep=$SLEEP_MS tlist=${THREADS:--} cap='' flags='' t v st args tail
   case $s in
     threads) tlist=- cap=$(thread_cap "$s" ours) flags=capped ;;
-    running_avg | hash_collect) sleep='' variants="mutex channel" ;;
+    running_avg | hash_collect) sleep='' variants="mutex channel" starts=${START:--} ;;
   esac
   for t in $tlist; do
     for v in $variants; do
-      args=$(ours_args "$t" "$v" "$sleep") tail=$(series_tail "$v" "$t")
-      tail=${tail#, }
-      if [ -n "$sweep" ]; then
-        plan_series "$s" ours "./$s" "$t" "$args" - - "$tail" "$s${tail:+ ($tail)}" "$cap" "$flags"
-      elif [ -n "$cap" ] && [ "$N" -gt "$cap" ]; then
-        plan_line row "$s" ours "./$s" "$cap" "$t" "$args" - "$RUNS" - "${args:+$args }(capped at THREAD_CAP=$cap)" - "$flags"
-      else
-        plan_line row "$s" ours "./$s" "$N" "$t" "$args" - "$RUNS" - "$args" - "$flags"
-      fi
+      for st in $starts; do
+        args=$(ours_args "$t" "$v" "$sleep" "$(mode_opts "$s" "$st")") tail=$(series_tail "$v" "$t" "$st")
+        tail=${tail#, }
+        if [ -n "$sweep" ]; then
+          plan_series "$s" ours "./$s" "$t" "$args" - - "$tail" "$s${tail:+ ($tail)}" "$cap" "$flags"
+        elif [ -n "$cap" ] && [ "$N" -gt "$cap" ]; then
+          plan_line row "$s" ours "./$s" "$cap" "$t" "$args" - "$RUNS" - "${args:+$args }(capped at THREAD_CAP=$cap)" - "$flags"
+        else
+          plan_line row "$s" ours "./$s" "$N" "$t" "$args" - "$RUNS" - "$args" - "$flags"
+        fi
+      done
     done
   done
 }
@@ -871,7 +947,8 @@ peers_lines() {
 # peers_notes BYTES: the notes of a peers section after its table; BYTES ends the first one.
 peers_notes() {
   echo "- bytes/task: (max RSS at N − max RSS at N=1) × 1024 / N, both from /usr/bin/time, the same way for every runtime, ours included (it is not our binaries' own bytes_per_task). $1"
-  echo "- Every program gets N and the sleep (ours: --sleep-ms MS; a peer: PROGRAM N MS), or in running_avg and hash_collect the variant (ours: --sync V; a peer: PROGRAM N V), checks that every task completed and exits 1 otherwise. wall s is the whole process, start-up included."
+  echo "- Every program gets N and the sleep (ours: --sleep-ms MS; a peer: PROGRAM N MS), or in running_avg and hash_collect the variant (ours: --sync V; a peer: PROGRAM N V), then the write-ups' variants it has, the same options for ours and for a peer (--start; atomic_counter's --hits, --mode, --spawn-from, --poll-ms, --burst, --burst-pause-ms), checks that every task completed and exits 1 otherwise. wall s is the whole process, start-up included."
+  echo "- RSS at wait: the program's own resident set once every task exists and waits (its rss_wait_kib=, VmRSS from /proc/self/status), reported by every coro_timer and coro_shared program and by ours in every scenario; \"-\" where a program does not say."
   if [ -z "$THREADS" ]; then
     echo "- Threads: ours runs one event loop; each peer keeps its runtime's default ($peer_threads)."
   else
@@ -900,6 +977,7 @@ table_notes() {
       peers_notes "Each program's N=1 row is its baseline; every row is the run with the lowest wall time of RUNS, whose spread of max RSS the last column gives."
       echo "- Charts: one per scenario, a line per runtime, ours drawn thicker with filled markers; memory on a log axis, so that 50 MiB and 2.5 GiB both read." ;;
   esac
+  variant_notes | sed 's/^/- /'
 }
 
 # draw_chart POINTS NOTES NAME TITLE ALT [SVG.SH OPTION...]: draws POINTS (a sweep's series, or with
@@ -967,7 +1045,7 @@ write_section() {
   if [ -n "$sweep" ]; then ns="N=$(echo "$sweep_ns" | tr ' ' ',')" set="SWEEP=$sweep_ns"; else ns="N=$N" set="N=$N"; fi
   table_notes >"$work/table_notes"
   {
-    echo "## $when — ${peers:+peers }${sweep:+sweep }$ns, RUNS=$RUNS"
+    echo "## $when — ${peers:+peers }${sweep:+sweep }$ns, RUNS=$RUNS$(mode_settings)"
     echo
     cat "$work/machine"
     echo "- $set, $settings"
@@ -982,6 +1060,55 @@ write_section() {
       echo
     fi
   } >"$work/section"
+}
+
+# variant_settings: the write-ups' variants from the environment, checked like the rest (bad
+# values exit 2): atomic_counter's HITS, MODE, SPAWN_FROM, POLL_MS, BURST and BURST_PAUSE_MS;
+# running_avg's and hash_collect's START, a list of gated and eager. A value every program takes
+# (C# counts bursts in an int, Node hits in a double's 53 bits), or none.
+variant_settings() {
+  local st
+  HITS=${HITS:-} MODE=${MODE:-} SPAWN_FROM=${SPAWN_FROM:-} POLL_MS=${POLL_MS:-} BURST=${BURST:-}
+  BURST_PAUSE_MS=${BURST_PAUSE_MS:-} START=${START:-}
+  [ -z "$HITS" ] || { is_count "$HITS" && [ "$HITS" -le 9007199254740991 ]; } ||
+    bad "HITS must be a whole number from 1 to 9007199254740991, got '$HITS'"
+  case $MODE in '' | loop | once) ;; *) bad "MODE must be loop or once, got '$MODE'" ;; esac
+  case $SPAWN_FROM in '' | main | task) ;; *) bad "SPAWN_FROM must be main or task, got '$SPAWN_FROM'" ;; esac
+  [ -z "$POLL_MS" ] || { is_count "$POLL_MS" && [ "$POLL_MS" -le 86400000 ]; } ||
+    bad "POLL_MS must be a whole number from 1 to 86400000, got '$POLL_MS'"
+  [ -z "$BURST" ] || { is_count "$BURST" && [ "$BURST" -le 2147483647 ]; } ||
+    bad "BURST must be a whole number from 1 to 2147483647, got '$BURST'"
+  case $BURST_PAUSE_MS in '' | 0) ;; *) { is_count "$BURST_PAUSE_MS" && [ "$BURST_PAUSE_MS" -le 86400000 ]; } ||
+    bad "BURST_PAUSE_MS must be a whole number from 0 to 86400000, got '$BURST_PAUSE_MS'" ;; esac
+  [ -z "$HITS" ] || [ "$MODE" != once ] || bad "HITS applies to MODE=loop only: once mode ends when the monitor has seen N hits"
+  [ -z "$HITS" ] || [ -z "$sweep" ] || bad "HITS is a target for one N: a sweep's atomic_counter stops at 10 x N hits"
+  [ -z "$BURST" ] || [ "$SPAWN_FROM" = task ] || bad "BURST needs SPAWN_FROM=task: the bursts are a spawning task's"
+  [ -z "$BURST_PAUSE_MS" ] || [ -n "$BURST" ] || bad "BURST_PAUSE_MS needs BURST"
+  for st in $START; do
+    case $st in gated | eager) ;; *) bad "START must be gated, eager or both (\"gated eager\"), got '$START'" ;; esac
+  done
+  START=$(printf '%s\n' $START | awk '!seen[$0]++' | tr '\n' ' ')
+  START=${START% }
+  # Leading zeros go: the programs read 010 as ten, but a row should say 10.
+  [ -z "$HITS" ] || HITS=$((10#$HITS))
+  [ -z "$POLL_MS" ] || POLL_MS=$((10#$POLL_MS))
+  [ -z "$BURST" ] || BURST=$((10#$BURST))
+  [ -z "$BURST_PAUSE_MS" ] || BURST_PAUSE_MS=$((10#$BURST_PAUSE_MS))
+}
+
+# variant_notes: what the variants of the chosen scenarios did, a line each, for the notes.
+variant_notes() {
+  case " $scenarios " in *" atomic_counter "*)
+    if [ "$MODE" = once ]; then
+      echo "atomic_counter, once mode (MODE=once): each task sleeps once, increments the counter once and ends; the run ends when the monitor, polling every ${POLL_MS:-100} ms, has seen N hits, so wall s includes up to one poll after the last hit (HITS does not apply). Each program checks that the first hit came no earlier than one sleep after the start, and the last no earlier than one sleep after the last spawn."
+    else
+      echo "atomic_counter, loop mode: each task loops { counter++; sleep }, and the monitor, polling every ${POLL_MS:-100} ms, raises a stop flag at ${HITS:-10 × N} hits${HITS:+ (HITS)}, which each task sees when it next wakes; hits/s counts up to that poll. Each program checks that no task ended before the stop."
+    fi
+    [ "$SPAWN_FROM" != task ] || echo "atomic_counter, SPAWN_FROM=task: one task (a goroutine, a Task.Run, a tokio::spawn, an unawaited async function, our spawner coroutine) spawns the N while main only polls${BURST:+; it pauses ${BURST_PAUSE_MS:-1000} ms after every $BURST spawns (BURST, BURST_PAUSE_MS), but the last}; spawn s runs until the last spawn." ;;
+  esac
+  case " $scenarios " in *" running_avg "* | *" hash_collect "*)
+    echo "running_avg, hash_collect: gated (START=gated, the default): every task exists before any runs, what N live tasks cost; eager (START=eager): each starts as it is spawned, as the 2023 programs' tasks do, what spawning N short tasks costs (ours: each spawn runs the ready tasks of its loop, so a task that ends gives its frame to the next). A program with one shape only (rayon's par_iter, Java's fixed pool) says \"one shape\" and runs once." ;;
+  esac
 }
 
 # Sourced: stop here, before any side effect.
@@ -1038,6 +1165,7 @@ for t in $THREADS; do
 done
 THREADS=$(echo $THREADS)  # one space between values
 [ -z "$SLEEP_MS" ] || is_count "$SLEEP_MS" || bad "SLEEP_MS must be a whole number >= 1, got '$SLEEP_MS'"
+variant_settings
 peers_settings
 
 # A relative RESULTS is relative to where the user stands; the default lives beside run.sh.
@@ -1156,7 +1284,7 @@ stamp=${when#*|} when=${when%|*}
   echo "- compiler: ${compiler:-unknown}"
   echo "- flags: ${flags:-unknown}"
 } >"$work/machine"
-settings="RUNS=$RUNS${capped:+, THREAD_CAP=$THREAD_CAP}${THREADS:+, THREADS=$THREADS}${SLEEP_MS:+, SLEEP_MS=$SLEEP_MS}"
+settings="RUNS=$RUNS${capped:+, THREAD_CAP=$THREAD_CAP}${THREADS:+, THREADS=$THREADS}${SLEEP_MS:+, SLEEP_MS=$SLEEP_MS}$(mode_settings)"
 
 draw_charts
 write_section

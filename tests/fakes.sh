@@ -32,14 +32,15 @@ done=\$1
 [ -f "$box/short_\$name" ] && done=\$((\$1 - 1))
 extra=
 case \$name in csharp-*) extra=" gc=workstation-concurrent dotnet=10.0.3" ;; esac
-# The sleep scenarios say how long spawning took and how many tasks had ended by then: markers
+# The sleep scenarios say how long spawning took, how many tasks had ended by then and their RSS
+# at that moment (N × 39 + 1000 KiB): markers
 # early_NAME (spawning outlasted the sleep and 2 had ended) and due_NAME (outlasted, none ended).
 case \$scenario in
   coro_timer | coro_shared)
     sp=3 e=0
     [ -f "$box/early_\$name" ] && sp=\$((\$2 + 7)) e=2
     [ -f "$box/due_\$name" ] && sp=\$((\$2 + 7))
-    extra="\$extra sleep_ms=\$2 spawn_ms=\$sp ended_at_spawn=\$e" ;;
+    extra="\$extra sleep_ms=\$2 spawn_ms=\$sp ended_at_spawn=\$e rss_wait_kib=\$((\$1 * 39 + 1000))" ;;
   atomic_counter) extra="\$extra hits_per_s=\$((\$1 * 10))" ;;
 esac
 echo "scenario=\$scenario runtime=fake n=\$1 bytes_per_task=999999.9 completed=\$done\$extra"
@@ -172,6 +173,8 @@ case $3 in
   HashCollect) n=java-hash_collect s=hash_collect ;;
   VirtualRunningAvg) n=java-virtual-running_avg s=running_avg ;;
   VirtualHashCollect) n=java-virtual-hash_collect s=hash_collect ;;
+  ThreadsRunningAvg) n=java-threads-running_avg s=running_avg ;;
+  ThreadsHashCollect) n=java-threads-hash_collect s=hash_collect ;;
 esac
 shift 3
 exec "$tools/fakepeer" "$n" "$s" "$@"

@@ -13,16 +13,16 @@ cd "$(dirname "$0")/.." || exit 1
 . tests/fakes.sh || exit 1
 # rows_of SCENARIO: "runtime|variant" of each row of SCENARIO, one per line.
 rows_of() { table_rows | awk -F' [|] ' -v s="| $1" '$1 == s { print $2 "|" $3 }'; }
-# every_row_has_16_cells: every table line of the newest section has 16 cells ("\|" is text).
-every_row_has_16_cells() {
-  last_section | grep '^|' | awk '{ gsub(/\\\|/, ""); if (gsub(/\|/, "|") != 17) bad = 1; n++ } END { exit bad || n == 0 }'
+# every_row_has_17_cells: every table line of the newest section has 17 cells ("\|" is text).
+every_row_has_17_cells() {
+  last_section | grep '^|' | awk '{ gsub(/\\\|/, ""); if (gsub(/\|/, "|") != 18) bad = 1; n++ } END { exit bad || n == 0 }'
 }
 # external_bytes_ok: every successful row past N=1: bytes/task is (max RSS − max RSS at N=1) × 1024
 # / N within the rounding of the one-decimal MiB cells; and never the program's own 999999.9.
 external_bytes_ok() {
   table_rows | grep -v failed | awk -F' [|] ' '
-    { d = ($9 - $11) * 1048576 / $4 - $12; tol = 0.1 * 1048576 / $4 + 0.1
-      if ($12 !~ /^-?[0-9]+[.][0-9]$/ || d > tol || d < -tol || $12 == "999999.9") bad = 1; n++ }
+    { d = ($9 - $12) * 1048576 / $4 - $13; tol = 0.1 * 1048576 / $4 + 0.1
+      if ($13 !~ /^-?[0-9]+[.][0-9]$/ || d > tol || d < -tol || $13 == "999999.9") bad = 1; n++ }
     END { exit bad || n == 0 }'
 }
 # ran NAME N TIMES: args.log shows NAME run TIMES times with N tasks.
@@ -37,14 +37,14 @@ sec=$(last_section)
 check "a peers run exits 0" [ "$rc" -eq 0 ]
 check "the heading names peers, N and RUNS" has "$sec" '^## .* UTC — peers N=50, RUNS=1$'
 check "the machine is described as in a plain run" has "$sec" '^- compiler: g\+\+ \(Fake\) 12.2.0$'
-check "the header has the runtime column and units" has "$sec" '^\| scenario \| runtime \| variant \| N \| threads \| wall s \| user s \| sys s \| max RSS MiB \| avg RSS MiB \| max RSS at N=1 MiB \| bytes/task \| spawn s \| all alive \| hits/s \| max RSS spread MiB \|$'
-check "every row has 16 cells" every_row_has_16_cells
+check "the header has the runtime column and units" has "$sec" '^\| scenario \| runtime \| variant \| N \| threads \| wall s \| user s \| sys s \| max RSS MiB \| RSS at wait MiB \| avg RSS MiB \| max RSS at N=1 MiB \| bytes/task \| spawn s \| all alive \| hits/s \| max RSS spread MiB \|$'
+check "every row has 17 cells" every_row_has_17_cells
 check "ours comes first in each scenario" \
   [ "$(table_rows | awk -F' [|] ' 'prev != $1 { print $2 } { prev = $1 }' | sort -u)" = "c++20 (this repo)" ]
 check "the scenarios come in their order" \
   [ "$(table_rows | awk -F' [|] ' '{ print substr($1, 3) }' | uniq | tr '\n' ' ')" = "threads coro_timer coro_shared atomic_counter running_avg hash_collect " ]
 check "coro_timer: every runtime, its version detected at run time" \
-  [ "$(rows_of coro_timer | cut -d'|' -f1 | tr '\n' ';')" = "c++20 (this repo);go 1.19.8;c# .NET 10.0.3 JIT;c# .NET 10.0.2 NativeAOT;c# .NET 10.0.3 JIT;c# .NET 10.0.2 NativeAOT;rust tokio 1.99.0;rust tokio 1.99.0;rust async-std 1.99.1;node 20.0.0;python 3.11.0;elixir 1.14.0 (OTP 25);java 17.0.2;boost.asio 1.74.0;" ]
+  [ "$(rows_of coro_timer | cut -d'|' -f1 | tr '\n' ';')" = "c++20 (this repo);go 1.19.8;c# .NET 10.0.3 JIT;c# .NET 10.0.2 NativeAOT;c# .NET 10.0.3 JIT;c# .NET 10.0.2 NativeAOT;rust tokio 1.99.0;rust tokio 1.99.0;rust async-std 1.99.1;rust async-std 1.99.1;node 20.0.0;python 3.11.0;elixir 1.14.0 (OTP 25);java 17.0.2;boost.asio 1.74.0;" ]
 check "tokio has a spawn and a join_all row" has "$(rows_of coro_timer)" '^rust tokio 1.99.0\|join_all '
 check "coro_shared has the same runtimes" [ "$(rows_of coro_shared | wc -l)" -eq 12 ]
 check "threads: ours, Rust std::thread and Java platform threads" \
@@ -63,7 +63,7 @@ check "each program ran once with 1 task, the baseline" ran go-coro_timer 1 1
 check "ours gets the same 1-task run" ran coro_shared 1 1
 check "the interpreted peers too" ran elixir-coro_shared 1 1
 check "bytes/task is (max RSS at N − max RSS at N=1) × 1024 / N for every row" external_bytes_ok
-check "the N=1 column is a MiB figure" [ "$(table_rows | awk -F' [|] ' '$11 !~ /^[0-9]+[.][0-9]$/' | wc -l)" -eq 0 ]
+check "the N=1 column is a MiB figure" [ "$(table_rows | awk -F' [|] ' '$12 !~ /^[0-9]+[.][0-9]$/' | wc -l)" -eq 0 ]
 check "a peer gets N and SLEEP_MS as plain arguments" grep -q '^node-coro_timer 50 50$' args.log
 check "ours gets --sleep-ms" grep -q '^coro_timer 50 --sleep-ms 50$' args.log
 check "the section names each toolchain's version" has "$sec" '^- go: go version go1.19.8 linux/amd64$'
@@ -101,7 +101,7 @@ check "a run without SLEEP_MS exits 0" [ "$rc" -eq 0 ]
 check "each program ran RUNS times with N tasks" ran tokio-coro_timer_join_all 10 3
 check "and once with 1 task" ran tokio-coro_timer_join_all 1 1
 check "the spread column is the min–max of max RSS over RUNS" \
-  [ "$(table_rows | awk -F' [|] ' '$16 !~ /^[0-9]+[.][0-9]–[0-9]+[.][0-9] [|]$/' | wc -l)" -eq 0 ]
+  [ "$(table_rows | awk -F' [|] ' '$17 !~ /^[0-9]+[.][0-9]–[0-9]+[.][0-9] [|]$/' | wc -l)" -eq 0 ]
 check "a peer gets 30000" grep -q '^go-coro_timer 10 30000$' args.log
 check "an atomic_counter peer gets 1000" grep -q '^tokio-atomic_counter 10 1000$' args.log
 check "ours gets --sleep-ms 30000, and THREADS" grep -q '^coro_timer 10 --sleep-ms 30000 --threads 2$' args.log
@@ -122,7 +122,7 @@ touch early_go-coro_timer due_node-coro_timer
 bench RUNS=1 SLEEP_MS=50 PEERS="go node" ./run.sh --peers 10 coro_timer coro_shared atomic_counter
 rm early_go-coro_timer due_node-coro_timer
 # cells SCENARIO RUNTIME: its row's spawn s, all alive and hits/s cells, ";"-separated.
-cells() { table_rows | awk -F' [|] ' -v s="| $1" -v r="$2" '$1 == s && $2 == r { print $13 ";" $14 ";" $15 }'; }
+cells() { table_rows | awk -F' [|] ' -v s="| $1" -v r="$2" '$1 == s && $2 == r { print $14 ";" $15 ";" $16 }'; }
 check "a run with flagged rows exits 0: they are measured, and say what they are" [ "$rc" -eq 0 ]
 check "spawn s, from the program's spawn_ms" [ "$(cells coro_shared "go 1.19.8")" = "0.00;yes;-" ]
 check "tasks ended before spawning did: no, with how many" [ "$(cells coro_timer "go 1.19.8")" = "0.06;no: 2 of 10 had ended;-" ]
@@ -197,7 +197,7 @@ check "a failed build makes run.sh exit 1" [ "$rc" -eq 1 ]
 check "its rows say build failed, with the error and the log" \
   [ "$(table_rows | grep -c -E "^\| [a-z_]+ \| go 1.19.8 \| [^|]+ \| 10 \| [^|]+ \| build failed: error: go broke here \(log: PEERS_BUILD/logs/go.log\) \|")" -eq 2 ]
 check "the log it names exists" grep -q 'go broke here' "$pb/logs/go.log"
-check "the failed rows have 16 cells too" every_row_has_16_cells
+check "the failed rows have 17 cells too" every_row_has_17_cells
 check "the other peers still ran" [ "$(table_rows | grep -c -E '^\| [a-z_]+ \| node 20.0.0 \| [^|]+ \| 10 \| [^|]+ \| [0-9]')" -eq 2 ]
 touch break_aot
 bench RUNS=1 SLEEP_MS=50 PEERS="csharp csharp-aot" ./run.sh --peers 10 coro_timer
@@ -241,9 +241,12 @@ check "the stopped program got SIGTERM" [ -f slow.stopped ]
 check "its second run at N is skipped" ran go-coro_timer 10 1
 check "the other peers still ran" has "$(table_rows)" '^\| coro_timer \| node 20.0.0 \| [^|]+ \| 10 \| [^|]+ \| [0-9]'
 check "the section states the limit" has "$(last_section)" '^- coro_timer: a run is stopped after 1 s \(PEER_TIMEOUT\)$'
-check "the default limit: 60 s at least" [ "$(lib peer_timeout coro_timer 5000)" = 60 ]
-check "the default limit: 10 x the sleep" [ "$(lib peer_timeout coro_shared 20000)" = 200 ]
-check "the default limit: atomic_counter needs 10 rounds" [ "$(lib peer_timeout atomic_counter 1000)" = 100 ]
+check "the default limit: 60 s at least" [ "$(lib peer_timeout coro_timer 5000 100)" = 60 ]
+check "the default limit: 10 x the sleep" [ "$(lib peer_timeout coro_shared 20000 100)" = 200 ]
+check "the default limit: atomic_counter needs 10 rounds and a poll" [ "$(lib peer_timeout atomic_counter 1000 100)" = 101 ]
+check "the default limit: HITS / N rounds" [ "$(HITS=6000 lib peer_timeout atomic_counter 1000 100)" = 601 ]
+check "the default limit: once mode, one round; a 1 s poll" [ "$(MODE=once POLL_MS=1000 lib peer_timeout atomic_counter 10000 100)" = 110 ]
+check "the default limit: the bursts' pauses" [ "$(BURST=10 BURST_PAUSE_MS=500 MODE=once lib peer_timeout atomic_counter 10000 100)" = 151 ]
 
 # 7. JDK 21: the virtual-thread peers are built and run.
 echo 21.0.4 >jdk
@@ -325,17 +328,17 @@ rm -f args.log
 bench RUNS=1 SLEEP_MS=50 THREAD_CAP=20 PEERS="go rust-std rayon node" ./run.sh --peers 50 running_avg
 check "running_avg with peers exits 0" [ "$rc" -eq 0 ]
 check "each variant: ours, then the peers; every variant cell names the variant first" \
-  [ "$(table_rows | awk -F' [|] ' '{ split($3, w, ":"); printf "%s/%s ", w[1], $2 }')" = \
+  [ "$(table_rows | awk -F' [|] ' '{ split($3, w, "[,:]"); printf "%s/%s ", w[1], $2 }')" = \
     "mutex/c++20 (this repo) mutex/go 1.19.8 mutex/rust 1.70.0 std mutex/rust rayon 1.99.2 mutex/node 20.0.0 channel/c++20 (this repo) channel/go 1.19.8 channel/rust 1.70.0 std channel/rust rayon 1.99.2 channel/node 20.0.0 " ]
 check "ours gets --sync V and no sleep" [ "$(grep -c -E '^running_avg 50 --sync (mutex|channel)$' args.log)" -eq 2 ]
 check "a peer gets N and the variant" [ "$(grep -c -E '^go-running_avg 50 (mutex|channel)$' args.log)" -eq 2 ]
 check "Rust std::thread runs THREAD_CAP threads" [ "$(grep -c -E '^rust-running_avg 20 (mutex|channel)$' args.log)" -eq 2 ]
 check "and its rows say so, a thread per task" \
-  [ "$(table_rows | grep -c -E '^\| running_avg \| rust 1.70.0 std \| (mutex|channel): [^|]+ \(capped at THREAD_CAP=20\) \| 20 \| one per task \| [0-9]')" -eq 2 ]
+  [ "$(table_rows | grep -c -E '^\| running_avg \| rust 1.70.0 std \| (mutex|channel), gated: [^|]+ \(capped at THREAD_CAP=20\) \| 20 \| one per task \| [0-9]')" -eq 2 ]
 check "the section says only that runtime was capped" \
   eval 'has "$(last_section)" "^- running_avg: rust 1.70.0 std ran min\(N, THREAD_CAP=20\) threads" && ! has "$(last_section)" "^- threads: every runtime"'
 check "rayon's rows say it never has N tasks at once" \
-  [ "$(table_rows | grep -c '| rust rayon 1.99.2 | [a-z]*: par_iter over 0..N, never N tasks at once')" -eq 2 ]
+  [ "$(table_rows | grep -c '| rust rayon 1.99.2 | [a-z]*, one shape: par_iter over 0..N, never N tasks at once')" -eq 2 ]
 check "the section says no sleep was given to them" has "$(last_section)" '^- sleep: .*running_avg and hash_collect have none'
 rm -f args.log env.log
 bench RUNS=1 THREADS="1 2" PEERS="go rayon node" ./run.sh --peers 10 hash_collect
@@ -343,6 +346,43 @@ check "hash_collect with a THREADS list exits 0" [ "$rc" -eq 0 ]
 check "rayon runs at each T with RAYON_NUM_THREADS" [ "$(grep -c -E '^rayon-hash_collect 10 .* RAYON_NUM_THREADS=(1|2)$' env.log)" -eq 4 ]
 check "ours runs each variant at each T" [ "$(grep -c -E '^hash_collect 10 --sync (mutex|channel) --threads (1|2)$' args.log)" -eq 4 ]
 check "Node runs once per variant" [ "$(grep -c -E '^node-hash_collect 10 (mutex|channel)$' args.log)" -eq 2 ]
+
+# 8b3. The write-ups' variants: atomic_counter's modes reach ours and every peer as the same options,
+# after their own arguments; the 1-task baseline keeps the default hit target; the heading, the
+# variant cells and the notes name the mode. START runs each value in turn; a program of one shape
+# runs once. Every coro_timer row shows the program's own RSS at wait.
+rm -f args.log
+bench RUNS=1 SLEEP_MS=50 MODE=once SPAWN_FROM=task BURST=5 BURST_PAUSE_MS=10 POLL_MS=200 PEERS="go node" ./run.sh --peers 20 atomic_counter
+check "atomic_counter in once mode from a task, in bursts, exits 0" [ "$rc" -eq 0 ]
+check "ours gets the options after its own" grep -qx -- 'atomic_counter 20 --sleep-ms 50 --mode once --spawn-from task --poll-ms 200 --burst 5 --burst-pause-ms 10' args.log
+check "a peer gets the same options after N and the sleep" grep -qx -- 'go-atomic_counter 20 50 --mode once --spawn-from task --poll-ms 200 --burst 5 --burst-pause-ms 10' args.log
+check "the heading names them" has "$(last_section)" '^## .* UTC — peers N=20, RUNS=1, MODE=once, SPAWN_FROM=task, POLL_MS=200, BURST=5, BURST_PAUSE_MS=10$'
+check "every row's variant cell names the mode" \
+  [ "$(table_rows | grep -c '; once mode: one sleep, one hit, no loop, spawned from a task, bursts of 5 then 10 ms, polled every 200 ms |')" -eq 3 ]
+check "the notes say what once mode does, and the bursts" \
+  eval 'has "$(last_section)" "^- atomic_counter, once mode \(MODE=once\): " && has "$(last_section)" "^- atomic_counter, SPAWN_FROM=task: .*pauses 10 ms after every 5 spawns"'
+rm -f args.log
+bench RUNS=1 HITS=400 PEERS=go ./run.sh --peers 20 atomic_counter
+check "HITS reaches ours and the peers at N" eval 'grep -qx -- "go-atomic_counter 20 1000 --hits 400" args.log && grep -qx -- "atomic_counter 20 --sleep-ms 1000 --hits 400" args.log'
+check "but not their 1-task baselines, which keep 10 x 1 hits" eval 'grep -qx "go-atomic_counter 1 1000" args.log && grep -qx "atomic_counter 1 --sleep-ms 1000" args.log'
+check "the time limit follows the HITS / N rounds" has "$(last_section)" '^- atomic_counter: a run is stopped after 201 s$'
+check "the cells say loop mode and the target" [ "$(table_rows | grep -c '; loop mode, 400 hits |')" -eq 2 ]
+rm -f args.log
+bench RUNS=1 START="gated eager" PEERS="go rayon" ./run.sh --peers 10 running_avg
+check "running_avg with START=\"gated eager\" exits 0" [ "$rc" -eq 0 ]
+check "ours runs each variant at each start" [ "$(grep -c -E '^running_avg 10 --sync (mutex|channel) --start (gated|eager)$' args.log)" -eq 4 ]
+check "a peer gets --start after its variant" [ "$(grep -c -E '^go-running_avg 10 (mutex|channel) --start (gated|eager)$' args.log)" -eq 4 ]
+check "rayon, of one shape, runs once per variant, without --start" [ "$(grep -c -E '^rayon-running_avg 10 (mutex|channel)$' args.log)" -eq 2 ]
+check "the cells say which start" \
+  [ "$(table_rows | awk -F' [|] ' '$2 == "go 1.19.8" { split($3, w, ":"); printf "%s;", w[1] }')" = "mutex, gated;mutex, eager;channel, gated;channel, eager;" ]
+check "and rayon's that it has one shape" [ "$(table_rows | grep -c '| rust rayon 1.99.2 | [a-z]*, one shape: ')" -eq 2 ]
+check "the heading names START" has "$(last_section)" '^## .* UTC — peers N=10, RUNS=1, START=gated eager$'
+sec=$(last_section)
+check "the chart tells an eager bar from a gated one" \
+  eval 'bars "$(dirname "$res")/charts/$(charts_of_section | grep running_avg)" | grep -q "^go 1.19.8, mutex, eager|"'
+bench RUNS=1 SLEEP_MS=50 PEERS=go ./run.sh --peers 10 coro_timer
+check "RSS at wait is the program's own rss_wait_kib, in MiB" \
+  [ "$(table_rows | awk -F' [|] ' '$2 == "go 1.19.8" { print $10 }')" = 1.4 ]
 
 # 8c. --sweep --peers: every runtime at every N, one table, a chart per scenario with a line per
 # runtime, ours marked, memory on a log axis; a run that timed out ends its series, the others go on.
@@ -355,10 +395,10 @@ check "a peers sweep with a timed-out run exits 1" [ "$rc" -eq 1 ]
 check "one row per runtime and N, in the peers table's shape" \
   [ "$(table_rows | awk -F' [|] ' '{ printf "%s/%s/%s ", substr($1, 3), $2, $4 }')" = \
     "coro_timer/c++20 (this repo)/1 coro_timer/c++20 (this repo)/10 coro_timer/c++20 (this repo)/100 coro_timer/go 1.19.8/1 coro_timer/go 1.19.8/10 coro_timer/go 1.19.8/100 coro_timer/node 20.0.0/1 coro_timer/node 20.0.0/10 coro_timer/node 20.0.0/100 coro_shared/c++20 (this repo)/1 coro_shared/c++20 (this repo)/10 coro_shared/c++20 (this repo)/100 coro_shared/go 1.19.8/1 coro_shared/go 1.19.8/10 coro_shared/go 1.19.8/100 coro_shared/node 20.0.0/1 coro_shared/node 20.0.0/10 coro_shared/node 20.0.0/100 " ]
-check "every row has 15 cells" \
-  eval '[ "$(table_rows | awk '"'"'{ gsub(/\\\|/, ""); if (gsub(/\|/, "|") != 16) bad = 1 } END { print bad + 0 }'"'"')" = 0 ]'
+check "every row has 16 cells" \
+  eval '[ "$(table_rows | awk '"'"'{ gsub(/\\\|/, ""); if (gsub(/\|/, "|") != 17) bad = 1 } END { print bad + 0 }'"'"')" = 0 ]'
 check "each N=1 row that ran is its program's baseline (node's coro_shared timed out)" \
-  [ "$(table_rows | awk -F' [|] ' '$4 == 1 && $11 == "baseline"' | wc -l)" -eq 5 ]
+  [ "$(table_rows | awk -F' [|] ' '$4 == 1 && $12 == "baseline"' | wc -l)" -eq 5 ]
 check "the peers got N and the sleep at every N" eval 'ran go-coro_timer 1 1 && ran go-coro_timer 10 1 && ran go-coro_timer 100 1'
 check "the run that timed out says so" \
   has "$(table_rows)" '^\| coro_shared \| node 20.0.0 \| [^|]+ \| 1 \| [^|]+ \| timed out after 1 s \(last: coro_shared: 3 of 1 done\) \|'
@@ -476,9 +516,9 @@ cp peers/peers.sh "$tmp/peers.sh.orig"
 awk -v tools="$tools" '
   /^EOF$/ && fn == "groups" { print "zeta      | zeta       | node   | zeta @V@               | BENCH_THREADS=@T@          | -" }
   /^EOF$/ && fn == "catalogue" {
-    print "coro_timer | zeta-coro_timer | zeta | - | fibers | - | a zeta fiber per task"
-    print "running_avg | zeta-running_avg | zeta | mutex | - | - | mutex: a zeta fiber per task, gated"
-    print "running_avg | zeta-running_avg | zeta | channel | - | - | channel: a zeta fiber per task, gated" }
+    print "coro_timer | zeta-coro_timer | zeta | - | - | fibers | - | a zeta fiber per task"
+    print "running_avg | zeta-running_avg | zeta | mutex | start | - | - | mutex: a zeta fiber per task"
+    print "running_avg | zeta-running_avg | zeta | channel | start | - | - | channel: a zeta fiber per task" }
   /^peer_groups\(\) \{/ { fn = "groups" } /^peer_catalogue\(\) \{/ { fn = "catalogue" } /^}/ { fn = "" }
   { print }
   END {
@@ -498,7 +538,7 @@ sec=$(last_section)
 check "a run with it exits 0" [ "$rc" -eq 0 ]
 check "its rows carry the version its build wrote, its variants and its threads" \
   [ "$(table_rows | awk -F' [|] ' '$2 == "zeta 0.1" { print $1 "/" $3 "/" $5 }' | tr '\n' ';')" = \
-    "| coro_timer/a zeta fiber per task/1;| coro_timer/a zeta fiber per task/2;| running_avg/mutex: a zeta fiber per task, gated/1;| running_avg/mutex: a zeta fiber per task, gated/2;| running_avg/channel: a zeta fiber per task, gated/1;| running_avg/channel: a zeta fiber per task, gated/2;" ]
+    "| coro_timer/a zeta fiber per task/1;| coro_timer/a zeta fiber per task/2;| running_avg/mutex, gated: a zeta fiber per task/1;| running_avg/mutex, gated: a zeta fiber per task/2;| running_avg/channel, gated: a zeta fiber per task/1;| running_avg/channel, gated: a zeta fiber per task/2;" ]
 check "its programs got N and the sleep or the variant, and its knob" \
   eval 'ran zeta-coro_timer "10 50" 2 && ran zeta-running_avg "10 mutex" 2 && grep -q "^zeta-coro_timer 10 .*BENCH_THREADS=2 " env.log'
 check "its chart bar has its suffix" \

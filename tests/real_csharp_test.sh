@@ -51,15 +51,19 @@ for p in csharp-coro_timer csharp-aot-coro_timer_list csharp-aot-coro_shared csh
   done
 done
 for p in csharp-running_avg csharp-aot-hash_collect; do
-  for args in "" "5" "5 foo" "0 mutex" "x channel" "5 mutex extra"; do
+  for args in "" "5" "5 foo" "0 mutex" "x channel" "5 mutex extra" "5 mutex --start lazy" "5 mutex --start"; do
     # shellcheck disable=SC2086 # the arguments are words
     run_cmd "$pb/bin/$p" $args
     check "$p '$args': exit 2 with one usage line, nothing on stdout" \
       eval '[ "$rc" -eq 2 ] && has "$err" "^usage: [a-z_]+ N mutex\|channel" && [ "$(printf "%s\n" "$err" | wc -l)" -eq 1 ] && [ -z "$out" ]'
   done
 done
-run_cmd "$pb/bin/csharp-aot-atomic_counter" 5 50 0
-check "atomic_counter HITS=0: exit 2" exited 2 '^usage: atomic_counter N'
+for args in "5 50 --hits 0" "5 50 --mode twice" "5 50 --mode once --hits 9" "5 50 --burst 5" "5 50 --spawn-from task --burst-pause-ms 5" "5 50 --poll-ms 0" "5 50 --hits"; do
+  # shellcheck disable=SC2086 # the arguments are words
+  run_cmd "$pb/bin/csharp-aot-atomic_counter" $args
+  check "atomic_counter '$args': exit 2 with one usage line" \
+    eval '[ "$rc" -eq 2 ] && has "$err" "^usage: atomic_counter N" && [ "$(printf "%s\n" "$err" | wc -l)" -eq 1 ] && [ -z "$out" ]'
+done
 run_cmd env BENCH_THREADS=0 "$pb/bin/csharp-coro_timer" 5 10
 check "BENCH_THREADS=0: exit 2 naming it" exited 2 'BENCH_THREADS must be a whole number >= 1'
 run_cmd env BENCH_THREADS=abc "$pb/bin/csharp-aot-coro_timer" 5 10
@@ -79,14 +83,21 @@ for p in csharp-coro_timer csharp-aot-coro_timer csharp-coro_timer_list csharp-a
 done
 for p in csharp-running_avg csharp-aot-running_avg csharp-hash_collect csharp-aot-hash_collect; do
   for v in mutex channel; do
-    run_cmd "$pb/bin/$p" 20000 "$v"
-    check "$p 20000 $v: exit 0, every task completed, the variant named" \
-      eval '[ "$rc" -eq 0 ] && [ "$(field completed)" = 20000 ] && [ "$(field sync)" = "$v" ]'
+    for st in gated eager; do
+      run_cmd "$pb/bin/$p" 20000 "$v" --start "$st"
+      check "$p 20000 $v --start $st: exit 0, every task completed, the variant and start named" \
+        eval '[ "$rc" -eq 0 ] && [ "$(field completed)" = 20000 ] && [ "$(field sync)" = "$v" ] && [ "$(field start)" = "$st" ]'
+    done
   done
 done
-run_cmd "$pb/bin/csharp-aot-atomic_counter" 100 20 500
-check "atomic_counter 100 20 500: at least 500 hits, every task ended" \
+run_cmd "$pb/bin/csharp-aot-atomic_counter" 100 20 --hits 500
+check "atomic_counter 100 20 --hits 500: at least 500 hits, every task ended" \
   eval '[ "$rc" -eq 0 ] && [ "$(field hits)" -ge 500 ] && [ "$(field completed)" = 100 ]'
+for p in csharp-atomic_counter csharp-aot-atomic_counter; do
+  run_cmd "$pb/bin/$p" 300 40 --mode once --spawn-from task --burst 100 --burst-pause-ms 30 --poll-ms 20
+  check "$p once mode from a task in bursts: one hit each, no sooner than a sleep, the mode named" \
+    eval '[ "$rc" -eq 0 ] && [ "$(field hits)" = 300 ] && [ "$(field completed)" = 300 ] && [ "$(field reached_ms)" -ge 100 ] && [ "$(field mode)" = once ] && [ "$(field spawn_from)" = task ]'
+done
 run_cmd env BENCH_THREADS=1 "$pb/bin/csharp-coro_timer" 1000 20
 check "BENCH_THREADS=1: one pool worker, below the core count, and the line says who chose it" \
   eval '[ "$rc" -eq 0 ] && [ "$(field threads)" = 1 ] && [ "$(field pool)" = BENCH_THREADS ]'

@@ -30,8 +30,9 @@ sec=$(last_section)
 check "run.sh --peers with every runtime but C# exits 0" [ "$rc" -eq 0 ]
 check "no row failed, none timed out" [ "$(table_rows | grep -c -E 'failed|timed out')" -eq 0 ]
 # rows LABEL_REGEX SCENARIO: the rows of a runtime in a scenario that were measured (Java's virtual
-# threads, which share the JDK's label, are not counted: they run only with JDK 21 or newer).
-rows() { table_rows | grep -v '| [a-z]*:* *virtual thread' | grep -c -E "^\| $2 \| $1 \| [^|]+ \| [0-9]+ \| [^|]+ \| [0-9]+[.][0-9]{2} \|"; }
+# threads and its platform thread per task, which share the JDK's label, are not counted: they run
+# only with JDK 21 or newer).
+rows() { table_rows | grep -v -E '\| ([a-z]+, [a-z]+: )?(virtual thread|platform Thread per task;)' | grep -c -E "^\| $2 \| $1 \| [^|]+ \| [0-9]+ \| [^|]+ \| [0-9]+[.][0-9]{2} \|"; }
 # want NAME TOOLCHAIN_LINE LABEL "SCENARIO=ROWS ...": the runtime's measured rows per scenario, or
 # a skip when the section lists its toolchain as missing.
 want() {
@@ -47,7 +48,7 @@ want() {
 }
 want Go go 'go [0-9.]+' "coro_timer=1 coro_shared=1 atomic_counter=1 running_avg=2 hash_collect=2"
 want tokio rust 'rust tokio [0-9.]+' "coro_timer=2 coro_shared=2 atomic_counter=1 running_avg=2 hash_collect=2"
-want async-std rust 'rust async-std [0-9.]+' "coro_timer=1 coro_shared=1 running_avg=2 hash_collect=2"
+want async-std rust 'rust async-std [0-9.]+' "coro_timer=2 coro_shared=1 running_avg=2 hash_collect=2"
 want "Rust std::thread" rust 'rust [0-9.]+ std' "threads=1 running_avg=2 hash_collect=2"
 want rayon rust 'rust rayon [0-9.]+' "running_avg=2 hash_collect=2"
 want Node node 'node [0-9.]+' "coro_timer=1 coro_shared=1 atomic_counter=1 running_avg=2 hash_collect=2"
@@ -55,19 +56,39 @@ want Python python 'python [0-9.]+' "coro_timer=1 coro_shared=1"
 want Elixir elixir 'elixir [0-9.]+ \(OTP [0-9]+\)' "coro_timer=1 coro_shared=1"
 want Java java 'java [0-9.]+' "threads=1 coro_timer=1 coro_shared=1 running_avg=2 hash_collect=2"
 want Boost.Asio asio 'boost\.asio [0-9.]+' "coro_timer=1 coro_shared=1"
+check "every coro_timer and coro_shared row shows the program's own RSS at wait" \
+  [ "$(table_rows | awk -F' [|] ' '($1 == "| coro_timer" || $1 == "| coro_shared") && $10 !~ /^[0-9]+[.][0-9]$/' | wc -l)" -eq 0 ]
 check "every coro_timer and coro_shared row says how long spawning took and whether all were alive" \
-  [ "$(table_rows | awk -F' [|] ' '($1 == "| coro_timer" || $1 == "| coro_shared") && ($13 !~ /^[0-9]+[.][0-9][0-9]$/ || $14 !~ /^(yes|no: [0-9]+ of 20 had ended)/)' | wc -l)" -eq 0 ]
+  [ "$(table_rows | awk -F' [|] ' '($1 == "| coro_timer" || $1 == "| coro_shared") && ($14 !~ /^[0-9]+[.][0-9][0-9]$/ || $15 !~ /^(yes|no: [0-9]+ of 20 had ended)/)' | wc -l)" -eq 0 ]
 check "and those rows are there" [ "$(table_rows | grep -c -E '^\| coro_(timer|shared) \|')" -ge 2 ]
 check "every atomic_counter row shows hits/s" \
-  [ "$(table_rows | awk -F' [|] ' '$1 == "| atomic_counter" && $15 !~ /^[0-9]+$/' | wc -l)" -eq 0 ]
+  [ "$(table_rows | awk -F' [|] ' '$1 == "| atomic_counter" && $16 !~ /^[0-9]+$/' | wc -l)" -eq 0 ]
 check "nothing is built inside the tree" \
   [ -z "$(find peers -path '*/src/bin' -prune -o \( -name target -o -name bin -o -name obj -o -name Cargo.lock \) -print)" ]
 
+# 1b. The write-ups' variants, through run.sh, in every program that has them: atomic_counter's
+# once mode from a task in bursts, and its loop mode from a task with a hit target; running_avg and
+# hash_collect gated and eager. Each program checks its own work in every mode.
+modes_ok() { [ "$rc" -eq 0 ] && [ "$(table_rows | grep -c -E 'failed|timed out')" -eq 0 ]; }
+bench RUNS=1 SLEEP_MS=50 MODE=once SPAWN_FROM=task BURST=7 BURST_PAUSE_MS=20 POLL_MS=30 PEERS="go tokio node" \
+  PEERS_BUILD="$pb" PEERS_INSTALL=no ./run.sh --peers 20 atomic_counter
+check "atomic_counter, once mode from a task in bursts: every program passes its checks" modes_ok
+check "and every runtime has its row" [ "$(table_rows | grep -c '; once mode: ')" -ge 1 ]
+bench RUNS=1 SLEEP_MS=50 SPAWN_FROM=task HITS=100 POLL_MS=30 PEERS="go tokio node" \
+  PEERS_BUILD="$pb" PEERS_INSTALL=no ./run.sh --peers 20 atomic_counter
+check "atomic_counter, loop mode from a task to 100 hits: every program passes its checks" modes_ok
+bench RUNS=1 START="gated eager" PEERS="$peers" PEERS_BUILD="$pb" PEERS_INSTALL=no ./run.sh --peers 20 running_avg hash_collect
+check "running_avg and hash_collect, gated and eager: every program passes its checks" modes_ok
+check "every program that has --start ran eager" \
+  [ "$(table_rows | grep -c -E '^\| [a-z_]+ \| [^|]+ \| [a-z]+, eager: ')" -ge 4 ]
+
 # 2. Each program run.sh built, on its own: bad arguments exit 2 with a usage line, nothing on
-# stdout. The sleep scenarios take N [SLEEP_MS]; running_avg and hash_collect N mutex|channel.
+# stdout. The sleep scenarios take N [SLEEP_MS]; running_avg and hash_collect N mutex|channel
+# [--start gated|eager]; atomic_counter N [SLEEP_MS] and its options.
 for p in $(ls "$pb/bin" 2>/dev/null | grep -v -e '^csharp' -e '\.tmp$'); do
   case $p in
-    *running_avg | *hash_collect) bads="|5|5 foo|0 mutex|x channel|5 mutex extra" ;;
+    *running_avg | *hash_collect) bads="|5|5 foo|0 mutex|x channel|5 mutex extra|5 mutex --start lazy|5 mutex --start" ;;
+    *atomic_counter) bads="|x|0|-5|5 50 --mode twice|5 50 --mode once --hits 9|5 50 --burst 5|5 50 --spawn-from task --burst-pause-ms 5|5 50 --poll-ms 0|5 50 --hits" ;;
     *) bads="|x|0|-5" ;;
   esac
   IFS='|'

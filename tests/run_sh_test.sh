@@ -102,6 +102,21 @@ check "running_avg runs each variant at each T" [ "$(grep -c '^running_avg' args
 check "threads runs once, with no --threads" [ "$(grep '^threads' args.log)" = "threads 10" ]
 check "the settings line names the list" has "$(last_section)" '^- N=10, RUNS=1, THREAD_CAP=10000, THREADS=1 3$'
 
+# The write-ups' variants reach ours as options, only the scenarios they belong to, and name
+# themselves in the heading, the settings line and the variant column.
+rm -f args.log
+bench RUNS=1 START="eager gated eager" MODE=once SPAWN_FROM=task BURST=3 POLL_MS=50 ./run.sh 10 running_avg atomic_counter coro_timer
+check "a run with START and atomic_counter's modes exits 0" [ "$rc" -eq 0 ]
+check "running_avg runs each variant at each START, repeats dropped" \
+  [ "$(grep '^running_avg' args.log | tr '\n' ';')" = "running_avg 10 --sync mutex --start eager;running_avg 10 --sync mutex --start gated;running_avg 10 --sync channel --start eager;running_avg 10 --sync channel --start gated;" ]
+check "atomic_counter gets its modes" [ "$(grep '^atomic_counter' args.log)" = "atomic_counter 10 --mode once --spawn-from task --poll-ms 50 --burst 3" ]
+check "coro_timer gets none of them" [ "$(grep '^coro_timer' args.log)" = "coro_timer 10" ]
+check "the heading names them" has "$(last_section)" '^## .* UTC — N=10, RUNS=1, MODE=once, SPAWN_FROM=task, POLL_MS=50, BURST=3, START=eager gated$'
+check "the variant column shows them" has "$(table_rows)" '^\| running_avg \| --sync channel --start gated \| 10 \|'
+rm -f args.log
+bench RUNS=1 MODE=once START=eager ./run.sh 10 coro_timer
+check "a variable of a scenario that does not run is left out of the heading" has "$(last_section)" '^## .* UTC — N=10, RUNS=1$'
+
 # 2. A failing scenario gets a row saying why; the others still run.
 touch fail_threads
 bench RUNS=1 ./run.sh 10
@@ -165,6 +180,18 @@ bad_case "THREADS must be" THREADS="1 x" ./run.sh 10
 bad_case "THREADS must be" THREADS="2 1025" ./run.sh 10
 bad_case "SLEEP_MS must be" SLEEP_MS=1.5 ./run.sh 10
 bad_case "unknown option '--fast'" ./run.sh --fast 10
+bad_case "HITS must be a whole number from 1 to 9007199254740991, got '0'" HITS=0 ./run.sh 10
+bad_case "HITS must be a whole number" HITS=9007199254740992 ./run.sh 10
+bad_case "MODE must be loop or once, got 'twice'" MODE=twice ./run.sh 10
+bad_case "SPAWN_FROM must be main or task, got 'thread'" SPAWN_FROM=thread ./run.sh 10
+bad_case "POLL_MS must be a whole number from 1 to 86400000, got '0'" POLL_MS=0 ./run.sh 10
+bad_case "BURST must be a whole number from 1 to 2147483647, got '-5'" SPAWN_FROM=task BURST=-5 ./run.sh 10
+bad_case "BURST_PAUSE_MS must be a whole number from 0 to 86400000, got '1.5'" SPAWN_FROM=task BURST=5 BURST_PAUSE_MS=1.5 ./run.sh 10
+bad_case "BURST needs SPAWN_FROM=task" BURST=5 ./run.sh 10
+bad_case "BURST_PAUSE_MS needs BURST" SPAWN_FROM=task BURST_PAUSE_MS=5 ./run.sh 10
+bad_case "HITS applies to MODE=loop only" MODE=once HITS=50 ./run.sh 10
+bad_case "HITS is a target for one N" HITS=50 ./run.sh --sweep atomic_counter
+bad_case "START must be gated, eager or both" START="gated lazy" ./run.sh 10
 bench ./run.sh --help
 check "--help exits 0" [ "$rc" -eq 0 ]
 check "--help prints usage on stdout" has "$out" '^usage: ./run.sh N'
