@@ -6,6 +6,7 @@
 #      ./run.sh --peers N [scenario ...] ours and the other runtimes' programs in peers/, one table
 #                                        (peers/peers.sh finds, builds and runs the other runtimes)
 #      ./run.sh --sweep --peers [scenario ...]   both: every runtime at every N, a chart per scenario
+#      ./run.sh --replicate [NAME]       a public write-up's tables run again here (peers/replicate.sh)
 #      ./run.sh --plan ARGS...           lists every run that ./run.sh ARGS... would make, and stops
 # It plans first, then runs: make_plan writes one line per configuration (plan_ours, and
 # plan_peers in peers/peers.sh), run_plan runs them in order (measure), and write_section writes
@@ -102,6 +103,10 @@ COLUMNS
 # shellcheck source=peers/peers.sh
 . "$(dirname "${BASH_SOURCE[0]}")/peers/peers.sh" ||
   { echo "run.sh: cannot read $(dirname "${BASH_SOURCE[0]}")/peers/peers.sh" >&2; return 1 2>/dev/null; exit 1; }
+# The write-ups' replications: replicate_list, replicate_settings, plan_replicate, write_replicate_section...
+# shellcheck source=peers/replicate.sh
+. "$(dirname "${BASH_SOURCE[0]}")/peers/replicate.sh" ||
+  { echo "run.sh: cannot read $(dirname "${BASH_SOURCE[0]}")/peers/replicate.sh" >&2; return 1 2>/dev/null; exit 1; }
 
 usage() {
   cat <<EOF
@@ -109,6 +114,7 @@ usage: ./run.sh N [scenario ...]
        ./run.sh --sweep [scenario ...]
        ./run.sh --peers N [scenario ...]
        ./run.sh --sweep --peers [scenario ...]
+       ./run.sh --replicate [NAME [--quick]]
        ./run.sh --plan ARGS...
   N         tasks (threads) per scenario: digits only, >= 1
   --sweep   runs every scenario at each N in SWEEP; the section gets a table of memory against N
@@ -119,6 +125,12 @@ usage: ./run.sh N [scenario ...]
   --sweep --peers
             every runtime at each N in SWEEP: one table, and a chart per scenario with a line per
             runtime (ours marked) on a log memory axis
+  --replicate
+            without NAME, lists the public write-ups it knows (peers/published/NAME.tsv); with it,
+            runs that write-up's configuration (its scenarios, N list, sleep, runs and runtimes,
+            and ours) into a section with its tables in their own shape, the published figures
+            beside ours, its claims checked and what differs; --quick divides its N by 10. A run
+            stopped halfway resumes at the same commit (each result is kept in PEERS_BUILD)
   --plan    prints every run the rest of the command line would make (program, N, threads,
             options, environment, runs, time limit) and their count, then exits: it builds,
             installs and writes nothing
@@ -140,7 +152,8 @@ the write-ups' variants, passed to ours and to every peer that has them (the sam
                       (each starts as it is spawned, as the 2023 programs do), or "gated eager": both
   MODE=loop           atomic_counter: loop (each task loops { hit; sleep } until the hit target) or
                       once (each sleeps once, hits once and ends; the run ends at N hits)
-  HITS=H              atomic_counter's hit target in loop mode (default 10 x N; the scoreboard's 60000000)
+  HITS=H              atomic_counter's hit target in loop mode (default 10 x N; the scoreboard's 60000000);
+                      once mode ends at N hits and is not passed it
   SPAWN_FROM=main     atomic_counter: main, or task (one task spawns the N while main only polls)
   POLL_MS=100         atomic_counter: how often the monitor reads the counter
   BURST=K             atomic_counter, with SPAWN_FROM=task: the spawner pauses after every K spawns,
@@ -255,6 +268,35 @@ measure() {
   done_runs=$((first + ${5:-$RUNS}))  # runs skipped after a failure count as done
 }
 
+# measure_config LINE SCENARIO PROGRAM N OPTS TIMES: measure, or under --replicate what an earlier
+# run of the same configuration at this commit left in its cache (rep_cache, set when the tree is
+# clean): the plan LINE and the runtime's version are the key. Each new result goes in the cache,
+# so a replication stopped halfway (an interrupt, a session's end) resumes where it stopped.
+measure_config() {
+  local key=''
+  if [ -n "${rep_cache:-}" ]; then
+    key=$rep_cache/$(printf '%s\n%s\n' "$1" "$(runtime_label "$(printf '%s\n' "$1" | cut -f3)")" | cksum | tr ' ' -)
+    if [ -f "$key" ]; then
+      { IFS= read -r why && IFS= read -r best && IFS= read -r spread; } <"$key"
+      echo "run.sh: ${3##*/} $4${5:+ $5}: from the cache of an earlier run at this commit" >&2
+      done_runs=$((done_runs + $6)) resumed=$((resumed + 1))
+      return
+    fi
+  fi
+  measure "$2" "$3" "$4" "$5" "$6"
+  [ -z "$key" ] || { printf '%s\n%s\n%s\n' "$why" "$best" "$spread" >"$key.tmp" && mv "$key.tmp" "$key"; } ||
+    echo "run.sh: cannot write the cache $key" >&2
+}
+
+# point_done LABEL N WHY: under --replicate, the outcome of one point for its tables: LABEL (the
+# write-up's row), N, and why it has no figure or, without WHY, the run that measure kept.
+point_done() {
+  local b=$best sp=$spread
+  [ -n "${replicate:-}" ] || return 0
+  [ -z "$3" ] || b=- sp=-
+  printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "${3:--}" "$b" "$sp" >>"$work/rep"
+}
+
 # progress K: "K of PLANNED runs", and from the second run on the time left at the pace so far.
 progress() {
   local now
@@ -359,6 +401,7 @@ table_head() {
 # cell still shows BASE). BASE: the max RSS of the same program at N = 1 in KiB, or why there is none.
 write_row() {
   local line='' k v
+  [ "$table" != replicate ] || return 0 # its tables are written from the points (point_done)
   for k in $(table_columns | awk -v t="$table" '$1 == t { print $2 }'); do
     case $k in
       scenario) v=$1 ;;
@@ -553,13 +596,15 @@ tab=$(printf '\t')
 # of the plan, its fields tab-separated, "-" for an empty one. KIND is one of
 #   base   PROGRAM at N = 1, one run: the baseline of the row after it
 #   row    a row of the table: RUNS runs of ENV PROGRAM N ARGS (ENV: VAR=value words)
-#   point  one N of a sweep's series LABEL: its points are consecutive, N = 1 first
+#   point  one N of a sweep's series LABEL: its points are consecutive, in increasing N, the
+#          first flagged "first" (a sweep's starts at N = 1, its baseline)
 #   skip   the N of series LABEL above THREAD_CAP, comma-separated: a note, no run
 #   limit  a line of the section's limits, VARIANT its text
 # GROUP: ours, or the peer's build group (peer_groups); TCELL: the threads cell; LIMIT: the
 # seconds after which a run is stopped; VARIANT: the variant cell; LABEL: the program's line or bar
 # in the chart. @R@, in LABEL and in a limit line's text, stands for the runtime column. FLAGS:
-# capped (the settings name THREAD_CAP), threads_capped (a note says every runtime ran THREAD_CAP).
+# capped (the settings name THREAD_CAP), threads_capped (a note says every runtime ran THREAD_CAP),
+# first (a series' first point).
 plan_line() {
   local f line='' sep=''
   for f in "$@"; do line="$line$sep${f:--}" sep=$tab; done
@@ -587,7 +632,8 @@ mode_opts() {
   local o=''
   case $1 in
     atomic_counter)
-      [ -z "$HITS" ] || [ "${3:-}" = base ] || o="$o --hits $HITS"
+      # HITS is loop mode's target: once mode ends at N hits, and is not given it (the notes say so).
+      [ -z "$HITS" ] || [ "$MODE" = once ] || [ "${3:-}" = base ] || o="$o --hits $HITS"
       [ -z "$MODE" ] || o="$o --mode $MODE"
       [ -z "$SPAWN_FROM" ] || o="$o --spawn-from $SPAWN_FROM"
       [ -z "$POLL_MS" ] || o="$o --poll-ms $POLL_MS"
@@ -625,7 +671,7 @@ variant_cell() {
       [ "$SPAWN_FROM" != task ] || t="$t, spawned from a task"
       [ -z "$BURST" ] || t="$t, bursts of $BURST then ${BURST_PAUSE_MS:-1000} ms"
       [ -z "$POLL_MS" ] || t="$t, polled every $POLL_MS ms"
-      [ -z "$HITS" ] || t="$t, $HITS hits"
+      [ -z "$HITS" ] || [ "$MODE" = once ] || t="$t, $HITS hits"
       echo "$t" ;;
     running_avg | hash_collect)
       word="one shape"
@@ -657,11 +703,12 @@ thread_cap() {
 # plan_series SCENARIO GROUP PROGRAM TCELL ARGS ENV LIMIT VARIANT LABEL CAP [FLAGS]: a sweep's
 # series: a point line per N of SWEEP up to CAP, then a skip line for the N above it.
 plan_series() {
-  local n over=''
+  local n over='' first=first
   for n in $sweep_ns; do
     # No silent cap: a capped run would put a second point at the cap's N.
     if [ -n "${10:-}" ] && [ "$n" -gt "${10}" ]; then over="${over:+$over,}$n"; continue; fi
-    plan_line point "$1" "$2" "$3" "$n" "$4" "$5" "$6" "$RUNS" "$7" "$8" "$9" "${11:-}"
+    plan_line point "$1" "$2" "$3" "$n" "$4" "$5" "$6" "$RUNS" "$7" "$8" "$9" "$first${11:+ ${11}}"
+    first=
   done
   [ -z "$over" ] || plan_line skip "$1" "$2" "$3" "$over" "$4" "$5" "$6" 0 "$7" "$8" "$9" "${11:-}"
 }
@@ -695,6 +742,7 @@ plan_ours() {
 # make_plan: the plan of the whole run, scenario by scenario.
 make_plan() {
   local s
+  if [ -n "$replicate" ]; then plan_replicate; return; fi
   for s in $scenarios; do
     if [ -n "$peers" ]; then plan_peers "$s"; else plan_ours "$s"; fi
   done
@@ -746,9 +794,12 @@ print_plan() {
 # for the series). A sweep's series keeps its baseline, the max RSS at N = 1, for the memory guard
 # and bytes/task, and stops after a timeout: a program that could not finish at N will not at 10 N.
 run_plan() {
-  local kind s g prog n tcell args env runs limit variant label flags state runtime name base=''
+  local line kind s g prog n tcell args env runs limit variant label flags state runtime name base=''
   local sbase='' last_n='' last_rss='' stop='' points chart_notes
-  while IFS=$tab read -r kind s g prog n tcell args env runs limit variant label flags <&3; do
+  while IFS= read -r line <&3; do
+    IFS=$tab read -r kind s g prog n tcell args env runs limit variant label flags <<LINE
+$line
+LINE
     [ "$args" != - ] || args=''
     [ "$env" != - ] || env=''
     [ "$limit" != - ] || limit=''
@@ -769,10 +820,9 @@ run_plan() {
       prog=$pb/bin/$prog
     fi
     if [ "$state" != ok ]; then
-      # A build that failed: one row; in a sweep, at the series' N = 1, for all its N.
-      if [ "$kind" = point ] && [ "$n" -eq 1 ]; then
-        n=$(echo "$sweep_ns" | tr ' ' ',') kind=row
-      fi
+      # A build that failed: one row; in a sweep, at the series' first point, for all its N.
+      [ "$kind" != point ] || point_done "$label" "$n" "$state"
+      case $kind in point) case " $flags " in *" first "*) n=$(echo "$sweep_ns" | tr ' ' ',') kind=row ;; esac ;; esac
       if [ "$kind" = row ]; then
         write_row "$s" "$runtime" "$variant" "$n" "$tcell" "$state" ''
         failures=$((failures + 1))
@@ -808,17 +858,20 @@ run_plan() {
         fi
         base='' ;;
       point)
-        [ "$n" -ne 1 ] || sbase='' last_n='' last_rss='' stop=''
+        case " $flags " in *" first "*) sbase='' last_n='' last_rss='' stop='' ;; esac
         why=$stop
-        [ -n "$why" ] || [ -z "$last_n" ] || guard "$n" "$sbase" "$last_n" "$last_rss" || :
+        # The guard estimates from the series' N = 1 (none: from nothing) and its last N.
+        [ -n "$why" ] || [ -z "$last_n" ] || guard "$n" "${sbase:-0}" "$last_n" "$last_rss" || :
         if [ -n "$why" ]; then # not run: the guard, or a timeout at a smaller N
           echo "run.sh: $label N=$n: $why" >&2
           write_row "$s" "$runtime" "$variant" "$n" "$tcell" "$why" "$sbase"
           echo "$label at N=$n: $why" >>"$chart_notes"
+          point_done "$label" "$n" "$why"
           done_runs=$((done_runs + runs))
           continue
         fi
-        measure "$s" "$prog" "$n" "$args" "$runs"
+        measure_config "$line" "$s" "$prog" "$n" "$args" "$runs"
+        point_done "$label" "$n" "$why"
         if [ -n "$why" ]; then
           echo "run.sh: $label N=$n: $why" >&2
           write_row "$s" "$runtime" "$variant" "$n" "$tcell" "$why" "$sbase"
@@ -827,15 +880,13 @@ run_plan() {
           case $why in "timed out"*) stop="not run: it timed out at N=$n" ;; esac
         else
           write_row "$s" "$runtime" "$variant" "$n" "$tcell" '' "$sbase"
-          if [ "$n" -eq 1 ]; then
-            sbase=$(best_rss)
-          elif [ -n "$sbase" ]; then
-            last_n=$n last_rss=$(best_rss)
-          fi
+          if [ "$n" -eq 1 ]; then sbase=$(best_rss); else last_n=$n last_rss=$(best_rss); fi
           printf '%s\t%s\t%s\n' "$label" "$n" "$(mib "$(best_rss)")" >>"$points"
           [ -z "$peers" ] || peer_facts "$runtime"
         fi ;;
-      skip) echo "$label: N=$(echo "$n" | sed 's/,/, /g') not run, above THREAD_CAP=$THREAD_CAP (raise THREAD_CAP to run them)" >>"$work/notes" ;;
+      skip)
+        echo "$label: N=$(echo "$n" | sed 's/,/, /g') not run, above THREAD_CAP=$THREAD_CAP (raise THREAD_CAP to run them)" >>"$work/notes"
+        for n in $(echo "$n" | tr ',' ' '); do point_done "$label" "$n" "not run: above THREAD_CAP=$THREAD_CAP, a thread per task"; done ;;
     esac
   done 3<"$1"
   time_limit='' run_env=''
@@ -1027,6 +1078,14 @@ draw_charts() {
         sort -t "$tab" -k2,2n "$work/bars.$s" >"$work/bars.sorted"
         draw_chart "$work/bars.sorted" /dev/null "peers-$stamp-$s" "Max RSS of N=$N tasks: $s" \
           "$s: max RSS (MiB) of each runtime at N=$N" -b -m "c++20 (this repo)" ;;
+      replicate)
+        # One chart for the section: the write-up's key figure, memory at its largest N.
+        [ "$s" = "${scenarios%% *}" ] || continue
+        replicate_bars >"$work/bars.sorted"
+        printf '%s\n' "A hollow diamond: the figure $rep_name published for that runtime, in MiB as it defined its unit." >"$work/chart_notes.rep"
+        draw_chart "$work/bars.sorted" "$work/chart_notes.rep" "replicate-$stamp-$rep_name" \
+          "Max RSS of N=${sweep_ns##* } tasks, here and as published: $rep_name" \
+          "$rep_name: max RSS (MiB) of each runtime at N=${sweep_ns##* }, measured here, and as published" -b -m "c++20 (this repo)" ;;
       peers_sweep)
         [ -f "$work/points.$s" ] || : >"$work/points.$s"
         [ -f "$work/chart_notes.$s" ] || : >"$work/chart_notes.$s"
@@ -1042,6 +1101,7 @@ draw_charts() {
 # peers' tools), the charts, the table and its notes.
 write_section() {
   local ns set
+  if [ "$table" = replicate ]; then write_replicate_section; return; fi
   if [ -n "$sweep" ]; then ns="N=$(echo "$sweep_ns" | tr ' ' ',')" set="SWEEP=$sweep_ns"; else ns="N=$N" set="N=$N"; fi
   table_notes >"$work/table_notes"
   {
@@ -1080,8 +1140,7 @@ variant_settings() {
     bad "BURST must be a whole number from 1 to 2147483647, got '$BURST'"
   case $BURST_PAUSE_MS in '' | 0) ;; *) { is_count "$BURST_PAUSE_MS" && [ "$BURST_PAUSE_MS" -le 86400000 ]; } ||
     bad "BURST_PAUSE_MS must be a whole number from 0 to 86400000, got '$BURST_PAUSE_MS'" ;; esac
-  [ -z "$HITS" ] || [ "$MODE" != once ] || bad "HITS applies to MODE=loop only: once mode ends when the monitor has seen N hits"
-  [ -z "$HITS" ] || [ -z "$sweep" ] || bad "HITS is a target for one N: a sweep's atomic_counter stops at 10 x N hits"
+  [ -z "$HITS" ] || [ -z "$sweep" ] || [ -n "$replicate" ] || bad "HITS is a target for one N: a sweep's atomic_counter stops at 10 x N hits"
   [ -z "$BURST" ] || [ "$SPAWN_FROM" = task ] || bad "BURST needs SPAWN_FROM=task: the bursts are a spawning task's"
   [ -z "$BURST_PAUSE_MS" ] || [ -n "$BURST" ] || bad "BURST_PAUSE_MS needs BURST"
   for st in $START; do
@@ -1100,7 +1159,7 @@ variant_settings() {
 variant_notes() {
   case " $scenarios " in *" atomic_counter "*)
     if [ "$MODE" = once ]; then
-      echo "atomic_counter, once mode (MODE=once): each task sleeps once, increments the counter once and ends; the run ends when the monitor, polling every ${POLL_MS:-100} ms, has seen N hits, so wall s includes up to one poll after the last hit (HITS does not apply). Each program checks that the first hit came no earlier than one sleep after the start, and the last no earlier than one sleep after the last spawn."
+      echo "atomic_counter, once mode (MODE=once): each task sleeps once, increments the counter once and ends; the run ends when the monitor, polling every ${POLL_MS:-100} ms, has seen N hits, so wall s includes up to one poll after the last hit. HITS applies to loop mode only${HITS:+: HITS=$HITS was not passed}. Each program checks that the first hit came no earlier than one sleep after the start, and the last no earlier than one sleep after the last spawn."
     else
       echo "atomic_counter, loop mode: each task loops { counter++; sleep }, and the monitor, polling every ${POLL_MS:-100} ms, raises a stop flag at ${HITS:-10 × N} hits${HITS:+ (HITS)}, which each task sees when it next wakes; hits/s counts up to that poll. Each program checks that no task ended before the stop."
     fi
@@ -1118,16 +1177,36 @@ set -u
 export LC_ALL=C # numbers with a decimal point, whatever the user's locale
 unset CDPATH
 command_line="$0${*:+ $*}" # for the lock: who holds it
-sweep='' peers='' plan_only='' form="./run.sh N [scenario ...]"
-# --plan, --sweep and --peers lead, in any order.
+sweep='' peers='' plan_only='' replicate='' quick='' form="./run.sh N [scenario ...]"
+# --plan, --sweep, --peers and --replicate lead, in any order.
 while :; do
   case ${1:-} in
     --plan) [ -z "$plan_only" ] || bad "--plan is given twice"; plan_only=yes; shift ;;
     --sweep) [ -z "$sweep" ] || bad "--sweep is given twice"; sweep=yes; shift ;;
     --peers) [ -z "$peers" ] || bad "--peers is given twice"; peers=yes form="./run.sh --peers N [scenario ...]"; shift ;;
+    --replicate) [ -z "$replicate" ] || bad "--replicate is given twice"; replicate=yes; shift ;;
     *) break ;;
   esac
 done
+# --replicate [NAME [--quick]]: a write-up's own configuration, so no N, scenario, --sweep or --peers.
+if [ -n "$replicate" ]; then
+  [ -z "$sweep$peers" ] || bad "--replicate runs a write-up's own configuration: no --sweep or --peers with it"
+  for arg in "$@"; do
+    case $arg in
+      -h | --help) usage; exit 0 ;;
+      --quick) [ -z "$quick" ] || bad "--quick is given twice"; quick=yes ;;
+      -*) bad "unknown option '$arg' (usage: ./run.sh --replicate [NAME [--quick]])" ;;
+      *) [ -z "${rep_name:-}" ] || bad "--replicate takes one write-up, got '$rep_name' and '$arg'"; rep_name=$arg ;;
+    esac
+  done
+  if [ -z "${rep_name:-}" ]; then
+    [ -z "$quick$plan_only" ] || bad "--replicate needs a write-up's name with --quick or --plan (./run.sh --replicate lists them)"
+    replicate_list
+    exit 0
+  fi
+  set --
+  peers=yes sweep=yes
+fi
 for arg in "$@"; do
   case $arg in
     -h | --help) usage; exit 0 ;;
@@ -1137,7 +1216,9 @@ for arg in "$@"; do
     -*) bad "unknown option '$arg' (allowed: --plan, --sweep, --peers, --help; settings go in the environment, see --help)" ;;
   esac
 done
-if [ -n "$sweep" ]; then
+if [ -n "$replicate" ]; then
+  : # the N list is the write-up's (replicate_settings, below)
+elif [ -n "$sweep" ]; then
   SWEEP=${SWEEP:-$default_sweep}
   sweep_ns=
   for n in $SWEEP; do
@@ -1157,6 +1238,7 @@ else
   N=$((10#$1))
   shift
 fi
+[ -z "$replicate" ] || replicate_settings "$rep_name"
 RUNS=${RUNS:-5} THREAD_CAP=${THREAD_CAP:-10000} THREADS=${THREADS:-} SLEEP_MS=${SLEEP_MS:-}
 is_count "$RUNS" || bad "RUNS must be a whole number >= 1, got '$RUNS'"
 is_count "$THREAD_CAP" || bad "THREAD_CAP must be a whole number >= 1, got '$THREAD_CAP'"
@@ -1174,13 +1256,13 @@ cd "$(dirname "$0")" || exit 1
 RESULTS=${RESULTS:-$PWD/RESULTS.md}
 case $RESULTS in /*) ;; *) RESULTS=$here/$RESULTS ;; esac
 
-scenarios=
+[ -n "$replicate" ] || scenarios=
 for s in "$@"; do
   case " $all_scenarios " in *" $s "*) ;; *) bad "unknown scenario '$s' (allowed: $all_scenarios)" ;; esac
   [ -z "$peers" ] || case " $peer_scenarios " in *" $s "*) ;; *) bad "no peers for '$s' (--peers runs: $peer_scenarios)" ;; esac
   scenarios="$scenarios $s"
 done
-if [ $# -eq 0 ]; then
+if [ $# -eq 0 ] && [ -z "$replicate" ]; then
   scenarios=$all_scenarios
   [ -z "$peers" ] || scenarios=$peer_scenarios
 fi
@@ -1188,7 +1270,8 @@ fi
 table=plain
 [ -z "$sweep" ] || table=sweep
 [ -z "$peers" ] || table=peers${sweep:+_sweep}
-failures=0 capped='' threads_capped='' done_runs=0 planned=0 run_start=''
+[ -z "$replicate" ] || table=replicate
+failures=0 capped='' threads_capped='' done_runs=0 planned=0 run_start='' why='' best='' spread='' resumed=0
 
 # --plan: the plan, and nothing else: no build, no install, no network, no file written.
 if [ -n "$plan_only" ]; then
@@ -1239,6 +1322,17 @@ if ! make >"$work/make.log" 2>&1; then
   exit 1
 fi
 
+commit=$(git rev-parse --short HEAD 2>/dev/null) || commit=unknown
+# RESULTS.md itself changes with every run, so it does not make the tree dirty.
+if [ "$commit" != unknown ] && [ -n "$(git status --porcelain --untracked-files=no -- . ':(exclude)RESULTS.md' 2>/dev/null)" ]; then
+  commit="$commit-dirty"
+fi
+# A replication keeps each configuration's result, so that a run stopped halfway resumes; only at
+# a commit, whose code the results belong to.
+rep_cache=
+case $commit in unknown | *-dirty) ;; *) [ -z "$replicate" ] || rep_cache=$pb/replicate/$commit/$rep_name ;; esac
+[ -z "$rep_cache" ] || mkdir -p "$rep_cache" || bad "cannot create $rep_cache"
+: >"$work/rep"
 [ -z "$peers" ] || prepare_peers
 make_plan >"$work/plan"
 planned=$(count_runs "$work/plan") run_start=$(date +%s)
@@ -1249,6 +1343,10 @@ planned=$(count_runs "$work/plan") run_start=$(date +%s)
 command -v pgrep >/dev/null 2>&1 ||
   echo "avg RSS: not sampled, pgrep is missing (on Debian: apt-get install procps)" | tee -a "$work/notes" >&2
 run_plan "$work/plan"
+if [ -n "$replicate" ]; then
+  replicate_values >"$work/rep.values"
+  replicate_here >"$work/rep.here"
+fi
 
 # The machine, as far as it can be told without root.
 if [ "$(uname -s)" = Darwin ]; then
@@ -1262,11 +1360,6 @@ else
 fi
 # Only the tests set this: a CPU name full of metacharacters, which must come out as it is.
 cpu=${BENCH_TEST_CPU:-$cpu}
-commit=$(git rev-parse --short HEAD 2>/dev/null) || commit=unknown
-# RESULTS.md itself changes with every run, so it does not make the tree dirty.
-if [ "$commit" != unknown ] && [ -n "$(git status --porcelain --untracked-files=no -- . ':(exclude)RESULTS.md' 2>/dev/null)" ]; then
-  commit="$commit-dirty"
-fi
 make -s print-build >"$work/build" 2>/dev/null || : >"$work/build"
 compiler=$(sed -n 's/^compiler=//p' "$work/build")
 flags=$(sed -n 's/^flags=//p' "$work/build")

@@ -753,7 +753,7 @@ peer_timeout() {
   local rounds=1 extra=0
   if [ "$1" = atomic_counter ]; then
     [ "$MODE" = once ] || rounds=10
-    [ -z "$HITS" ] || rounds=$(((HITS + $3 - 1) / $3))
+    [ -z "$HITS" ] || [ "$MODE" = once ] || rounds=$(((HITS + $3 - 1) / $3))
     [ -z "$BURST" ] || extra=$(($3 / BURST * ${BURST_PAUSE_MS:-1000}))
     extra=$((extra + ${POLL_MS:-100}))
   fi
@@ -795,7 +795,8 @@ plan_peers() {
 # baseline (none at N = 1, a row that is its own baseline), or in a sweep its series (plan_series).
 # Ours takes --threads T; a peer, its knob's environment; a peer without one, its fixed threads, at
 # the first T only (FIRST). Each takes the write-ups' variants it has (OPTIONS: mode_opts). A
-# runtime that runs a thread per task is capped at THREAD_CAP, like the threads scenario.
+# runtime that runs a thread per task is capped at THREAD_CAP, like the threads scenario. A sweep's
+# series is labelled series_label when that is set (a replication's row), else by its runtime.
 plan_peer() {
   local s=$1 prog=$2 g=$3 sv=$4 t=$5 first=$6 sleep=$7 limit=$8 suffix=$9 variant=${10} st=${11} opts=${12}
   local args env='' tcell=$5 n=${N:-} cap='' flags='' tail extra=''
@@ -834,7 +835,7 @@ plan_peer() {
     fi
   fi
   if [ -n "$sweep" ]; then
-    plan_series "$s" "$g" "$prog" "$tcell" "$args" "$env" "$limit" "$variant" "@R@$tail" "$cap"
+    plan_series "$s" "$g" "$prog" "$tcell" "$args" "$env" "$limit" "$variant" "${series_label:-@R@$tail}" "$cap"
     return
   fi
   [ "$n" -eq 1 ] || plan_line base "$s" "$g" "$prog" 1 "$tcell" "$base_args" "$env" 1 "$limit" "$variant" "@R@$tail" "$flags"

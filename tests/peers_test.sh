@@ -352,11 +352,13 @@ check "Node runs once per variant" [ "$(grep -c -E '^node-hash_collect 10 (mutex
 # variant cells and the notes name the mode. START runs each value in turn; a program of one shape
 # runs once. Every coro_timer row shows the program's own RSS at wait.
 rm -f args.log
-bench RUNS=1 SLEEP_MS=50 MODE=once SPAWN_FROM=task BURST=5 BURST_PAUSE_MS=10 POLL_MS=200 PEERS="go node" ./run.sh --peers 20 atomic_counter
+bench RUNS=1 SLEEP_MS=50 MODE=once HITS=77 SPAWN_FROM=task BURST=5 BURST_PAUSE_MS=10 POLL_MS=200 PEERS="go node" ./run.sh --peers 20 atomic_counter
 check "atomic_counter in once mode from a task, in bursts, exits 0" [ "$rc" -eq 0 ]
 check "ours gets the options after its own" grep -qx -- 'atomic_counter 20 --sleep-ms 50 --mode once --spawn-from task --poll-ms 200 --burst 5 --burst-pause-ms 10' args.log
 check "a peer gets the same options after N and the sleep" grep -qx -- 'go-atomic_counter 20 50 --mode once --spawn-from task --poll-ms 200 --burst 5 --burst-pause-ms 10' args.log
-check "the heading names them" has "$(last_section)" '^## .* UTC — peers N=20, RUNS=1, MODE=once, SPAWN_FROM=task, POLL_MS=200, BURST=5, BURST_PAUSE_MS=10$'
+check "the heading names them" has "$(last_section)" '^## .* UTC — peers N=20, RUNS=1, HITS=77, MODE=once, SPAWN_FROM=task, POLL_MS=200, BURST=5, BURST_PAUSE_MS=10$'
+check "HITS, loop mode's, is not passed in once mode, and the notes say so" \
+  eval '! grep -q -- "--hits" args.log && has "$(last_section)" "HITS applies to loop mode only: HITS=77 was not passed"'
 check "every row's variant cell names the mode" \
   [ "$(table_rows | grep -c '; once mode: one sleep, one hit, no loop, spawned from a task, bursts of 5 then 10 ms, polled every 200 ms |')" -eq 3 ]
 check "the notes say what once mode does, and the bursts" \
@@ -505,9 +507,9 @@ tables_complete() (
 )
 check "each catalogue group has its peer_groups line and build function, each toolchain its detect" tables_complete
 bash32_clean() {
-  ! grep -n -E 'mapfile|readarray|declare -[An]|local -n|,,\}|\^\^\}|&>>|\|&|wait -n|EPOCHREALTIME|date \+%N|nproc|sed -i|[A-Za-z_]=\(' "$repo/run.sh" "$repo/peers/peers.sh" "$repo/tests/lib.sh"
+  ! grep -n -E 'mapfile|readarray|declare -[An]|local -n|,,\}|\^\^\}|&>>|\|&|wait -n|EPOCHREALTIME|date \+%N|nproc|sed -i|[A-Za-z_]=\(' "$repo/run.sh" "$repo/peers/peers.sh" "$repo/peers/replicate.sh" "$repo/tests/lib.sh"
 }
-check "run.sh, peers/peers.sh and tests/lib.sh use nothing bash 3.2 or BSD tools lack" bash32_clean
+check "run.sh, peers/peers.sh, peers/replicate.sh and tests/lib.sh use nothing bash 3.2 or BSD tools lack" bash32_clean
 
 # 12. A runtime added the way peers/peers.sh's recipe says: a peer_groups line, catalogue lines and
 # build_GROUP, in the sandbox's copy. Nothing else has to know it: PEERS accepts it, --plan lists

@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# tests/replicate_test.sh: ./run.sh --replicate. First the data files in peers/published: each
+# parses, every figure has its column's unit, and every row maps to a program run.sh has. Then, on
+# the fakes of tests/fakes.sh and a small write-up of the test's own: the listing (which takes no
+# lock), a replication's section (the write-up's tables in its shape, the published figures and
+# ratios beside ours, ours last, its claims checked on both, what differs, a chart with the
+# published figures), --quick, the resume of a replication stopped halfway, and bad arguments.
+cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=tests/lib.sh
+. tests/lib.sh || exit 1
+
+# rows_known FILE: every row of FILE with a program names one the catalogue has for its scenario
+# (and variant); prints those it does not.
+rows_known() {
+  local missing
+  missing=$(lib pub_lines "$1" row | while IFS=$(printf '\t') read -r id s prog sv t label; do
+    [ "$prog" = - ] && continue
+    lib catalogue "$s" | awk -F '\t' -v p="$prog" -v k="$sv" '$1 == p && (k == "-" || $3 == k) { f = 1 } END { exit !f }' ||
+      echo "$id: $s $prog $sv"
+  done)
+  [ -z "$missing" ] || { echo "  # no such program: $missing"; return 1; }
+}
+for f in peers/published/*.tsv; do
+  check "$f parses, each figure in its column's unit" lib check_published "$f"
+  check "every row of $f maps to a program run.sh has" rows_known "$f"
+  check "$f has claims to check" [ "$(grep -c "^claim$(printf '\t')" "$f")" -ge 1 ]
+done
+
+# A broken copy is caught, each problem named with its line.
+broken=$tmp/broken-2099.tsv
+{
+  sed -e 's/^fig\t\(go\t10000\tmemory\t[^\t]*\)\tMB$/fig\t\1\tKB/' -e 's/^about\tname\t.*/about\tname\tbroken-2099/' peers/published/pkolaczk-2023.tsv
+  printf 'claim\tmin memory at 10 go\tnot in the grammar\nbogus\tline\n'
+} >"$broken"
+run_cmd env -u PEERS bash -c '. ./run.sh && check_published "$1"' _ "$broken"
+check "a broken data file fails check_published" [ "$rc" -ne 0 ]
+check "naming a figure in the wrong unit" has "$out" 'broken-2099.tsv:[0-9]+: fig in KB, its column is in MB'
+check "a claim outside the grammar" has "$out" 'a claim outside the grammar: min memory at 10 go'
+check "and an unknown kind of line" has "$out" 'unknown kind "bogus"'
+
+# shellcheck source=tests/fakes.sh
+. tests/fakes.sh || exit 1
+# The sandbox is a git checkout, so that a replication can be resumed at its commit.
+tab=$(printf '\t')
+cat >peers/published/tiny-2099.tsv <<EOF
+# A write-up for the test: two Ns, a Go and a Node row, a row with no program here.
+about${tab}name${tab}tiny-2099
+about${tab}author${tab}A. Tester
+about${tab}year${tab}2099
+about${tab}title${tab}Tiny tasks
+about${tab}url${tab}https://example.org/tiny
+about${tab}published${tab}2099-01-01
+about${tab}read${tab}2099-02-02
+about${tab}measured${tab}peak memory of N sleeping tasks
+about${tab}machine${tab}a toaster
+about${tab}versions${tab}Go 1.99
+about${tab}unit${tab}KB: KiB, as max RSS gives them
+about${tab}runs${tab}one run a figure
+run${tab}scenarios${tab}coro_timer
+run${tab}ns${tab}1 100
+run${tab}SLEEP_MS${tab}50
+run${tab}RUNS${tab}2
+table${tab}1${tab}One task
+table${tab}100${tab}A hundred tasks
+column${tab}memory${tab}max_rss${tab}KB${tab}peak memory
+row${tab}go${tab}coro_timer${tab}go-coro_timer${tab}-${tab}-${tab}Golang
+row${tab}node${tab}coro_timer${tab}node-coro_timer${tab}-${tab}-${tab}JS
+row${tab}graal${tab}coro_timer${tab}-${tab}-${tab}-${tab}Graal
+fig${tab}go${tab}1${tab}memory${tab}2048${tab}KB
+fig${tab}go${tab}100${tab}memory${tab}8192${tab}KB
+fig${tab}node${tab}1${tab}memory${tab}4096${tab}KB
+fig${tab}node${tab}100${tab}memory${tab}-${tab}KB${tab}it crashed there
+fig${tab}graal${tab}1${tab}memory${tab}9999${tab}KB
+fact${tab}go${tab}launcher${tab}go run${tab}run with go run
+fact${tab}go${tab}version${tab}1.99${tab}Go 1.99
+fact${tab}node${tab}shape${tab}worker_threads${tab}a worker thread per task
+fact${tab}graal${tab}missing${tab}-${tab}Graal is not to be had here
+nobuild${tab}node${tab}its program has a syntax error
+claim${tab}min memory at 1 = go${tab}Golang needs the least with one task
+claim${tab}memory node < go at 1${tab}JS needs less than Golang with one task
+EOF
+git init -q . && git add -A && git -c user.email=t@t -c user.name=t commit -qm sandbox
+rm -f args.log
+
+# 1. The listing: every write-up, with its URL and what it measured; no lock is taken.
+mkdir -p "$BENCH_TEST_LOCK"
+(exec -a run.sh sleep 30) &
+holder=$!
+echo "$holder ./run.sh 10 (the test's)" >"$BENCH_TEST_LOCK/owner"
+bench ./run.sh --replicate
+kill "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
+rm -rf "$BENCH_TEST_LOCK"
+check "the listing exits 0 while another run.sh holds the lock" [ "$rc" -eq 0 ]
+check "it lists every write-up, with its URL" \
+  eval 'for f in peers/published/*.tsv; do has_text "$out" "$(basename "$f" .tsv): " && has_text "$out" "$(lib pub_value "$f" about url)" || exit 1; done'
+check "and about how long each takes here" has "$out" '^    about [0-9]+ min here$'
+
+# 2. A replication: the write-up's tables in its shape, ours last, published figures and ratios.
+bench ./run.sh --replicate tiny-2099
+sec=$(last_section)
+check "a replication exits 0" [ "$rc" -eq 0 ]
+check "its heading names the write-up" has "$sec" '^## [0-9-]+ [0-9:]+ UTC — replicate tiny-2099$'
+check "it runs the write-up's N, sleep and runs" has "$sec" '^- N=1,100, RUNS=2, SLEEP_MS=50$'
+check "every program got the write-up's sleep, N in increasing order" \
+  [ "$(grep '^go-coro_timer' args.log | tr '\n' ';')" = "go-coro_timer 1 50;go-coro_timer 1 50;go-coro_timer 100 50;go-coro_timer 100 50;" ]
+check "ours too" [ "$(grep -c '^coro_timer 100 --sleep-ms 50$' args.log)" -eq 2 ]
+check "a table per N, titled as the write-up titled it" \
+  [ "$(printf '%s\n' "$sec" | grep '^### ' | tr '\n' ';')" = "### One task;### A hundred tasks;### Its claims, checked;### What differs between its runs and these;" ]
+# rows_of_table TITLE: the table's rows, as "there|here|measured|published|ratio".
+rows_of_table() {
+  printf '%s\n' "$sec" | awk -v t="### $1" '$0 == t { on = 1; next } /^### / { on = 0 } on && /^\| / && !/^\| runtime there/' |
+    awk -F ' [|] ' '{ sub(/^\| /, "", $1); print $1 "|" $2 "|" $3 "|" $4 "|" $5 }'
+}
+check "the write-up's rows in its order, ours last" \
+  [ "$(rows_of_table "One task" | cut -d'|' -f1,2 | tr '\n' ';')" = "Golang|go 1.19.8;JS|node 20.0.0;Graal|not to be had here;-|c++20 (this repo);" ]
+check "each published figure as published" \
+  [ "$(rows_of_table "One task" | cut -d'|' -f4 | tr '\n' ';')" = "2048;4096;9999;;" ]
+ratio_ok() {
+  rows_of_table "$1" | awk -F'|' '$3 ~ /^[0-9]+$/ && $4 ~ /^[0-9]+$/ { n++; if ($5 != sprintf("%.2f", $3 / $4)) bad = 1 } END { exit bad || !n }'
+}
+check "a measured figure in the write-up's unit (KiB), and here / published" ratio_ok "One task"
+check "at 100, the same" ratio_ok "A hundred tasks"
+check "a figure the write-up did not publish shows \"-\", with its reason under the table" \
+  eval '[ "$(rows_of_table "A hundred tasks" | grep "^JS|" | cut -d"|" -f4,5)" = "-|-" ] && has "$sec" "^- JS, A hundred tasks: published \"-\": it crashed there$"'
+check "the claims: each with the published figures and the measured ones" \
+  eval 'has "$sec" "^\| Golang needs the least with one task \(\`min memory at 1 = go\`\) \| Golang 2048 \| yes \| [^|]+ \| (yes|no) \|$" &&
+    has "$sec" "^\| JS needs less than Golang with one task \(\`memory node < go at 1\`\) \| JS 4096, Golang 2048 \| no \| JS [0-9]+, Golang [0-9]+ \| (yes|no) \|$"'
+check "what differs: the launcher, the version, the shape, a program not to be had, one that does not build" \
+  eval 'has "$sec" "^- Golang: run with go run there; a built binary here$" && has "$sec" "^- Golang: Go 1.99 there; go 1.19.8 here$" &&
+    has "$sec" "^- JS: a worker thread per task there; promisified setTimeout \+ Promise.all here$" &&
+    has "$sec" "^- Graal: not run here: Graal is not to be had here$" && has "$sec" "^- JS, as published: its program has a syntax error$"'
+check "and it ends with them" has "$(printf '%s\n' "$sec" | grep . | tail -n 1)" '^- JS, as published: '
+chart=$tmp/charts/$(printf '%s\n' "$sec" | sed -n 's/^!\[[^]]*\](charts\/\(.*\))$/\1/p')
+check "a bar chart, linked" [ -f "$chart" ]
+check "a bar per runtime measured at the largest N, ours marked" \
+  eval '[ "$(grep -c "<g class=\"bar\"" "$chart")" -eq 3 ] && grep -q "data-label=\"c++20 (this repo)\"[^>]*data-marked=\"yes\"" "$chart"'
+check "Go's bar carries its published figure in MiB (8192 KB)" grep -q 'data-label="Golang (go 1.19.8)" [^>]*data-published="8.0"' "$chart"
+check "the section says this run can be resumed at its commit" eval '! has "$sec" "not resumable"'
+
+# 3. --quick divides every N above 1 by 10, and the heading says so.
+rm -f args.log
+bench ./run.sh --replicate tiny-2099 --quick
+check "--quick exits 0" [ "$rc" -eq 0 ]
+check "it runs N / 10" eval '[ "$(grep -c "^go-coro_timer 10 50$" args.log)" -eq 2 ] && ! grep -q "^go-coro_timer 100 " args.log'
+check "and says so" has "$(last_section)" '^- N=1,10, RUNS=2, SLEEP_MS=50; --quick: every N of the write-up above 1 divided by 10$'
+check "each table too" has "$(last_section)" '^### A hundred tasks \(here N=10, --quick\)$'
+
+# 4. Stopped halfway, a replication leaves RESULTS as it was; run again at the same commit, it
+# resumes: what was measured is not measured again, and the section says so.
+rm -rf args.log "$pb/replicate"
+cp "$res" "$tmp/before"
+interrupted INT slow_node-coro_timer ./run.sh --replicate tiny-2099 --quick
+check "an interrupted replication exits 130" [ "$rc" -eq 130 ]
+check "and leaves RESULTS byte for byte" cmp -s "$res" "$tmp/before"
+go_runs=$(grep -c '^go-coro_timer ' args.log)
+bench ./run.sh --replicate tiny-2099 --quick
+check "run again, it completes" [ "$rc" -eq 0 ]
+check "Go, measured before the stop, is not measured again" [ "$(grep -c '^go-coro_timer ' args.log)" -eq "$go_runs" ]
+check "the section says how many configurations came from the earlier run" has "$(last_section)" '^- resumed: [1-9][0-9]* of the configurations were measured by an earlier run of this replication at commit [0-9a-f]+, kept in PEERS_BUILD/replicate$'
+echo '# a change' >>run.sh
+bench ./run.sh --replicate tiny-2099 --quick
+git checkout -q run.sh
+check "with changes not committed, nothing is kept, and the section says so" has "$(last_section)" '^- not resumable: '
+
+# 5. Bad arguments: exit 2, one line, RESULTS untouched.
+cp "$res" "$tmp/before"
+bad_case "unknown write-up 'nosuch' \(known: hez2010-2024-take2 hez2010-2024 pkolaczk-2023 tiny-2099" ./run.sh --replicate nosuch
+bad_case "--replicate takes one write-up, got 'tiny-2099' and 'pkolaczk-2023'" ./run.sh --replicate tiny-2099 pkolaczk-2023
+bad_case "SLEEP_MS cannot be set with --replicate: tiny-2099 fixes its own \(SLEEP_MS=50\)" SLEEP_MS=5 ./run.sh --replicate tiny-2099
+bad_case "no --sweep or --peers with it" ./run.sh --replicate --peers tiny-2099
+bad_case "--replicate needs a write-up's name with --quick or --plan" ./run.sh --replicate --quick
+bad_case "unknown option '--fast'" ./run.sh --replicate tiny-2099 --fast
+printf 'bogus\tline\n' >>peers/published/tiny-2099.tsv
+bad_case "tiny-2099.tsv:[0-9]+: unknown kind \"bogus\"" ./run.sh --replicate tiny-2099
+check "no temp files are left" no_temp_files
+
+finish
