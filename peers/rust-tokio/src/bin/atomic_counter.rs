@@ -54,8 +54,13 @@ async fn spawn_all(o: Options) -> (Vec<JoinHandle<()>>, Duration) {
     (handles, since_start())
 }
 
-#[tokio::main]
-async fn main() {
+// What #[tokio::main] expands to, written out (Cargo.toml says why): the multi-thread runtime with
+// every driver enabled, blocking on the program.
+fn main() {
+    tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("Failed building the Runtime").block_on(run())
+}
+
+async fn run() {
     let o = args();
     let start = Instant::now();
     *START.lock().unwrap() = Some(start);

@@ -4,8 +4,8 @@
 //! Prints: scenario=coro_shared runtime=tokio variant=join_all ... sleep_ms=MS spawn_ms=S
 //!         ended_at_spawn=E rss_wait_kib=R ... completed=C; exits 1 if C != N. S: ms from start until join_all
 //!         has built its collection of the N waits (their first poll, which registers them with
-//!         the channel, follows at once in join!); E is always 0, see below.
-use futures::future::join_all;
+//!         the channel, follows at once in join); E is always 0, see below.
+use futures::future::{join, join_all};
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
 use tokio::time::sleep;
@@ -13,8 +13,13 @@ use tokio::time::sleep;
 #[path = "../rss.rs"]
 mod rss;
 
-#[tokio::main]
-async fn main() {
+// What #[tokio::main] expands to, written out (Cargo.toml says why): the multi-thread runtime with
+// every driver enabled, blocking on the program.
+fn main() {
+    tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("Failed building the Runtime").block_on(run())
+}
+
+async fn run() {
     let (n, ms) = args(5000);
     let start = Instant::now();
     let timer = sleep(Duration::from_millis(ms));
@@ -24,7 +29,7 @@ async fn main() {
         async move { rx.changed().await.is_ok() }
     })); // builds all N, polls none
     let spawn = start.elapsed();
-    // No wait is polled before join! below, so none can have ended by now; there is no per-wait
+    // No wait is polled before join below, so none can have ended by now; there is no per-wait
     // counter to read without adding to each wait's state (more memory per wait).
     let ended_at_spawn = 0;
     let rss_wait = rss::kib(); // every task exists and waits
@@ -32,7 +37,7 @@ async fn main() {
         timer.await;
         tx.send(true).expect("every receiver is alive");
     };
-    let (results, ()) = tokio::join!(waiters, setter);
+    let (results, ()) = join(waiters, setter).await; // both polled in this one task, as tokio::join! would
     let completed = results.into_iter().filter(|&ok| ok).count();
     let wall = start.elapsed();
     check(completed == n, &format!("completed {completed} of {n}"));

@@ -12,8 +12,13 @@ use tokio::time::sleep;
 #[path = "../rss.rs"]
 mod rss;
 
-#[tokio::main]
-async fn main() {
+// What #[tokio::main] expands to, written out (Cargo.toml says why): the multi-thread runtime with
+// every driver enabled, blocking on the program.
+fn main() {
+    tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("Failed building the Runtime").block_on(run())
+}
+
+async fn run() {
     let (n, ms) = args(5000);
     let start = Instant::now();
     let handles: Vec<_> = (0..n).map(|_| tokio::spawn(sleep(Duration::from_millis(ms)))).collect();

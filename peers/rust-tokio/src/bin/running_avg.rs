@@ -49,8 +49,13 @@ fn draw() -> f64 {
     rand::thread_rng().gen_range(0.0..100.0)
 }
 
-#[tokio::main]
-async fn main() {
+// What #[tokio::main] expands to, written out (Cargo.toml says why): the multi-thread runtime with
+// every driver enabled, blocking on the program.
+fn main() {
+    tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("Failed building the Runtime").block_on(run())
+}
+
+async fn run() {
     let (n, locked, eager) = args();
     let shared = Arc::new(Shared { gate: RwLock::new(()), stats: Mutex::new(Welford::default()) });
     let (tx, mut rx) = mpsc::unbounded_channel::<f64>();
