@@ -24,13 +24,14 @@ async def main(n: int, ms: int) -> None:
         tasks.clear()  # gather holds the tasks; drop this list so the wait holds what gather alone would
 
     start = time.monotonic()
+    delay = ms / 1000  # one float for all N: computed in the comprehension, each sleep would keep its own
     # The tasks gather would make from the coroutines (it calls ensure_future on each): same memory.
-    tasks = [asyncio.ensure_future(asyncio.sleep(ms / 1000)) for _ in range(n)]
+    tasks = [asyncio.ensure_future(asyncio.sleep(delay)) for _ in range(n)]
     loop.call_soon(spawned, tasks)
     results = await asyncio.gather(*tasks)
     wall = time.monotonic() - start
     check(len(results) == n, f"completed {len(results)} of {n}")
-    check(wall >= ms / 1000, "the run took less than one sleep")
+    check(wall >= delay, "the run took less than one sleep")
     check(ended >= 0, "the spawn callback did not run")
     print(f"scenario=coro_timer runtime=python n={n} sleep_ms={ms} spawn_ms={spawn_ms:.0f} "
           f"ended_at_spawn={ended} rss_wait_kib={rss_wait} wall_ms={wall * 1000:.0f} completed={len(results)}")
