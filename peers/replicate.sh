@@ -38,7 +38,7 @@ check_published() {
     }
     kind == "about" { about[$2] = $3 }
     kind == "run" { if (index(vars, " " $2 " ") == 0) bad("unknown run variable " $2); run[$2] = $3 }
-    kind == "table" { table[$2] = 1; tables++ }
+    kind == "table" { table[$2] = 1; tables++; if (NF == 4) table_scenario[FNR] = $4 }
     kind == "column" { unit[$2] = $4; columns++
       if (index(measures, " " $3 " ") == 0) bad("unknown measure " $3)
       if (index(units, " " $4 " ") == 0) bad("unknown unit " $4) }
@@ -53,6 +53,9 @@ check_published() {
       if (about["name"] != "" && file !~ ("(^|/)" about["name"] "[.]tsv$")) { FNR = 0; bad("its name is " about["name"] ", not its file name") }
       if (!("ns" in run) || !("scenarios" in run)) { FNR = 0; bad("run needs ns and scenarios") }
       if (!tables || !columns || !rows) { FNR = 0; bad("it needs a table, a column and a row") }
+      for (l in table_scenario) if (index(" " run["scenarios"] " ", " " table_scenario[l] " ") == 0) {
+        FNR = l; bad("a table of " table_scenario[l] ", which is not one of run scenarios")
+      }
       for (l in figs) {
         FNR = l; split(figs[l], f, "\t")
         if (!(f[2] in row)) bad("fig of an unknown row " f[2])

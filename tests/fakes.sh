@@ -220,7 +220,7 @@ exec "$tools/fakepeer" "bun-${s%.js}" "${s%.js}" "$@"
 EOF
 tool deno <<'EOF'
 [ "$1" = --version ] && { printf 'deno 2.9.6 (stable, release, x86_64-unknown-linux-gnu)\nv8 14.0\ntypescript 5.9\n'; exit 0; }
-[ "$1 $2 $3" = "run --quiet --allow-read" ] || { echo "deno: expected run --quiet --allow-read" >&2; exit 1; }
+[ "$1 $2 $3" = "run --quiet --allow-read=/proc/self/status" ] && [ "$DENO_NO_UPDATE_CHECK" = 1 ] || { echo "deno: expected run --quiet --allow-read=/proc/self/status, no update check" >&2; exit 1; }
 s=${4##*/}
 shift 4
 exec "$tools/fakepeer" "deno-${s%.cjs}" "${s%.cjs}" "$@"
@@ -259,10 +259,10 @@ s=${3##*/}
 EOF
 tool erl <<'EOF'
 [ "$2" = -eval ] && { echo "25 13.1.5"; exit 0; }
-# -noshell +P PROCS -pa DIR -run MODULE main ARGS...
-[ "$1 $2" = "-noshell +P" ] && [ "$6" = -run ] && [ -f "$5/$7.beam" ] || { echo "erl: unexpected: $*" >&2; exit 1; }
+# -noshell +P PROCS -pa DIR -run MODULE main -extra ARGS...
+[ "$1 $2" = "-noshell +P" ] && [ "$6" = -run ] && [ "$9" = -extra ] && [ -f "$5/$7.beam" ] || { echo "erl: unexpected: $*" >&2; exit 1; }
 m=$7
-shift 8
+shift 9
 exec "$tools/fakepeer" "erlang-$m" "$m" "$@"
 EOF
 cd "$box" || exit 1

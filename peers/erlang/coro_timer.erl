@@ -26,7 +26,7 @@ run(Args) ->
     spawn_all(N, fun() -> receive after Ms -> Main ! done end end),
     SpawnMs = ms_since(Start),
     {message_queue_len, EndedAtSpawn} = process_info(Main, message_queue_len),
-    RssWait = rss_kib(), % every process exists and waits
+    RssWait = rss_kib(), % every process exists (the last spawned may not have begun its wait yet)
     Completed = wait(N, 0),
     WallMs = ms_since(Start),
     check(Completed =:= N, io_lib:format("completed ~b of ~b", [Completed, N])),

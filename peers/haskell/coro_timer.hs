@@ -16,7 +16,7 @@ import Data.List (isPrefixOf)
 import GHC.Clock (getMonotonicTimeNSec)
 import System.Environment (getArgs)
 import System.Exit (ExitCode (..), exitWith)
-import System.IO (hPutStrLn, stderr)
+import System.IO (hPutStrLn, readFile', stderr)
 
 main :: IO ()
 main = do
@@ -30,7 +30,7 @@ main = do
     when (c == n) (putMVar done ())
   spawned <- getMonotonicTimeNSec
   endedAtSpawn <- readIORef completed
-  rssWait <- rssKib -- every thread exists and waits
+  rssWait <- rssKib -- every thread exists (the last forked may not have begun its wait yet)
   takeMVar done
   end <- getMonotonicTimeNSec
   c <- readIORef completed
@@ -57,7 +57,8 @@ args defaultMs = do
 -- The resident set in KiB, for rss_wait_kib=: VmRSS from /proc/self/status (Linux), else "-".
 rssKib :: IO String
 rssKib = do
-  status <- try (readFile "/proc/self/status") :: IO (Either IOException String)
+  -- readFile' reads it now: a lazy readFile would read it only when the line is printed, at the end.
+  status <- try (readFile' "/proc/self/status") :: IO (Either IOException String)
   let vmRss = [w | Right s <- [status], l <- lines s, "VmRSS:" `isPrefixOf` l, w <- take 1 (drop 1 (words l))]
   return (if null vmRss then "-" else head vmRss)
 
