@@ -124,9 +124,13 @@ case $(sed -n 's/^name = "\(.*\)"$/\1/p' Cargo.toml | head -n 1) in
 esac
 # The lock: each crate's own runtime (tokio's with pin-project-lite under it), at the registry's
 # version, or a PEERS_PATCH source's ([patch.crates-io] NAME = { path = "DIR" }) unless DIR holds
-# the marker cargo-ignores-me, which makes the fake drop the patch as cargo drops one it cannot use.
+# the marker cargo-ignores-me, which makes the fake drop the patch as cargo drops one it cannot use
+# (or cargo-fails-on-me, which fails the build).
 lock() { # NAME VERSION
   p=$(sed -n "s/^$1 = { path = \"\(.*\)\" }$/\1/p" Cargo.toml)
+  # cargo-fails-on-me: a source this rustc cannot build, cargo's error naming its path.
+  [ -z "$p" ] || [ ! -f "$p/cargo-fails-on-me" ] ||
+    { echo "error: package \`$1 v9.9.9 ($p)\` cannot be built because it requires rustc 1.99 or newer" >&2; exit 101; }
   if [ -n "$p" ] && [ ! -f "$p/cargo-ignores-me" ]; then
     set -- "$1" "$(sed -n 's/^version = "\(.*\)"$/\1/p' "$p/Cargo.toml" | head -n 1)"
   elif [ -n "$p" ]; then

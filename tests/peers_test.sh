@@ -556,6 +556,10 @@ bench RUNS=1 SLEEP_MS=50 PEERS=tokio PEERS_PATCH="tokio=$tmp/src/tokio-dropped" 
 check "a patch cargo did not use fails that build, loudly, in its rows" \
   [ "$(table_rows | grep -c 'build failed: error: patch not used: tokio 1.40.0 (PEERS_PATCH set 1), cargo resolved tokio 1.99.0')" -eq 2 ]
 check "and no row is labelled patched" eval '! has "$(table_rows)" "patched[,)]" && has "$(table_rows)" "rust tokio 1.99.0 \(PEERS_PATCH set 1 not used\)"'
+mkdir -p "$tmp/src/tokio-new" && crate "$tmp/src/tokio-new" tokio 9.9.9 && touch "$tmp/src/tokio-new/cargo-fails-on-me"
+bench RUNS=1 SLEEP_MS=50 PEERS=tokio PEERS_PATCH="tokio=$tmp/src/tokio-new" ./run.sh --peers 10 coro_timer
+check "a patched build that fails says why in its rows, with no path of this machine's" \
+  eval '[ "$(table_rows | grep -c "build failed: error: package \`tokio v9.9.9 (PEERS_PATCH set 1.s tokio)\` cannot be built")" -eq 2 ] && ! has_text "$(last_section)" "$tmp/src"'
 cp "$res" "$tmp/before"
 bad_case "PEERS_PATCH: .* holds no crate tokio \(its Cargo.toml's package is pin-project-lite\)" PEERS_PATCH="tokio=$tmp/src/ppl" ./run.sh --peers 10 coro_timer
 bad_case "PEERS_PATCH: no directory /nonexistent for tokio" PEERS_PATCH="tokio=/nonexistent" ./run.sh --peers 10 coro_timer
