@@ -14,6 +14,7 @@
 # Sourcing it (`. ./run.sh`) only defines the functions, so tests can feed the parsers samples.
 # Written for macOS's bash 3.2 and BSD tools too: no arrays, no GNU-only flags.
 
+tab=$'\t'
 all_scenarios="threads coro_timer coro_shared atomic_counter running_avg hash_collect"
 default_sweep="1 10000 100000 1000000"
 time_bin=/usr/bin/time
@@ -170,25 +171,33 @@ EOF
 # parse_gnu_time FILE: reads GNU `time -v` output and prints "wall_s user_s sys_s max_rss_kib".
 # A missing label prints which one and returns 1: a wrong number must never look like a result.
 parse_gnu_time() {
-  awk '
-    /^[ \t]*Maximum resident set size \(kbytes\): / { rss = $NF }
-    /^[ \t]*User time \(seconds\): / { user = $NF }
-    /^[ \t]*System time \(seconds\): / { sys = $NF }
-    /^[ \t]*Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): / {
-      n = split($NF, part, ":"); w = 0    # m:ss.ss or h:mm:ss
-      for (i = 1; i <= n; i++) w = w * 60 + part[i]
-      wall = sprintf("%.3f", w)
-    }
-    END {
-      if (wall == "") miss = "Elapsed (wall clock) time (h:mm:ss or m:ss)"
-      else if (user == "") miss = "User time (seconds)"
-      else if (sys == "") miss = "System time (seconds)"
-      else if (rss == "") miss = "Maximum resident set size (kbytes)"
-      if (miss != "") { print "time -v output lacks \"" miss "\""; exit 1 }
-      print wall, user, sys, rss
-    }' "$1"
+  local line wall='' user='' sys='' rss='' miss='' whole frac acc=0 part IFS=$' \t\n'
+  while read -r line; do  # read drops the indent
+    case $line in
+      "Maximum resident set size (kbytes): "*) rss=${line##* } ;;
+      "User time (seconds): "*) user=${line##* } ;;
+      "System time (seconds): "*) sys=${line##* } ;;
+      "Elapsed (wall clock) time (h:mm:ss or m:ss): "*) wall=${line##* } ;;
+    esac
+  done <"$1"
+  if [ -z "$wall" ]; then miss="Elapsed (wall clock) time (h:mm:ss or m:ss)"
+  elif [ -z "$user" ]; then miss="User time (seconds)"
+  elif [ -z "$sys" ]; then miss="System time (seconds)"
+  elif [ -z "$rss" ]; then miss="Maximum resident set size (kbytes)"
+  fi
+  [ -z "$miss" ] || { echo "time -v output lacks \"$miss\""; return 1; }
+  # m:ss.ss or h:mm:ss as seconds with three decimals, in whole ms.
+  whole=${wall%%.*} frac=''
+  case $wall in *.*) frac=${wall#*.} ;; esac
+  case "$whole:$frac" in
+    *[!0-9:]* | :* | *::*) echo "time -v output has an unreadable wall time: $wall"; return 1 ;;
+  esac
+  [ ${#frac} -le 3 ] || { echo "time -v output has an unreadable wall time: $wall"; return 1; }
+  frac="${frac}000" frac=${frac:0:3}
+  IFS=:
+  for part in $whole; do acc=$((acc * 60 + 10#$part)); done
+  printf '%d.%s %s %s %s\n' "$acc" "$frac" "$user" "$sys" "$rss"
 }
-
 # parse_macos_time FILE: the same for macOS `time -l`, whose max RSS is in bytes.
 parse_macos_time() {
   awk '
@@ -211,16 +220,39 @@ last_error() {
        END { sub(/^[ \t]+/, "", last); print last }' "$1"
 }
 
-# field KEY LINE: the value of KEY in a key=value summary line, "-" when absent.
-field() {
-  printf '%s\n' "$2" | awk -v k="$1" '{ v = "-"; for (i = 1; i <= NF; i++) if (index($i, k "=") == 1) v = substr($i, length(k) + 2); print v }'
-}
+# The helpers below are called once per cell and per run, so they start no process: no other
+# program, and no $( ) either, since a process can take 7 ms to start on some machines (and the
+# tests call them thousands of times). Each FUNC_to VAR ARGS... sets VAR to what FUNC ARGS...
+# prints (its locals start with "_", which VAR must not).
 
-# mib KIB: KiB as MiB with one decimal ("-" stays "-").
-mib() { awk -v k="$1" 'BEGIN { if (k == "-") print "-"; else printf "%.1f\n", k / 1024 }'; }
+# field KEY LINE: the value of KEY in a key=value summary line (its last, if twice), "-" when absent.
+field_to() {
+  local _line=" $3 "
+  _line=${_line//$tab/ }
+  case $_line in
+    *" $2="*) _line=${_line##*" $2="}; printf -v "$1" '%s' "${_line%% *}" ;;
+    *) printf -v "$1" '%s' - ;;
+  esac
+}
+field() { local v; field_to v "$@"; echo "$v"; }
+
+# mib KIB: KiB as MiB with one decimal ("-" stays "-"), rounded as printf's %.1f rounds KIB / 1024
+# (exact in binary, so a tie goes to the even digit).
+mib_to() {
+  case $2 in
+    -) printf -v "$1" '%s' - ;;
+    '' | *[!0-9]*) printf -v "$1" '%s' "$(awk -v k="$2" 'BEGIN { printf "%.1f\n", k / 1024 }')" ;;
+    *)
+      local _t=$((10#$2 * 10 / 1024)) _r=$((10#$2 * 10 % 1024))
+      if [ "$_r" -gt 512 ] || { [ "$_r" -eq 512 ] && [ $((_t % 2)) -eq 1 ]; }; then _t=$((_t + 1)); fi
+      printf -v "$1" '%s' "$((_t / 10)).$((_t % 10))" ;;
+  esac
+}
+mib() { local v; mib_to v "$@"; echo "$v"; }
 
 # escape TEXT: TEXT fit for a table cell: its pipes escaped.
-escape() { printf '%s\n' "$1" | sed 's/|/\\|/g'; }
+escape_to() { local _bar='\|'; printf -v "$1" '%s' "${2//|/$_bar}"; }
+escape() { local v; escape_to v "$@"; echo "$v"; }
 
 # is_count V: digits only, >= 1, and short enough for shell arithmetic.
 is_count() {
@@ -236,11 +268,18 @@ per_task() { awk -v r="$1" -v b="$2" -v n="$3" 'BEGIN { printf "%.1f\n", (r - b)
 
 # sample_rss PID: while PID (time) lives, the resident set in KiB of the program it runs, one line
 # every 100 ms: VmRSS from /proc on Linux, with the time it was read (/proc/uptime, s), `ps -o
-# rss=` elsewhere. It samples time's child, the program itself (peers' launchers exec theirs), not time.
+# rss=` elsewhere. It samples time's child, the program itself (peers' launchers exec theirs), not
+# time: on Linux the one /proc lists as its child, elsewhere the one pgrep finds.
 sample_rss() {
   local child='' k v rest up
   while kill -0 "$1" 2>/dev/null; do
-    [ -n "$child" ] || child=$(pgrep -P "$1" 2>/dev/null | head -n 1)
+    if [ -z "$child" ]; then
+      if [ -r "/proc/$1/task/$1/children" ]; then
+        read -r child rest <"/proc/$1/task/$1/children" 2>/dev/null  # no newline after the last
+      else
+        child=$(pgrep -P "$1" 2>/dev/null | head -n 1)
+      fi
+    fi
     if [ -z "$child" ]; then
       :
     elif [ -r "/proc/$child/status" ]; then
@@ -253,29 +292,58 @@ sample_rss() {
   done
 }
 
-# mean_kib FILE: the mean of the samples in FILE, in KiB; "-" with none (a run under 100 ms).
-mean_kib() { awk '$1 ~ /^[0-9]+$/ { s += $1; n++ } END { if (n) printf "%.0f\n", s / n; else print "-" }' "$1"; }
+# samples_kib FILE SUMMARY: "AVG WINDOW", two means of the samples in FILE, in KiB: AVG of them
+# all, WINDOW of those from the end of spawning to the poll that saw the target (the summary's
+# spawn_ms, or our waiting_ms, and reached_ms: atomic_counter), the window the scoreboard's own
+# AvgRSS averaged over. A sample's time is its /proc/uptime less the first's, taken as the program's
+# own time zero (its runtime's start-up before that shifts the window early by as much, tens of ms
+# against a window of seconds), else 100 ms a sample. "-" for a mean without a sample (a run under
+# 100 ms; no such window).
+samples_kib_to() {
+  local _from _to _k _up _rest _n=0 _sum=0 _wn=0 _wsum=0 _i=0 _t _t0='' _avg=- _win=-
+  spawn_ms_to _from "$3"
+  field_to _to reached_ms "$3"
+  # The window in whole ms: a sample at t ms is in it when from <= t <= to.
+  case $_from in *.*[!0]*) _from=$((10#${_from%%.*} + 1)) ;; *.*) _from=${_from%%.*} ;; esac
+  _to=${_to%%.*}
+  case "$_from:$_to" in *[!0-9:]* | :* | *:) _from='' ;; esac
+  while read -r _k _up _rest; do
+    case $_k in '' | *[!0-9]*) continue ;; esac
+    _sum=$((_sum + _k)) _n=$((_n + 1))
+    if [ -n "$_up" ]; then
+      ms_of_to _t "$_up"
+      [ -n "$_t0" ] || _t0=$_t
+      _t=$((_t - _t0))
+    else
+      _t=$((_i * 100))
+    fi
+    _i=$((_i + 1))
+    [ -z "$_from" ] || [ "$_t" -lt "$_from" ] || [ "$_t" -gt "$_to" ] || { _wsum=$((_wsum + _k)) _wn=$((_wn + 1)); }
+  done <"$2"
+  [ "$_n" -eq 0 ] || mean_to _avg "$_sum" "$_n"
+  [ "$_wn" -eq 0 ] || mean_to _win "$_wsum" "$_wn"
+  printf -v "$1" '%s %s' "$_avg" "$_win"
+}
+samples_kib() { local v; samples_kib_to v "$@"; echo "$v"; }
 
-# window_kib FILE SUMMARY: the mean of the samples in FILE from the end of spawning to the poll that
-# saw the target (the summary's spawn_ms, or our waiting_ms, and reached_ms: atomic_counter), the
-# window the scoreboard's own AvgRSS averaged over; a sample's time is its /proc/uptime less the
-# first's, taken as the program's own time zero (its runtime's start-up before that shifts the window
-# early by as much, tens of ms against a window of seconds), else 100 ms a sample. "-" without that
-# window or a sample in it.
-window_kib() {
-  local from to
-  from=$(spawn_ms "$2") to=$(field reached_ms "$2")
-  case "$from $to" in *[!0-9.\ ]*) echo -; return ;; esac
-  awk -v from="$from" -v to="$to" '$1 ~ /^[0-9]+$/ {
-      if (NF > 1 && t0 == "") t0 = $2
-      t = NF > 1 ? int(($2 - t0) * 1000 + 0.5) : i * 100; i++  # whole ms: 0.3 s is not 299.99 ms
-      if (t >= from && t <= to) { s += $1; n++ } }
-    END { if (n) printf "%.0f\n", s / n; else print "-" }' "$1"
+# ms_of_to VAR SECONDS: SECONDS (digits, a point and up to three decimals: /proc/uptime) in
+# whole ms.
+ms_of_to() {
+  local _f=''
+  case $2 in *.*) _f=${2#*.} ;; esac
+  _f="${_f}000"
+  printf -v "$1" '%s' "$((10#${2%%.*} * 1000 + 10#${_f:0:3}))"
 }
 
+# mean_to VAR SUM N: SUM / N rounded to a whole number as printf's %.0f rounds it (a tie to even).
+mean_to() {
+  local _q=$(($2 / $3)) _r=$(($2 % $3))
+  if [ $((2 * _r)) -gt "$3" ] || { [ $((2 * _r)) -eq "$3" ] && [ $((_q % 2)) -eq 1 ]; }; then _q=$((_q + 1)); fi
+  printf -v "$1" '%s' "$_q"
+}
 # measure SCENARIO PROGRAM N OPTS [TIMES]: TIMES (default RUNS) timed runs of PROGRAM N OPTS. On
 # success why is empty, best holds "wall_s user_s sys_s max_rss_kib avg_rss_kib window_avg_kib
-# (window_kib) summary" of the run with the lowest wall time, spread the min–max of max RSS over the
+# (samples_kib) summary" of the run with the lowest wall time, spread the min–max of max RSS over the
 # runs in MiB and means "wall_s max_rss_kib", the means over the runs; otherwise
 # why says what failed. PROGRAM is a path, so a program that is not one of the scenarios here (a
 # peer) is measured the same way. A summary line of another scenario, or whose completed= is not N, is a
@@ -320,36 +388,38 @@ point_done() {
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "${3:--}" "$b" "$sp" "$m" >>"$work/rep"
 }
 
-# progress K: "K of PLANNED runs", and from the second run on the time left at the pace so far.
-progress() {
-  local now
-  now=$(date +%s)
-  awk -v k="$1" -v all="$planned" -v t="$((now - run_start))" 'BEGIN {
-      line = k " of " all " runs"
-      if (k > 1 && all >= k) {
-        left = t / (k - 1) * (all - k + 1)
-        if (left < 90) line = line sprintf(", about %d s left", left)
-        else line = line sprintf(", about %d min left", (left + 30) / 60)
-      }
-      print line }'
+# progress_to VAR K: "K of PLANNED runs", and from the second run on the time left at the pace so far
+# (whole seconds, in shell arithmetic: it is called before every run).
+progress_to() {
+  local _t=$((SECONDS - run_start)) _k=$2 _left=$((planned - $2 + 1)) _line="$2 of $planned runs"
+  if [ "$_k" -gt 1 ] && [ "$_left" -ge 1 ]; then
+    if [ $((_t * _left)) -lt $((90 * (_k - 1))) ]; then
+      _line="$_line, about $((_t * _left / (_k - 1))) s left"
+    else
+      _line="$_line, about $(((_t * _left + 30 * (_k - 1)) / (60 * (_k - 1)))) min left"
+    fi
+  fi
+  printf -v "$1" '%s' "$_line"
 }
 
 measure_runs() {
-  local i status t summary shown done_n times=${5:-$RUNS}
+  local i status t summary shown done_n line p w u r m times=${5:-$RUNS}
   why='' best='' spread='' means=''
   : >"$work/runs"
   i=0
   while [ "$i" -lt "$times" ]; do
     i=$((i + 1))
-    echo "run.sh: ${2##*/} $3${4:+ $4} (run $i/$times; $(progress "$((done_runs + i))"))" >&2
+    progress_to p "$((done_runs + i))"
+    echo "run.sh: ${2##*/} $3${4:+ $4} (run $i/$times; $p)" >&2
     # set -m gives the job its own process group, so on_signal can stop the binary too.
     set -m
-    # env: run_env's VAR=value words (a peer's thread-count knob); env execs the program, so the
-    # process time waits for, and sample_rss samples, is still the program itself.
+    # run_env's VAR=value words (a peer's thread-count knob) are exported in the job's own shell,
+    # which then becomes time: the process time waits for, and sample_rss samples, is the program.
     # shellcheck disable=SC2086 # OPTS and run_env are lists of plain words
-    "$time_bin" "$time_flag" env $run_env "$2" "$3" $4 </dev/null >"$work/out" 2>"$work/err" 3<&- &
+    ( [ -z "$run_env" ] || export $run_env
+      exec "$time_bin" "$time_flag" "$2" "$3" $4 ) </dev/null >"$work/out" 2>"$work/err" 3<&- &
     job=$!
-    rm -f "$work/timed_out"
+    [ ! -e "$work/timed_out" ] || rm -f "$work/timed_out"
     # The watchdog has its own group too (ended with it below) and no stdout: a $(...) around
     # run.sh must not wait for its sleep. How far the run got is its last stderr line before the
     # TERM (after it, a program may only say that it was terminated).
@@ -380,17 +450,32 @@ measure_runs() {
       return
     fi
     if ! t=$($parse "$work/err"); then why="failed: $t"; return; fi
-    summary=$(grep '^scenario=' "$work/out" | tail -n 1)
+    summary=
+    while IFS= read -r line; do case $line in scenario=*) summary=$line ;; esac; done <"$work/out"
     [ -n "$summary" ] || { why="failed: no scenario= line on stdout"; return; }
-    shown=$(field scenario "$summary")
+    field_to shown scenario "$summary"
     [ "$shown" = "$1" ] || { why="failed: it printed scenario=$shown"; return; }
-    done_n=$(field completed "$summary")
+    field_to done_n completed "$summary"
     [ "$done_n" = - ] || [ "$done_n" = "$3" ] || { why="failed: completed=$done_n of $3"; return; }
-    echo "$t $(mean_kib "$work/samples") $(window_kib "$work/samples" "$summary") $summary" >>"$work/runs"
+    samples_kib_to line "$work/samples" "$summary"
+    echo "$t $line $summary" >>"$work/runs"
   done
-  best=$(sort -n -k1,1 "$work/runs" | head -n 1)
-  spread=$(awk 'NR == 1 || $4 < lo { lo = $4 } $4 > hi { hi = $4 } END { printf "%.1f–%.1f", lo / 1024, hi / 1024 }' "$work/runs")
-  means=$(awk '{ w += $1; r += $4; n++ } END { printf "%.3f %.0f", w / n, r / n }' "$work/runs")
+  if [ "$times" -eq 1 ]; then  # one run: its own figures, and no process to compute them
+    IFS= read -r best <"$work/runs"
+    read -r w u u r u <<BEST
+$best
+BEST
+    mib_to m "$r"
+    spread="$m–$m"
+    printf -v means '%.3f %s' "$w" "$r"
+    return
+  fi
+  # The best: the lowest wall time (a tie: the line that sorts first, as sort -n would keep it).
+  { IFS= read -r best && IFS= read -r spread && IFS= read -r means; } <<RUNS
+$(awk 'NR == 1 || $1 + 0 < w || ($1 + 0 == w && $0 < b) { w = $1 + 0; b = $0 }
+    NR == 1 || $4 < lo { lo = $4 } $4 > hi { hi = $4 } { sw += $1; sr += $4; n++ }
+    END { print b; printf "%.1f–%.1f\n%.3f %.0f\n", lo / 1024, hi / 1024, sw / n, sr / n }' "$work/runs")
+RUNS
 }
 
 # end_watchdog: stops measure's watchdog, if one is waiting.
@@ -400,15 +485,19 @@ end_watchdog() {
 }
 
 # best_rss: the max RSS in KiB of the run measure kept.
-best_rss() { echo "$best" | awk '{ print $4 }'; }
+best_rss_to() { local _wall _user _sys _rest; read -r _wall _user _sys "$1" _rest <<BEST
+$best
+BEST
+}
+best_rss() { local v; best_rss_to v; echo "$v"; }
 
 # base_cell BASE N [RSS]: the cell of the max RSS at N = 1: BASE (KiB) in MiB; BASE itself when it
 # says why there is none; without BASE, "RSS (this run)" when N is 1 and RSS is known, else "-".
-base_cell() {
-  case $1 in
-    '') if [ "$2" -eq 1 ] && [ -n "${3:-}" ]; then echo "$(mib "$3") (this run)"; else echo -; fi ;;
-    *[!0-9]*) escape "$1" ;;
-    *) mib "$1" ;;
+base_cell_to() {
+  case $2 in
+    '') if [ "$3" -eq 1 ] && [ -n "${4:-}" ]; then mib_to "$1" "$4" && printf -v "$1" '%s (this run)' "${!1}"; else printf -v "$1" '%s' -; fi ;;
+    *[!0-9]*) escape_to "$1" "$2" ;;
+    *) mib_to "$1" "$2" ;;
   esac
 }
 
@@ -426,7 +515,8 @@ table_head() {
 write_row() {
   local line='' k v
   [ "$table" != replicate ] || return 0 # its tables are written from the points (point_done)
-  for k in $(table_columns | awk -v t="$table" '$1 == t { print $2 }'); do
+  [ -n "${row_keys:-}" ] || row_keys=$(table_columns | awk -v t="$table" '$1 == t { print $2 }')
+  for k in $row_keys; do
     case $k in
       scenario) v=$1 ;;
       runtime) v=$2 ;;
@@ -435,9 +525,9 @@ write_row() {
       tcell) v=$5 ;;
       *)
         if [ -z "$6" ]; then
-          v=$(cell "$k" "$4" "$7")
+          cell_to v "$k" "$4" "$7"
         else
-          case $k in wall) v=$(escape "$6") ;; base) v=$(base_cell "$7" 0) ;; *) v=- ;; esac
+          case $k in wall) escape_to v "$6" ;; base) base_cell_to v "$7" 0 ;; *) v=- ;; esac
         fi ;;
     esac
     line="$line | $v"
@@ -446,77 +536,85 @@ write_row() {
 }
 
 # cell KEY N BASE: the cell KEY (table_columns) of the run that measure kept (best, spread).
-cell() {
-  local wall user sys rss avg wavg summary
-  read -r wall user sys rss avg wavg summary <<CELL
+cell_to() {
+  local _wall _user _sys _rss _avg _wavg _summary
+  read -r _wall _user _sys _rss _avg _wavg _summary <<CELL
 $best
 CELL
-  case $1 in
-    threads) field threads "$summary" ;;
-    own_bytes) field bytes_per_task "$summary" ;;
-    frame) field frame_bytes "$summary" ;;
-    late) field late_max_ms "$summary" ;;
-    wall) printf '%.2f\n' "$wall" ;;
-    user) printf '%.2f\n' "$user" ;;
-    sys) printf '%.2f\n' "$sys" ;;
-    max_rss) mib "$rss" ;;
-    avg_rss) mib "$avg" ;;
-    rss_wait) mib "$(field rss_wait_kib "$summary")" ;;
-    rss_avg) mib "$(field rss_avg_kib "$summary")" ;;
-    spread) echo "$spread" ;;
-    base) base_cell "$3" "$2" "$rss" ;;
+  case $2 in
+    threads) field_to "$1" threads "$_summary" ;;
+    own_bytes) field_to "$1" bytes_per_task "$_summary" ;;
+    frame) field_to "$1" frame_bytes "$_summary" ;;
+    late) field_to "$1" late_max_ms "$_summary" ;;
+    wall) printf -v "$1" '%.2f' "$_wall" ;;
+    user) printf -v "$1" '%.2f' "$_user" ;;
+    sys) printf -v "$1" '%.2f' "$_sys" ;;
+    max_rss) mib_to "$1" "$_rss" ;;
+    avg_rss) mib_to "$1" "$_avg" ;;
+    rss_wait) field_to "$1" rss_wait_kib "$_summary" && mib_to "$1" "${!1}" ;;
+    rss_avg) field_to "$1" rss_avg_kib "$_summary" && mib_to "$1" "${!1}" ;;
+    spread) printf -v "$1" '%s' "$spread" ;;
+    base) base_cell_to "$1" "$4" "$3" "$_rss" ;;
     per_task)
-      if [ -n "$sweep" ] && [ "$2" -eq 1 ]; then
-        echo baseline
+      if [ -n "$sweep" ] && [ "$3" -eq 1 ]; then
+        printf -v "$1" '%s' baseline
       else
-        case $3 in '' | *[!0-9]*) echo - ;; *) per_task "$rss" "$3" "$2" ;; esac
+        case $4 in '' | *[!0-9]*) printf -v "$1" '%s' - ;; *) printf -v "$1" '%s' "$(per_task "$_rss" "$4" "$3")" ;; esac
       fi ;;
-    spawn) spawn_s "$summary" ;;
-    alive) alive_cell "$summary" ;;
-    hits) field hits_per_s "$summary" ;;
-    *) echo "?$1" ;;
+    spawn) spawn_s_to "$1" "$_summary" ;;
+    alive) alive_cell_to "$1" "$_summary" ;;
+    hits) field_to "$1" hits_per_s "$_summary" ;;
+    *) printf -v "$1" '?%s' "$2" ;;
   esac
 }
+cell() { local v; cell_to v "$@"; echo "$v"; }
 
 # spawn_s SUMMARY: seconds from the first spawn until every task existed: our binaries'
 # waiting_ms= (the spawn, then start_all), a peer's spawn_ms=; "-" when the program says neither,
 # "?" and the value when it is no number.
-spawn_s() {
-  local ms
-  ms=$(spawn_ms "$1")
-  case $ms in
-    -) echo - ;;
-    *) awk -v ms="$ms" 'BEGIN { if (ms ~ /^[0-9]+([.][0-9]+)?$/) printf "%.2f\n", ms / 1000; else print "? " ms }' ;;
+spawn_s_to() {
+  local _ms _r
+  spawn_ms_to _ms "$2"
+  case $_ms in
+    -) printf -v "$1" '%s' - ;;
+    *[!0-9]* | '')  # a fraction (a peer's), or no number
+      printf -v "$1" '%s' "$(awk -v ms="$_ms" 'BEGIN { if (ms ~ /^[0-9]+([.][0-9]+)?$/) printf "%.2f\n", ms / 1000; else print "? " ms }')" ;;
+    *) printf -v _r '%03d' "$((10#$_ms % 1000))" && printf -v "$1" '%.2f' "$((10#$_ms / 1000)).$_r" ;;
   esac
 }
+spawn_s() { local v; spawn_s_to v "$@"; echo "$v"; }
 
 # spawn_ms SUMMARY: waiting_ms= if the summary has it, else spawn_ms=, else "-".
-spawn_ms() {
-  local ms
-  ms=$(field waiting_ms "$1")
-  [ "$ms" != - ] || ms=$(field spawn_ms "$1")
-  echo "$ms"
+spawn_ms_to() {
+  field_to "$1" waiting_ms "$2"
+  [ "${!1}" != - ] || field_to "$1" spawn_ms "$2"
 }
 
 # alive_cell SUMMARY: were all N tasks alive at once? From the program's own ended_at_spawn= (tasks
 # that had already ended when the last one began to wait) and whether that spawning outlasted the
 # sleep: "yes", "yes; spawning outlasted the sleep" (every task existed, but the first were already
 # due), "no: E of N had ended", or "-" for a program that does not say.
-alive_cell() {
-  local e ms sl
-  e=$(field ended_at_spawn "$1") sl=$(field sleep_ms "$1") ms=$(spawn_ms "$1")
-  case $e in
-    -) echo -; return ;;
-    '' | *[!0-9]*) echo "? ended_at_spawn=$e"; return ;;
+alive_cell_to() {
+  local _e _ms _sl _n
+  field_to _e ended_at_spawn "$2"
+  field_to _sl sleep_ms "$2"
+  spawn_ms_to _ms "$2"
+  case $_e in
+    -) printf -v "$1" '%s' -; return ;;
+    '' | *[!0-9]*) printf -v "$1" '? ended_at_spawn=%s' "$_e"; return ;;
   esac
-  if [ "$e" -gt 0 ]; then
-    echo "no: $e of $(field n "$1") had ended"
-  elif awk -v ms="$ms" -v sl="$sl" 'BEGIN { n = "^[0-9]+([.][0-9]+)?$"; exit !(ms ~ n && sl ~ n && ms + 0 > sl + 0) }'; then
-    echo "yes; spawning outlasted the sleep"
-  else
-    echo yes
+  if [ "$_e" -gt 0 ]; then
+    field_to _n n "$2"
+    printf -v "$1" 'no: %s of %s had ended' "$_e" "$_n"
+    return
   fi
+  case "$_ms $_sl" in
+    *[!0-9\ ]* | ' '* | *' ') # a fraction, or not two numbers
+      awk -v ms="$_ms" -v sl="$_sl" 'BEGIN { n = "^[0-9]+([.][0-9]+)?$"; exit !(ms ~ n && sl ~ n && ms + 0 > sl + 0) }' ;;
+    *) [ "$((10#$_ms))" -gt "$((10#$_sl))" ] ;;
+  esac && printf -v "$1" '%s' "yes; spawning outlasted the sleep" || printf -v "$1" '%s' yes
 }
+alive_cell() { local v; alive_cell_to v "$@"; echo "$v"; }
 
 # cgroup_dirs CONTROLLER: the directories of run.sh's cgroup that hold CONTROLLER's files, its own
 # first, then each ancestor up to the root, as common.hpp's cgroup_dirs finds them: v2's "0::/PATH"
@@ -542,17 +640,29 @@ cgroup_dirs() {
 # and "cpu QUOTA", the smallest CPU quota in CPUs (v2 cpu.max, v1 cpu.cfs_quota_us / cpu.cfs_period_us).
 # A file that is missing or garbage means no limit there.
 cgroup_limits() {
-  local d
+  local d a b c v1 v2 k v
   {
+    # Each file's first line, read without a process per file: a cgroup tree can be deep.
     cgroup_dirs memory | while IFS= read -r d; do
-      printf 'memory %s\t%s\t%s\t%s\n' "$d/memory.max" "$(cat "$d/memory.max" 2>/dev/null)" \
-        "$(cat "$d/memory.current" 2>/dev/null)" "$(awk '$1 == "inactive_file" { print $2 }' "$d/memory.stat" 2>/dev/null)"
-      printf 'memory %s\t%s\t%s\t%s\n' "$d/memory.limit_in_bytes" "$(cat "$d/memory.limit_in_bytes" 2>/dev/null)" \
-        "$(cat "$d/memory.usage_in_bytes" 2>/dev/null)" "$(awk '$1 == "total_inactive_file" { print $2 }' "$d/memory.stat" 2>/dev/null)"
+      a='' b='' c='' v1='' v2=''
+      { read -r a <"$d/memory.max"; } 2>/dev/null
+      { read -r b <"$d/memory.current"; } 2>/dev/null
+      { while read -r k v; do
+          case $k in inactive_file) v1=$v ;; total_inactive_file) v2=$v ;; esac
+        done <"$d/memory.stat"; } 2>/dev/null
+      printf 'memory %s\t%s\t%s\t%s\n' "$d/memory.max" "$a" "$b" "$v1"
+      a='' b=''
+      { read -r a <"$d/memory.limit_in_bytes"; } 2>/dev/null
+      { read -r b <"$d/memory.usage_in_bytes"; } 2>/dev/null
+      printf 'memory %s\t%s\t%s\t%s\n' "$d/memory.limit_in_bytes" "$a" "$b" "$v2"
     done
     cgroup_dirs cpu | while IFS= read -r d; do
-      printf 'cpu %s\t%s\n' "$(cat "$d/cpu.max" 2>/dev/null)" x
-      printf 'cpu %s\t%s\n' "$(cat "$d/cpu.cfs_quota_us" 2>/dev/null)" "$(cat "$d/cpu.cfs_period_us" 2>/dev/null)"
+      a='' b='' c=''
+      { read -r a <"$d/cpu.max"; } 2>/dev/null
+      { read -r b <"$d/cpu.cfs_quota_us"; } 2>/dev/null
+      { read -r c <"$d/cpu.cfs_period_us"; } 2>/dev/null
+      printf 'cpu %s\t%s\n' "$a" x
+      printf 'cpu %s\t%s\n' "$b" "$c"
     done
   } | awk -F '\t' '
     function whole(v) { return v ~ /^[0-9]+$/ && length(v) <= 19 }
@@ -614,7 +724,6 @@ guard() {
 
 # The plan: every run of the section, one line per configuration, written before anything runs
 # (make_plan); run_plan runs it, ./run.sh --plan prints it (print_plan).
-tab=$(printf '\t')
 
 # plan_line KIND SCENARIO GROUP PROGRAM N TCELL ARGS ENV RUNS LIMIT VARIANT LABEL FLAGS: one line
 # of the plan, its fields tab-separated, "-" for an empty one. KIND is one of
@@ -635,37 +744,37 @@ plan_line() {
   printf '%s\n' "$line"
 }
 
-# ours_args T VARIANT SLEEP [OPTIONS]: our binary's options: --sync VARIANT, --sleep-ms SLEEP,
+# ours_args_to VAR T VARIANT SLEEP [OPTIONS]: our binary's options: --sync VARIANT, --sleep-ms SLEEP,
 # --threads T (none for a T or VARIANT of "-", or a T of "default"), then OPTIONS (mode_opts).
-ours_args() {
-  local o=''
-  [ "$2" = - ] || o="--sync $2"
-  [ -z "$3" ] || o="${o:+$o }--sleep-ms $3"
-  case $1 in - | default) ;; *) o="${o:+$o }--threads $1" ;; esac
-  [ -z "${4:-}" ] || o="${o:+$o }$4"
-  echo "$o"
+ours_args_to() {
+  local _o=''
+  [ "$3" = - ] || _o="--sync $3"
+  [ -z "$4" ] || _o="${_o:+$_o }--sleep-ms $4"
+  case $2 in - | default) ;; *) _o="${_o:+$_o }--threads $2" ;; esac
+  [ -z "${5:-}" ] || _o="${_o:+$_o }$5"
+  printf -v "$1" '%s' "$_o"
 }
 
 # The write-ups' variants, the same options for ours and for every peer that has them (the
 # catalogue's options column: counter, start):
-# mode_opts SCENARIO START [base]: atomic_counter's from HITS, MODE, SPAWN_FROM, POLL_MS, BURST and
-# BURST_PAUSE_MS, each only when it is set (but HITS for a baseline, whose one task would take HITS
+# mode_opts_to VAR SCENARIO START [base]: atomic_counter's from HITS, MODE, SPAWN_FROM, POLL_MS,
+# BURST and BURST_PAUSE_MS, each only when it is set (but HITS for a baseline, whose one task would take HITS
 # seconds: it keeps the default 10 x 1); running_avg's and hash_collect's --start START (none for
 # a START of "-", the programs' default, gated).
-mode_opts() {
-  local o=''
-  case $1 in
+mode_opts_to() {
+  local _o=''
+  case $2 in
     atomic_counter)
       # HITS is loop mode's target: once mode ends at N hits, and is not given it (the notes say so).
-      [ -z "$HITS" ] || [ "$MODE" = once ] || [ "${3:-}" = base ] || o="$o --hits $HITS"
-      [ -z "$MODE" ] || o="$o --mode $MODE"
-      [ -z "$SPAWN_FROM" ] || o="$o --spawn-from $SPAWN_FROM"
-      [ -z "$POLL_MS" ] || o="$o --poll-ms $POLL_MS"
-      [ -z "$BURST" ] || o="$o --burst $BURST"
-      [ -z "$BURST_PAUSE_MS" ] || o="$o --burst-pause-ms $BURST_PAUSE_MS" ;;
-    running_avg | hash_collect) [ "$2" = - ] || o=" --start $2" ;;
+      [ -z "$HITS" ] || [ "$MODE" = once ] || [ "${4:-}" = base ] || _o="$_o --hits $HITS"
+      [ -z "$MODE" ] || _o="$_o --mode $MODE"
+      [ -z "$SPAWN_FROM" ] || _o="$_o --spawn-from $SPAWN_FROM"
+      [ -z "$POLL_MS" ] || _o="$_o --poll-ms $POLL_MS"
+      [ -z "$BURST" ] || _o="$_o --burst $BURST"
+      [ -z "$BURST_PAUSE_MS" ] || _o="$_o --burst-pause-ms $BURST_PAUSE_MS" ;;
+    running_avg | hash_collect) [ "$3" = - ] || _o=" --start $3" ;;
   esac
-  echo "${o# }"
+  printf -v "$1" '%s' "${_o# }"
 }
 
 # mode_settings: the variants' variables that are set and apply to the chosen scenarios, as
@@ -681,48 +790,52 @@ mode_settings() {
   echo "$t"
 }
 
-# variant_cell SCENARIO VARIANT START OPTIONS: a program's variant cell, with the variant it ran:
-# atomic_counter's mode when a variable sets one; in running_avg and hash_collect "KEY: ..." becomes
+# variant_cell_to VAR SCENARIO VARIANT START OPTIONS: a program's variant cell, with the variant it
+# ran: atomic_counter's mode when a variable sets one; in running_avg and hash_collect "KEY: ..." becomes
 # "KEY, gated: ...", "KEY, eager: ..." or, for a program with one shape only (no --start in its
 # OPTIONS), "KEY, one shape: ...".
-variant_cell() {
-  local t word
-  case $1 in
+variant_cell_to() {
+  local _t _word
+  case $2 in
     atomic_counter)
-      t=$2
-      [ -n "$HITS$MODE$SPAWN_FROM$POLL_MS$BURST" ] || { echo "$t"; return; }
-      if [ "$MODE" = once ]; then t="$t; once mode: one sleep, one hit, no loop"; else t="$t; loop mode"; fi
-      [ "$SPAWN_FROM" != task ] || t="$t, spawned from a task"
-      [ -z "$BURST" ] || t="$t, bursts of $BURST then ${BURST_PAUSE_MS:-1000} ms"
-      [ -z "$POLL_MS" ] || t="$t, polled every $POLL_MS ms"
-      [ -z "$HITS" ] || [ "$MODE" = once ] || t="$t, $HITS hits"
-      echo "$t" ;;
+      _t=$3
+      if [ -n "$HITS$MODE$SPAWN_FROM$POLL_MS$BURST" ]; then
+        if [ "$MODE" = once ]; then _t="$_t; once mode: one sleep, one hit, no loop"; else _t="$_t; loop mode"; fi
+        [ "$SPAWN_FROM" != task ] || _t="$_t, spawned from a task"
+        [ -z "$BURST" ] || _t="$_t, bursts of $BURST then ${BURST_PAUSE_MS:-1000} ms"
+        [ -z "$POLL_MS" ] || _t="$_t, polled every $POLL_MS ms"
+        [ -z "$HITS" ] || [ "$MODE" = once ] || _t="$_t, $HITS hits"
+      fi ;;
     running_avg | hash_collect)
-      word="one shape"
-      [ "$4" != start ] || { word=$3; [ "$word" != - ] || word=gated; }
-      echo "${2%%: *}, $word: ${2#*: }" ;;
-    *) echo "$2" ;;
+      _word="one shape"
+      [ "$5" != start ] || { _word=$4; [ "$_word" != - ] || _word=gated; }
+      _t="${3%%: *}, $_word: ${3#*: }" ;;
+    *) _t=$3 ;;
   esac
+  printf -v "$1" '%s' "$_t"
 }
 
-# series_tail VARIANT T [START]: what tells a program's chart line from its others: ", VARIANT"
-# and, when THREADS or START holds several values, ", threads=T" and ", START".
-series_tail() {
-  local tail=''
-  case $1 in - | '') ;; *) tail=", $1" ;; esac
-  case $2 in - | '' | default | "$THREADS") ;; *) tail="$tail, threads=$2" ;; esac
-  case ${3:--} in - | "$START") ;; *) tail="$tail, $3" ;; esac
-  echo "$tail"
+# series_tail_to VAR VARIANT T [START]: what tells a program's chart line from its others:
+# ", VARIANT" and, when THREADS or START holds several values, ", threads=T" and ", START".
+series_tail_to() {
+  local _tail=''
+  case $2 in - | '') ;; *) _tail=", $2" ;; esac
+  case $3 in - | '' | default | "$THREADS") ;; *) _tail="$_tail, threads=$3" ;; esac
+  case ${4:--} in - | "$START") ;; *) _tail="$_tail, $4" ;; esac
+  printf -v "$1" '%s' "$_tail"
 }
 
 # thread_cap SCENARIO GROUP: THREAD_CAP for a program that runs a thread per task (the threads
 # scenario; a runtime whose fixed threads are "one per task"), which runs min(N, THREAD_CAP) tasks
 # (a sweep: the N up to THREAD_CAP); nothing for the others.
-thread_cap() {
-  if [ "$1" = threads ] || { [ "$2" != ours ] && [ "$(fixed_threads "$2")" = "one per task" ]; }; then
-    echo "$THREAD_CAP"
+thread_cap_to() {
+  local _ft
+  printf -v "$1" '%s' ''
+  if [ "$2" = threads ] || { [ "$3" != ours ] && { group_field_to _ft 6 "$3" && [ "$_ft" = "one per task" ]; }; }; then
+    printf -v "$1" '%s' "$THREAD_CAP"
   fi
 }
+thread_cap() { local v; thread_cap_to v "$@"; echo "$v"; }
 
 # plan_series SCENARIO GROUP PROGRAM TCELL ARGS ENV LIMIT VARIANT LABEL CAP [FLAGS]: a sweep's
 # series: a point line per N of SWEEP up to CAP, then a skip line for the N above it.
@@ -743,13 +856,15 @@ plan_series() {
 plan_ours() {
   local s=$1 variants=- starts=- sleep=$SLEEP_MS tlist=${THREADS:--} cap='' flags='' t v st args tail
   case $s in
-    threads) tlist=- cap=$(thread_cap "$s" ours) flags=capped ;;
+    threads) tlist=- flags=capped && thread_cap_to cap "$s" ours ;;
     running_avg | hash_collect) sleep='' variants="mutex channel" starts=${START:--} ;;
   esac
   for t in $tlist; do
     for v in $variants; do
       for st in $starts; do
-        args=$(ours_args "$t" "$v" "$sleep" "$(mode_opts "$s" "$st")") tail=$(series_tail "$v" "$t" "$st")
+        mode_opts_to args "$s" "$st"
+        ours_args_to args "$t" "$v" "$sleep" "$args"
+        series_tail_to tail "$v" "$t" "$st"
         tail=${tail#, }
         if [ -n "$sweep" ]; then
           plan_series "$s" ours "./$s" "$t" "$args" - - "$tail" "$s${tail:+ ($tail)}" "$cap" "$flags"
@@ -773,13 +888,18 @@ make_plan() {
 }
 
 # state_of GROUP: ok for ours; a peer's group's state from prepare_peers ($pw/GROUP.state).
-state_of() { if [ "$1" = ours ]; then echo ok; else cat "$pw/$1.state" 2>/dev/null; fi; }
+state_of_to() {
+  printf -v "$1" '%s' ok
+  [ "$2" = ours ] || { printf -v "$1" '%s' '' && read -r "$1" <"$pw/$2.state"; } 2>/dev/null
+  :
+}
+state_of() { local v; state_of_to v "$@"; echo "$v"; }
 
 # count_runs PLAN: the runs PLAN makes, the lines of groups that were not built left out.
 count_runs() {
-  local kind s g prog n tcell args env runs rest sum=0
+  local kind s g prog n tcell args env runs rest sum=0 st
   while IFS=$tab read -r kind s g prog n tcell args env runs rest <&3; do
-    case $kind in base | row | point) [ "$(state_of "$g")" != ok ] || sum=$((sum + runs)) ;; esac
+    case $kind in base | row | point) state_of_to st "$g"; [ "$st" != ok ] || sum=$((sum + runs)) ;; esac
   done 3<"$1"
   echo "$sum"
 }
@@ -818,7 +938,7 @@ print_plan() {
 # for the series). A sweep's series keeps its baseline, the max RSS at N = 1, for the memory guard
 # and bytes/task, and stops after a timeout: a program that could not finish at N will not at 10 N.
 run_plan() {
-  local line kind s g prog n tcell args env runs limit variant label flags state runtime name base=''
+  local line kind s g prog n tcell args env runs limit variant label flags state runtime name v base=''
   local sbase='' last_n='' last_rss='' stop='' points chart_notes
   while IFS= read -r line <&3; do
     IFS=$tab read -r kind s g prog n tcell args env runs limit variant label flags <<LINE
@@ -827,10 +947,10 @@ LINE
     [ "$args" != - ] || args=''
     [ "$env" != - ] || env=''
     [ "$limit" != - ] || limit=''
-    state=$(state_of "$g")
+    state_of_to state "$g"
     case $state in ok | "build failed"*) ;; *) continue ;; esac
     runtime=''
-    [ -z "$peers" ] || runtime=$(runtime_label "$g")
+    [ -z "$peers" ] || runtime_label_to runtime "$g"
     label=${label//@R@/"$runtime"}
     if [ "$kind" = limit ]; then
       variant=${variant//@R@/"$runtime"}
@@ -863,7 +983,7 @@ LINE
           echo "run.sh: $name N=1: $why" >&2
           base="N=1 $why" failures=$((failures + 1))
         else
-          base=$(best_rss)
+          best_rss_to base
         fi ;;
       row)
         measure_config "$line" "$s" "$prog" "$n" "$args" "$runs"
@@ -875,8 +995,10 @@ LINE
           write_row "$s" "$runtime" "$variant" "$n" "$tcell" '' "$base"
           if [ -n "$peers" ]; then
             # A bar of the scenario's chart; one that held fewer than N tasks at once says so.
-            case $(cell alive) in no*) label="$label (not all alive)" ;; esac
-            printf '%s\t%s\n' "$label" "$(mib "$(best_rss)")" >>"$work/bars.$s"
+            cell_to v alive
+            case $v in no*) label="$label (not all alive)" ;; esac
+            best_rss_to v && mib_to v "$v"
+            printf '%s\t%s\n' "$label" "$v" >>"$work/bars.$s"
             peer_facts "$runtime"
           fi
         fi
@@ -904,8 +1026,10 @@ LINE
           case $why in "timed out"*) stop="not run: it timed out at N=$n" ;; esac
         else
           write_row "$s" "$runtime" "$variant" "$n" "$tcell" '' "$sbase"
-          if [ "$n" -eq 1 ]; then sbase=$(best_rss); else last_n=$n last_rss=$(best_rss); fi
-          printf '%s\t%s\t%s\n' "$label" "$n" "$(mib "$(best_rss)")" >>"$points"
+          best_rss_to v
+          if [ "$n" -eq 1 ]; then sbase=$v; else last_n=$n last_rss=$v; fi
+          mib_to v "$v"
+          printf '%s\t%s\t%s\n' "$label" "$n" "$v" >>"$points"
           [ -z "$peers" ] || peer_facts "$runtime"
         fi ;;
       skip)
@@ -992,8 +1116,9 @@ machine_limits() {
   local online allowed quota limit extra=''
   online=$(getconf _NPROCESSORS_ONLN 2>/dev/null)
   allowed=$(awk '/^Cpus_allowed_list:/ { n = split($2, r, ","); for (i = 1; i <= n; i++) { k = split(r[i], ab, "-"); c += k == 2 ? ab[2] - ab[1] + 1 : 1 } print c }' "/proc/$$/status" 2>/dev/null)
-  quota=$(cgroup_limits | awk '$1 == "cpu" { print $2 }')
-  limit=$(cgroup_limits | awk '$1 == "memory" { printf "%.1f", $3 / 1048576 }')
+  { read -r quota && read -r limit; } <<LIMITS
+$(cgroup_limits | awk '$1 == "cpu" { q = $2 } $1 == "memory" { l = sprintf("%.1f", $3 / 1048576) } END { print q; print l }')
+LIMITS
   cores_text=${allowed:-$online}
   [ -z "$allowed" ] || [ -z "$online" ] || [ "$allowed" -ge "$online" ] || extra="affinity $allowed of $online online"
   [ -z "$quota" ] || extra="${extra:+$extra; }cgroup CPU quota $quota"
@@ -1369,7 +1494,7 @@ esac
 : >"$work/rep"
 [ -z "$peers" ] || prepare_peers
 make_plan >"$work/plan"
-planned=$(count_runs "$work/plan") run_start=$(date +%s)
+planned=$(count_runs "$work/plan") run_start=$SECONDS
 : >"$work/rows"
 : >"$work/points"
 : >"$work/notes"

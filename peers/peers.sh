@@ -3,7 +3,7 @@
 # plan lines of a peers run (plan_peers). run.sh sources it (and .ci/run, for crate_packages);
 # sourcing only defines variables and functions. They use run.sh's settings (N, sweep, sweep_ns,
 # scenarios, RUNS, THREADS, SLEEP_MS, THREAD_CAP, PEERS, work, tab), its state (job, best) and its
-# bad, is_count, field, plan_line, plan_series, ours_args, series_tail and thread_cap;
+# bad, is_count, field, plan_line, plan_series, ours_args_to, series_tail_to and thread_cap_to;
 # prepare_peers leaves in $pw the section's lines (tools, notes, missing), each group's state and
 # the versions of the runtime column.
 # Written for macOS's bash 3.2 and BSD tools too, like run.sh: no arrays, no GNU-only flags.
@@ -174,7 +174,11 @@ EOF
 rust_groups="tokio asyncstd ruststd rayon"
 patch_sets='' # PEERS_PATCH's sets, one a line: NAME=DIRECTORY words (patch_settings)
 with_patched_copies() {
-  awk -F ' *[|] *' -v kind="$1" -v sets="$(printf '%s\n' "$patch_sets" | grep -c .)" -v rust=" $rust_groups " '
+  local sets=0 set
+  while IFS= read -r set; do [ -z "$set" ] || sets=$((sets + 1)); done <<SETS
+$patch_sets
+SETS
+  awk -F ' *[|] *' -v kind="$1" -v sets="$sets" -v rust=" $rust_groups " '
     function flush(   set, i, k, f, j, out) {
       for (set = 1; set <= sets; set++) for (i = 1; i <= n; i++) {
         k = split(copies[i], f, / *[|] */); out = ""
@@ -230,36 +234,73 @@ peer_knobs="ours --threads T; Go GOMAXPROCS=T; tokio TOKIO_WORKER_THREADS=T; asy
 # be waiting when spawning ends. Each row says whether it was (the "all alive" column).
 peers_sleep_ms=30000
 
-# The tables' columns are separated by " | "; the readers below give one column or one line of them.
+# The tables' columns are separated by " | ". tables_read reads both once, PEERS_PATCH's copies
+# included, into groups_tab and catalogue_tab (a line each, tab-separated, padding gone): the
+# readers below run for every plan line and row, and use no other program where they can.
+tables_read() {
+  groups_tab=$(peer_groups | awk -F ' *[|] *' -v OFS='\t' '{ $1 = $1; print }')
+  catalogue_tab=$(peer_catalogue | awk -F ' *[|] *' -v OFS='\t' '{ $1 = $1; print }')
+}
 # catalogue SCENARIO: its programs, ours first, as tab-separated program, group, variant key,
 # options, chart suffix and variant.
 catalogue() {
-  peer_catalogue | awk -F ' *[|] *' -v s="$1" '$1 == s { printf "%s\t%s\t%s\t%s\t%s\t%s\n", $2, $3, $4, $5, $6, $8 }'
+  printf '%s\n' "$catalogue_tab" | awk -F '\t' -v s="$1" '$1 == s { printf "%s\t%s\t%s\t%s\t%s\t%s\n", $2, $3, $4, $5, $6, $8 }'
 }
 # groups_column K [GROUP]: column K of peer_groups, of GROUP's line or of every line.
-groups_column() { peer_groups | awk -F ' *[|] *' -v k="$1" -v g="${2:-}" 'g == "" || $1 == g { print $k }'; }
+groups_column() {
+  local c1 c2 c3 c4 c5 c6
+  while IFS=$'\t' read -r c1 c2 c3 c4 c5 c6; do
+    [ -z "${2:-}" ] || [ "$c1" = "$2" ] || continue
+    case $1 in 1) echo "$c1" ;; 2) echo "$c2" ;; 3) echo "$c3" ;; 4) echo "$c4" ;; 5) echo "$c5" ;; 6) echo "$c6" ;; esac
+  done <<GROUPS
+$groups_tab
+GROUPS
+}
 # programs_of GROUP: the programs of GROUP that the chosen scenarios need.
 programs_of() {
-  peer_catalogue | awk -F ' *[|] *' -v g="$1" -v sel=" $scenarios " '$3 == g && index(sel, " " $1 " ") && !seen[$2]++ { print $2 }'
+  printf '%s\n' "$catalogue_tab" | awk -F '\t' -v g="$1" -v sel=" $scenarios " '$3 == g && index(sel, " " $1 " ") && !seen[$2]++ { print $2 }'
 }
-# java_class PROGRAM: the main class of a Java peer.
-java_class() { peer_catalogue | awk -F ' *[|] *' -v p="$1" '$2 == p { print $7; exit }'; }
+# catalogue_column K PROGRAM: column K of PROGRAM's first catalogue line (3: its group; 7: the main
+# class of a Java peer).
+catalogue_column() { printf '%s\n' "$catalogue_tab" | awk -F '\t' -v k="$1" -v p="$2" '$2 == p { print $k; exit }'; }
+java_class() { catalogue_column 7 "$1"; }
+# group_field_to VAR K GROUP: VAR set to column K of GROUP's line, "" without one (no process:
+# it runs for every plan line; see run.sh's field_to).
+group_field_to() {
+  local _g _c2 _c3 _c4 _c5 _c6 _rest
+  while IFS=$'\t' read -r _g _c2 _c3 _c4 _c5 _c6 _rest; do
+    [ "$_g" != "$3" ] || { case $2 in 1) _g=$_g ;; 2) _g=$_c2 ;; 3) _g=$_c3 ;; 4) _g=$_c4 ;; 5) _g=$_c5 ;; 6) _g=$_c6 ;; esac; printf -v "$1" '%s' "$_g"; return; }
+  done <<GROUPS
+$groups_tab
+GROUPS
+  printf -v "$1" '%s' ''
+}
 # peer_name GROUP, toolchain_of GROUP: the name PEERS knows a group by, the toolchain it needs.
 peer_name() { groups_column 2 "$1"; }
 toolchain_of() { groups_column 3 "$1"; }
 # threads_knob GROUP T: the environment that sets GROUP's worker count to T, nothing for a runtime
 # without a knob; fixed_threads GROUP: the threads cell of such a runtime.
-threads_knob() { groups_column 5 "$1" | awk -v t="$2" '$0 != "-" { gsub(/@T@/, t); print }'; }
+threads_knob_to() {
+  local _k
+  group_field_to _k 5 "$2"
+  [ "$_k" != - ] || _k=''
+  printf -v "$1" '%s' "${_k//@T@/$3}"
+}
+threads_knob() { local v; threads_knob_to v "$@"; [ -z "$v" ] || echo "$v"; }
 fixed_threads() { groups_column 6 "$1"; }
 # runtime_label GROUP: the runtime column of GROUP, with the version detect or the build wrote in
 # $pw/GROUP.version (none before prepare_peers, as under --plan); ours is "c++20 (this repo)".
-runtime_label() {
-  local v=''
-  [ "$1" != ours ] || { echo "c++20 (this repo)"; return; }
-  [ -z "${pw:-}" ] || v=$(cat "$pw/$1.version" 2>/dev/null)
-  groups_column 4 "$1" | awk -v v="$v" '{ if (v == "") sub(/ ?@V@/, ""); else sub(/@V@/, v); print }'
+runtime_label_to() {
+  local _v='' _r
+  [ "$2" != ours ] || { printf -v "$1" '%s' "c++20 (this repo)"; return; }
+  [ -z "${pw:-}" ] || { read -r _v <"$pw/$2.version"; } 2>/dev/null
+  group_field_to _r 4 "$2"
+  if [ -z "$_v" ]; then _r=${_r/ @V@/} _r=${_r/@V@/}; else _r=${_r/@V@/"$_v"}; fi
+  printf -v "$1" '%s' "$_r"
 }
+runtime_label() { local v; runtime_label_to v "$@"; echo "$v"; }
 
+tables_read
 # The scenarios that have peers, and the PEERS names, in catalogue order.
 peer_scenarios=$(peer_catalogue | awk '!seen[$1]++ { printf "%s%s", sep, $1; sep = " " }')
 peer_names=$(groups_column 2 | awk '!seen[$1]++ { printf "%s%s", sep, $1; sep = " " }')
@@ -352,6 +393,7 @@ patch_settings() {
 $(printf '%s\n' "$PEERS_PATCH" | tr ';' '\n')
 SETS
   patch_sets=$(printf '%s' "$patch_sets" | grep .)
+  tables_read
 }
 
 # crate_field CARGO_TOML KEY: KEY (name, version) of its [package], its quotes taken off.
@@ -1066,14 +1108,14 @@ SETS
 # prepare_peers: finds the toolchains the chosen scenarios need, builds their groups one at a
 # time and leaves in $pw/GROUP.state: ok, missing, skip, unchosen or "build failed: ...".
 prepare_peers() {
-  local g tc log groups ready build
+  local g tc pn log groups ready build
   pw=$work/peers
   mkdir -p "$pw" && : >"$pw/tools" && : >"$pw/tools.last" && : >"$pw/missing" && : >"$pw/notes" && : >"$pw/limits" || exit 1
-  groups=$(peer_catalogue | awk -F ' *[|] *' -v sel=" $scenarios " '$3 != "ours" && index(sel, " " $1 " ") && !seen[$3]++ { print $3 }')
+  groups=$(printf '%s\n' "$catalogue_tab" | awk -F '\t' -v sel=" $scenarios " '$3 != "ours" && index(sel, " " $1 " ") && !seen[$3]++ { print $3 }')
   mkdir -p "$pb/bin" "$pb/logs" || { echo "run.sh: cannot create $pb" >&2; exit 1; }
   for g in $groups; do
-    case " $PEERS " in *" $(peer_name "$g") "*) ;; *) echo unchosen >"$pw/$g.state"; continue ;; esac
-    tc=$(toolchain_of "$g")
+    group_field_to pn 2 "$g" && case " $PEERS " in *" $pn "*) ;; *) echo unchosen >"$pw/$g.state"; continue ;; esac
+    group_field_to tc 3 "$g"
     if [ ! -f "$pw/$tc.tool" ]; then
       # Quietly first; a missing toolchain is installed where run.sh can, then looked for again.
       probing=yes
@@ -1131,7 +1173,7 @@ peer_timeout() {
 # first, then each chosen peer of the catalogue; the scenario's time limit first. A program with
 # one shape only (no start among its options) runs at the first START only.
 plan_peers() {
-  local s=$1 sleep='' vlist=- slist=- limit sv st t first prog g key opts suffix variant
+  local pn s=$1 sleep='' vlist=- slist=- limit sv st t first prog g key opts suffix variant
   case $s in
     running_avg | hash_collect) vlist="mutex channel" slist=${START:--} ;;
     atomic_counter) sleep=${SLEEP_MS:-1000} ;;
@@ -1146,7 +1188,7 @@ plan_peers() {
       for t in $(if [ "$s" = threads ]; then echo -; else echo "${THREADS:-default}"; fi); do
         while IFS=$tab read -r prog g key opts suffix variant <&3; do
           [ "$sv" = - ] || [ "$key" = "$sv" ] || continue
-          [ "$g" = ours ] || case " $PEERS " in *" $(peer_name "$g") "*) ;; *) continue ;; esac
+          [ "$g" = ours ] || { group_field_to pn 2 "$g"; case " $PEERS " in *" $pn "*) ;; *) continue ;; esac; }
           [ "$st" = - ] || [ "$opts" = start ] || [ "$st" = "${slist%% *}" ] || continue
           plan_peer "$s" "$prog" "$g" "$sv" "$t" "$first" "$sleep" "$limit" "$suffix" "$variant" "$st" "$opts"
         done 3< <(catalogue "$s")
@@ -1167,11 +1209,13 @@ plan_peer() {
   local s=$1 prog=$2 g=$3 sv=$4 t=$5 first=$6 sleep=$7 limit=$8 suffix=$9 variant=${10} st=${11} opts=${12}
   local args env='' tcell=$5 n=${N:-} cap='' flags='' tail extra=''
   local base_args base_extra=''
-  case $opts in counter | start) extra=$(mode_opts "$s" "$st") base_extra=$(mode_opts "$s" "$st" base) ;; *) st=- ;; esac
-  variant=$(variant_cell "$s" "$variant" "$st" "$opts")
+  case $opts in counter | start) mode_opts_to extra "$s" "$st" && mode_opts_to base_extra "$s" "$st" base ;; *) st=- ;; esac
+  variant_cell_to variant "$s" "$variant" "$st" "$opts"
   if [ "$g" = ours ]; then
-    prog=./$prog args=$(ours_args "$t" "$sv" "$sleep" "$extra") tail=$(series_tail "$sv" "$t" "$st")
-    base_args=$(ours_args "$t" "$sv" "$sleep" "$base_extra")
+    prog=./$prog
+    ours_args_to args "$t" "$sv" "$sleep" "$extra"
+    series_tail_to tail "$sv" "$t" "$st"
+    ours_args_to base_args "$t" "$sv" "$sleep" "$base_extra"
     [ "$t" != default ] || tcell=1
   else
     args=$sleep
@@ -1179,18 +1223,18 @@ plan_peer() {
     base_args="$args${base_extra:+ $base_extra}" args="$args${extra:+ $extra}"
     case $t in
       -) ;;
-      default) [ -n "$(threads_knob "$g" 1)" ] || tcell=$(fixed_threads "$g") ;;
+      default) threads_knob_to env "$g" 1 && [ -n "$env" ] || group_field_to tcell 6 "$g"; env='' ;;
       *)
-        env=$(threads_knob "$g" "$t")
+        threads_knob_to env "$g" "$t"
         if [ -z "$env" ]; then
           [ -n "$first" ] || return 0
-          tcell=$(fixed_threads "$g")
+          group_field_to tcell 6 "$g"
         fi ;;
     esac
-    tail=$(series_tail "$sv" "${env:+$t}" "$st")
+    series_tail_to tail "$sv" "${env:+$t}" "$st"
     [ "$suffix" = - ] || tail=" $suffix$tail"
   fi
-  cap=$(thread_cap "$s" "$g")
+  thread_cap_to cap "$s" "$g"
   if [ -n "$cap" ] && [ -z "$sweep" ] && [ "$N" -gt "$cap" ]; then
     n=$cap flags=capped
     if [ "$s" = threads ]; then
@@ -1212,8 +1256,11 @@ plan_peer() {
 # programs' gc= and dotnet=), once per runtime, among the notes.
 peer_facts() {
   local summary gc v line
-  summary=$(echo "$best" | cut -d' ' -f7-)
-  gc=$(field gc "$summary") v=$(field dotnet "$summary")
+  read -r _ _ _ _ _ _ summary <<BEST
+$best
+BEST
+  field_to gc gc "$summary"
+  field_to v dotnet "$summary"
   [ "$gc" != - ] || return 0
   line="$1: the $gc GC ran, runtime $v (the program's own report)"
   grep -qxF -- "$line" "$pw/notes" || echo "$line" >>"$pw/notes"

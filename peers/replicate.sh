@@ -136,7 +136,7 @@ replicate_settings() {
   sweep_ns=${sweep_ns% }
   [ -z "$quick" ] || [ -z "${HITS:-}" ] || HITS=$((HITS / 10))
   [ -n "${PEERS+set}" ] || PEERS=$(replicate_rows | awk -F '\t' '$3 != "-" { print $3 }' | while IFS= read -r p; do
-    g=$(peer_catalogue | awk -F ' *[|] *' -v p="$p" '$2 == p { print $3; exit }')
+    g=$(catalogue_column 3 "$p")
     [ "$g" = ours ] || peer_name "$g"
   done | awk '!seen[$0]++' | tr '\n' ' ')
   PEERS=${PEERS% }
@@ -154,14 +154,14 @@ replicate_rows() {
 # plan_replicate: the plan of the replication: for each row with a program here, a series over the
 # N list, labelled with the row's ID (plan_peer, as a sweep); a limit line per scenario.
 plan_replicate() {
-  local id s prog sv t label g opts suffix variant sleep limit seen=' '
+  local pn id s prog sv t label g opts suffix variant sleep limit seen=' '
   while IFS=$tab read -r id s prog sv t label <&3; do
     [ "$prog" != - ] || continue
     IFS=$tab read -r g opts suffix variant <<ROW
 $(catalogue "$s" | awk -F '\t' -v p="$prog" -v k="$sv" '$1 == p && (k == "-" || $3 == k) { print $2 "\t" $4 "\t" $5 "\t" $6; exit }')
 ROW
     [ -n "$g" ] || { echo "run.sh: --replicate: no program $prog for $s in the catalogue" >&2; continue; }
-    [ "$g" = ours ] || case " $PEERS " in *" $(peer_name "$g") "*) ;; *) continue ;; esac
+    [ "$g" = ours ] || { group_field_to pn 2 "$g"; case " $PEERS " in *" $pn "*) ;; *) continue ;; esac; }
     case $s in
       running_avg | hash_collect) sleep='' ;;
       atomic_counter) sleep=${SLEEP_MS:-1000} ;;

@@ -24,12 +24,13 @@ scenarios="threads coro_timer coro_shared atomic_counter running_avg hash_collec
 
 keys="scenario n spawn_ms waiting_ms wall_ms rss_base_kib rss_wait_kib rss_avg_kib rss_peak_kib bytes_per_task completed"
 well_formed() {  # $1 scenario, $2 N; reads $out
-  [ "$(printf '%s\n' "$out" | wc -l | tr -d ' ')" = 1 ] || return 1
-  case $out in "scenario=$1 "*) ;; *) return 1 ;; esac
+  local k re
+  [[ $out != *$nl* && $out == "scenario=$1 "* ]] || return 1
   for k in $keys; do
-    printf '%s\n' "$out" | tr ' ' '\n' | grep -Eq "^$k=([0-9]+(\.[0-9]+)?|$1)$" || { echo "  missing or bad: $k"; return 1; }
+    re=" $k=([0-9]+(\.[0-9]+)?|$1) "
+    [[ " $out " =~ $re ]] || { echo "  missing or bad: $k"; return 1; }
   done
-  printf '%s\n' "$out" | tr ' ' '\n' | grep -qx "completed=$2"
+  [[ " $out " == *" completed=$2 "* ]]
 }
 
 for s in $scenarios; do
@@ -38,7 +39,7 @@ for s in $scenarios; do
   run_cmd "$bin/$s" $args
   check "$s $args exits 0" [ "$rc" = 0 ]
   check "$s $args prints one well-formed summary line with completed=1000" well_formed "$s" 1000
-  check "$s $args reports frame bytes" eval 'printf "%s\n" "$out" | grep -Eq " frame_bytes=[0-9]+(\.[0-9]+)?( |$)"'
+  check "$s $args reports frame bytes" eval 'has "$out" " frame_bytes=[0-9]+(\.[0-9]+)?( |$)"'
 done
 
 # Wake-up lateness, from the timer scenarios: the latest in ms, and a 99th-percentile bound no
@@ -48,7 +49,7 @@ for s in coro_timer coro_shared atomic_counter; do
   max=$(field late_max_ms) p99=$(field late_p99_ms)
   check "$s prints late_max_ms, in ms with two decimals" has "$max" '^[0-9]+[.][0-9]{2}$'
   check "$s prints late_p99_ms <= late_max_ms" \
-    eval 'has "$p99" "^[0-9]+[.][0-9]{2}$" && awk -v p="$p99" -v m="$max" "BEGIN { exit !(p <= m) }"'
+    eval 'has "$p99" "^[0-9]+[.][0-9]{2}$" && [ "$((10#${p99/./}))" -le "$((10#${max/./}))" ]'
 done
 
 # How many tasks had ended once every task waited (run.sh's "all alive"): none with one loop,
@@ -82,7 +83,7 @@ bad_input() {
   shift 2
   run_cmd "$bin/$s" "$@"
   check "$s $name: exit 2" [ "$rc" = 2 ]
-  check "$s $name: one line naming the problem" eval '[ "$(printf "%s\n" "$err" | wc -l | tr -d " ")" = 1 ] && printf "%s\n" "$err" | grep -Eiq -e "$pattern"'
+  check "$s $name: one line naming the problem" eval '[[ $err != *$nl* ]] && has_i "$err" "$pattern"'
   check "$s $name: nothing on stdout" [ -z "$out" ]
 }
 
@@ -100,30 +101,18 @@ for s in $scenarios; do
   bad_input "extra argument" "unexpected argument 'extra'" 10 extra
   bad_input "N beyond physical memory" "needs about .* GiB resident, more than the .* GiB available now" 1000000000000000
   run_cmd "$bin/$s" --help
-  check "$s --help: usage on stdout, exit 0" eval '[ "$rc" = 0 ] && printf "%s\n" "$out" | grep -q "^usage: $s N"'
+  check "$s --help: usage on stdout, exit 0" eval '[ "$rc" = 0 ] && has "$out" "^usage: $s N"'
 done
 
 # The threads option, on every scenario that has it: two and three loops.
 for s in coro_timer coro_shared atomic_counter; do
   for t in 2 3; do
     run_cmd "$bin/$s" 300 --sleep-ms 20 --threads $t
-    check "$s --threads $t completes every task" eval '[ "$rc" = 0 ] && well_formed "$s" 300 && printf "%s\n" "$out" | grep -q " threads=$t "'
+    check "$s --threads $t completes every task" eval '[ "$rc" = 0 ] && well_formed "$s" 300 && has_text "$out" " threads=$t "'
   done
 done
 
 # The edges of every accepted range: each value the parser takes must run, or be refused up front.
-# within SECONDS CMD...: runs CMD with a time limit (these used to hang); sets rc, out, err.
-within() {
-  local limit=$1
-  shift
-  "$@" >"$tmp/out" 2>"$tmp/err" &
-  local pid=$! i=0
-  while kill -0 "$pid" 2>/dev/null && [ $i -lt $((limit * 10)) ]; do sleep 0.1; i=$((i + 1)); done
-  kill -KILL "$pid" 2>/dev/null
-  wait "$pid"
-  rc=$?
-  out=$(cat "$tmp/out") err=$(cat "$tmp/err")
-}
 # The smallest sleep with many tasks: spawning outlasts the sleep, so timers are due all along.
 within 60 "$bin/coro_shared" 200000 --sleep-ms 1
 check "coro_shared 200000 --sleep-ms 1 (the setter due before the waiters start) completes" eval '[ "$rc" = 0 ] && well_formed coro_shared 200000'
@@ -152,14 +141,14 @@ for s in coro_timer coro_shared atomic_counter threads; do
   : >"$tmp/err"
   "$bin/$s" 1000 --sleep-ms 86400000 >"$tmp/out" 2>>"$tmp/err" &
   pid=$! i=0
-  while ! grep -q " exist, resident set" "$tmp/err" && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+  while ! has_text "$(<"$tmp/err")" " exist, resident set" && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
   kill -TERM "$pid"
   i=0
   while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
   kill -KILL "$pid" 2>/dev/null
   wait "$pid"
   rc=$?
-  check "$s --sleep-ms 86400000 reaches the wait and SIGTERM ends it with 143" eval '[ "$rc" = 143 ] && grep -q "terminated (SIGTERM)" "$tmp/err"'
+  check "$s --sleep-ms 86400000 reaches the wait and SIGTERM ends it with 143" eval '[ "$rc" = 143 ] && has_text "$(<"$tmp/err")" "terminated (SIGTERM)"'
 done
 if true; then
   s=coro_shared
@@ -168,9 +157,9 @@ fi
 if true; then
   s=atomic_counter
   run_cmd "$bin/atomic_counter" 2000 --mode once --spawn-from task --threads 2 --sleep-ms 20
-  check "atomic_counter once mode from a task: every task hits once" eval '[ "$rc" = 0 ] && well_formed atomic_counter 2000 && printf "%s\n" "$out" | grep -q " hits=2000 "'
+  check "atomic_counter once mode from a task: every task hits once" eval '[ "$rc" = 0 ] && well_formed atomic_counter 2000 && has_text "$out" " hits=2000 "'
   run_cmd "$bin/atomic_counter" 500 --hits 700 --sleep-ms 30
-  hits=$(printf '%s\n' "$out" | tr ' ' '\n' | sed -n 's/^hits=//p')
+  hits=$(field hits)
   check "atomic_counter stops once the monitor sees the hit target, and every task then ends" eval '[ "$rc" = 0 ] && [ "${hits:-0}" -ge 700 ] && well_formed atomic_counter 500'
   bad_input "unknown mode" "--mode must be one of: loop once" 10 --mode twice
   bad_input "a zero sleep, which would never yield" "--sleep-ms is too small: 0" 10 --sleep-ms 0
@@ -196,11 +185,11 @@ fi
 for s in $scenarios; do
   case $s in running_avg | hash_collect) ;; *) continue ;; esac
   run_cmd "$bin/$s" 1000 --sync mutex
-  check "$s --sync mutex completes every task" eval '[ "$rc" = 0 ] && well_formed "$s" 1000 && printf "%s\n" "$out" | grep -q " sync=mutex start=gated threads=1 "'
+  check "$s --sync mutex completes every task" eval '[ "$rc" = 0 ] && well_formed "$s" 1000 && has_text "$out" " sync=mutex start=gated threads=1 "'
   run_cmd "$bin/$s" 300 --sync mutex --threads 3
-  check "$s --sync mutex --threads 3 completes every task" eval '[ "$rc" = 0 ] && well_formed "$s" 300 && printf "%s\n" "$out" | grep -q " sync=mutex start=gated threads=3 "'
+  check "$s --sync mutex --threads 3 completes every task" eval '[ "$rc" = 0 ] && well_formed "$s" 300 && has_text "$out" " sync=mutex start=gated threads=3 "'
   run_cmd "$bin/$s" 500 --seed 18446744073709551615
-  check "$s takes any 64-bit --seed and prints it" eval '[ "$rc" = 0 ] && well_formed "$s" 500 && printf "%s\n" "$out" | grep -q " seed=18446744073709551615 "'
+  check "$s takes any 64-bit --seed and prints it" eval '[ "$rc" = 0 ] && well_formed "$s" 500 && has_text "$out" " seed=18446744073709551615 "'
   bad_input "unknown sync mode" "--sync must be one of: mutex channel" 10 --sync lockfree
   bad_input "--sleep-ms, which it does not take" "unknown option --sleep-ms" 10 --sleep-ms 5
   bad_input "zero threads" "--threads is too small" 10 --threads 0

@@ -16,10 +16,12 @@ mkdir -p "$box/charts" && cp charts/svg.sh "$box/charts/"
 cp -R peers "$box/" && cp "${RUNSH_FROM:-$repo}/peers/peers.sh" "${RUNSH_FROM:-$repo}/peers/replicate.sh" "$box/peers/"
 printf 'all:\n\t@:\nprint-build:\n\t@echo "compiler=g++ (Fake) 12.2.0"\n\t@echo "flags=-std=c++20 -pthread -O2"\n' >"$box/Makefile"
 
-# fakepeer NAME SCENARIO N [SLEEP|OPTIONS...]: every fake program, ours and the peers'. It logs
+# fakepeer NAME SCENARIO N [SLEEP|OPTIONS...]: every fake program, ours and the peers', sourced by
+# each (not exec'd: a run starts one shell, not two). It logs
 # NAME and its arguments (args.log), NAME, N and the thread-count knobs it was given (env.log), holds N × 40 KB (so max RSS grows with N), and prints a summary line
 # whose own bytes_per_task the table must not use. Marker files in the sandbox: fail_NAME exits 1,
-# short_NAME reports one task fewer, slow_NAME hangs until SIGTERM.
+# short_NAME reports one task fewer, slow_NAME hangs until SIGTERM (slow.stopped; if it is never
+# sent one, it ends after 30 s leaving slow.finished).
 cat >"$tools/fakepeer" <<EOF
 #!/bin/sh
 name=\$1 scenario=\$2
@@ -27,7 +29,7 @@ shift 2
 echo "\$name \$*" >>"$box/args.log"
 echo "\$name \$1 GOMAXPROCS=\${GOMAXPROCS-} TOKIO_WORKER_THREADS=\${TOKIO_WORKER_THREADS-} BENCH_THREADS=\${BENCH_THREADS-} RAYON_NUM_THREADS=\${RAYON_NUM_THREADS-}" >>"$box/env.log"
 [ -f "$box/fail_\$name" ] && { echo "\$scenario: check failed: completed 0 of \$1" >&2; exit 1; }
-[ -f "$box/slow_\$name" ] && { echo "\$scenario: 3 of \$1 done" >&2; trap 'echo >"$box/slow.stopped"; echo "\$scenario: terminated" >&2; exit 143' TERM; echo \$\$ >"$box/slow.pid"; sleep 30 & wait; exit 0; }
+[ -f "$box/slow_\$name" ] && { echo "\$scenario: 3 of \$1 done" >&2; trap 'echo >"$box/slow.stopped"; echo "\$scenario: terminated" >&2; exit 143' TERM; echo \$\$ >"$box/slow.pid"; sleep 30 & wait; echo >"$box/slow.finished"; exit 0; }
 dd if=/dev/zero of=/dev/null bs=\$((\$1 * 40000)) count=1 2>/dev/null
 done=\$1
 [ -f "$box/short_\$name" ] && done=\$((\$1 - 1))
@@ -48,7 +50,7 @@ echo "scenario=\$scenario runtime=fake n=\$1 bytes_per_task=999999.9 completed=\
 EOF
 chmod +x "$tools/fakepeer"
 # program FILE NAME SCENARIO: a fake program at FILE.
-program() { printf '#!/bin/sh\nexec "%s" "%s" "%s" "$@"\n' "$tools/fakepeer" "$2" "$3" >"$1" && chmod +x "$1"; }
+program() { printf '#!/bin/sh\nfp="%s"\nset -- "%s" "%s" "$@"\n. "$fp"\n' "$tools/fakepeer" "$2" "$3" >"$1" && chmod +x "$1"; }
 for s in threads coro_timer coro_shared atomic_counter running_avg hash_collect; do
   program "$box/$s" "$s" "$s"
 done
@@ -68,7 +70,7 @@ tool go <<'EOF'
 case $1 in
   version) echo "go version go1.19.8 linux/amd64"; exit 0 ;;
   build) [ "$2" = -o ] && [ -f go.mod ] || { echo "go: unexpected: $*" >&2; exit 1; }
-    printf '#!/bin/sh\nexec "%s" "%s" "%s" "$@"\n' "$tools/fakepeer" "${3##*/}" "${4#./}" >"$3" && chmod +x "$3" ;;
+    printf '#!/bin/sh\nfp="%s"\nset -- "%s" "%s" "$@"\n. "$fp"\n' "$tools/fakepeer" "${3##*/}" "${4#./}" >"$3" && chmod +x "$3" ;;
   *) echo "go $1: not expected from run.sh" >&2; exit 1 ;;
 esac
 EOF
@@ -94,7 +96,7 @@ if [ -n "$aot" ]; then
 fi
 s=${proj##*/}
 s=${s%.csproj}
-mkdir -p "$out" && printf '#!/bin/sh\nexec "%s" "%s" "%s" "$@"\n' "$tools/fakepeer" "$name" "${s%_list}" >"$out/$name" && chmod +x "$out/$name"
+mkdir -p "$out" && printf '#!/bin/sh\nfp="%s"\nset -- "%s" "%s" "$@"\n. "$fp"\n' "$tools/fakepeer" "$name" "${s%_list}" >"$out/$name" && chmod +x "$out/$name"
 EOF
 tool cargo <<'EOF'
 case $1 in
@@ -149,7 +151,7 @@ bins=
 [ ! -f src/main.rs ] || bins="$bins threads"
 mkdir -p "$target/release"
 for b in $bins; do
-  printf '#!/bin/sh\nexec "%s" "%s" "%s" "$@"\n' "$tools/fakepeer" "$who-$b" "${b%_join_all}" >"$target/release/$b"
+  printf '#!/bin/sh\nfp="%s"\nset -- "%s" "%s" "$@"\n. "$fp"\n' "$tools/fakepeer" "$who-$b" "${b%_join_all}" >"$target/release/$b"
   chmod +x "$target/release/$b"
 done
 EOF
@@ -160,20 +162,23 @@ tool node <<'EOF'
 [ "$1" = --version ] && { echo v20.0.0; exit 0; }
 s=${1##*/}
 shift
-exec "$tools/fakepeer" "node-${s%.js}" "${s%.js}" "$@"
+set -- "node-${s%.js}" "${s%.js}" "$@"
+. "$tools/fakepeer"
 EOF
 tool python3 <<'EOF'
 [ "$1" = --version ] && { echo "Python 3.11.0"; exit 0; }
 s=${1##*/}
 shift
-exec "$tools/fakepeer" "python-${s%.py}" "${s%.py}" "$@"
+set -- "python-${s%.py}" "${s%.py}" "$@"
+. "$tools/fakepeer"
 EOF
 tool elixir <<'EOF'
 [ "$1" = --version ] && { printf 'Erlang/OTP 25 [erts-13.1.5] [64-bit]\n\nElixir 1.14.0 (compiled with Erlang/OTP 24)\n'; exit 0; }
 [ "$1" = --erl ] || { echo "elixir: expected --erl first" >&2; exit 1; }
 s=${3##*/}
 shift 3
-exec "$tools/fakepeer" "elixir-${s%.exs}" "${s%.exs}" "$@"
+set -- "elixir-${s%.exs}" "${s%.exs}" "$@"
+. "$tools/fakepeer"
 EOF
 tool javac <<'EOF'
 [ "$1" = -version ] && { echo "javac $(cat "$box/jdk" 2>/dev/null || echo 17.0.2)"; exit 0; }
@@ -199,7 +204,8 @@ case $3 in
   ThreadsHashCollect) n=java-threads-hash_collect s=hash_collect ;;
 esac
 shift 3
-exec "$tools/fakepeer" "$n" "$s" "$@"
+set -- "$n" "$s" "$@"
+. "$tools/fakepeer"
 EOF
 tool cxx <<'EOF'
 [ "$1" = --version ] && { echo "g++ (Fake) 12.2.0"; exit 0; }
@@ -212,7 +218,7 @@ fi
 out= src=
 while [ $# -gt 0 ]; do case $1 in -o) out=$2; shift ;; *.cpp) src=$1 ;; esac; shift; done
 s=${src##*/}
-printf '#!/bin/sh\nexec "%s" "asio-%s" "%s" "$@"\n' "$tools/fakepeer" "${s%.cpp}" "${s%.cpp}" >"$out" && chmod +x "$out"
+printf '#!/bin/sh\nfp="%s"\nset -- "asio-%s" "%s" "$@"\n. "$fp"\n' "$tools/fakepeer" "${s%.cpp}" "${s%.cpp}" >"$out" && chmod +x "$out"
 EOF
 # The runtimes the npm registry serves (Bun, Deno, a current Node) and the ones from Debian (PyPy,
 # GHC, Nim, Erlang): each runs or builds fake programs named as the real ones.
@@ -220,33 +226,37 @@ tool bun <<'EOF'
 [ "$1" = --version ] && { echo 1.4.4; exit 0; }
 s=${1##*/}
 shift
-exec "$tools/fakepeer" "bun-${s%.js}" "${s%.js}" "$@"
+set -- "bun-${s%.js}" "${s%.js}" "$@"
+. "$tools/fakepeer"
 EOF
 tool deno <<'EOF'
 [ "$1" = --version ] && { printf 'deno 2.9.6 (stable, release, x86_64-unknown-linux-gnu)\nv8 14.0\ntypescript 5.9\n'; exit 0; }
 [ "$1 $2 $3" = "run --quiet --allow-read=/proc/self/status" ] && [ "$DENO_NO_UPDATE_CHECK" = 1 ] || { echo "deno: expected run --quiet --allow-read=/proc/self/status, no update check" >&2; exit 1; }
 s=${4##*/}
 shift 4
-exec "$tools/fakepeer" "deno-${s%.cjs}" "${s%.cjs}" "$@"
+set -- "deno-${s%.cjs}" "${s%.cjs}" "$@"
+. "$tools/fakepeer"
 EOF
 tool node-current <<'EOF'
 [ "$1" = --version ] && { echo v26.10.0; exit 0; }
 s=${1##*/}
 shift
-exec "$tools/fakepeer" "node-current-${s%.js}" "${s%.js}" "$@"
+set -- "node-current-${s%.js}" "${s%.js}" "$@"
+. "$tools/fakepeer"
 EOF
 tool pypy3 <<'EOF'
 [ "$1" = --version ] && { printf 'Python 3.9.16 (7.3.11+dfsg-2, Feb 06 2023, 16:52:03)\n[PyPy 7.3.11 with GCC 12.2.0]\n'; exit 0; }
 s=${1##*/}
 shift
-exec "$tools/fakepeer" "pypy-${s%.py}" "${s%.py}" "$@"
+set -- "pypy-${s%.py}" "${s%.py}" "$@"
+. "$tools/fakepeer"
 EOF
 tool ghc <<'EOF'
 [ "$1" = --numeric-version ] && { echo 9.0.2; exit 0; }
 out= src=
 while [ $# -gt 0 ]; do case $1 in -o) out=$2; shift ;; *.hs) src=$1 ;; esac; shift; done
 s=${src##*/}
-printf '#!/bin/sh\nexec "%s" "haskell-%s" "%s" "$@"\n' "$tools/fakepeer" "${s%.hs}" "${s%.hs}" >"$out" && chmod +x "$out"
+printf '#!/bin/sh\nfp="%s"\nset -- "haskell-%s" "%s" "$@"\n. "$fp"\n' "$tools/fakepeer" "${s%.hs}" "${s%.hs}" >"$out" && chmod +x "$out"
 EOF
 tool nim <<'EOF'
 [ "$1" = --version ] && { echo "Nim Compiler Version 1.6.10 [Linux: amd64]"; exit 0; }
@@ -254,7 +264,7 @@ tool nim <<'EOF'
 out= src=
 for a in "$@"; do case $a in -o:*) out=${a#-o:} ;; *.nim) src=$a ;; esac; done
 s=${src##*/}
-printf '#!/bin/sh\nexec "%s" "nim-%s" "%s" "$@"\n' "$tools/fakepeer" "${s%.nim}" "${s%.nim}" >"$out" && chmod +x "$out"
+printf '#!/bin/sh\nfp="%s"\nset -- "nim-%s" "%s" "$@"\n. "$fp"\n' "$tools/fakepeer" "${s%.nim}" "${s%.nim}" >"$out" && chmod +x "$out"
 EOF
 tool erlc <<'EOF'
 [ "$1" = -o ] || exit 1
@@ -267,7 +277,8 @@ tool erl <<'EOF'
 [ "$1 $2" = "-noshell +P" ] && [ "$6" = -run ] && [ "$9" = -extra ] && [ -f "$5/$7.beam" ] || { echo "erl: unexpected: $*" >&2; exit 1; }
 m=$7
 shift 9
-exec "$tools/fakepeer" "erlang-$m" "$m" "$@"
+set -- "erlang-$m" "$m" "$@"
+. "$tools/fakepeer"
 EOF
 cd "$box" || exit 1
 

@@ -24,7 +24,7 @@ check() {
 run_cmd() {
   out=$("$@" 2>"$tmp/stderr")
   rc=$?
-  err=$(cat "$tmp/stderr")
+  err=$(<"$tmp/stderr")
 }
 
 # skipped SANITIZERS NAME: true, saying so, when this run is built with one of SANITIZERS
@@ -36,21 +36,63 @@ skipped() {
   return 1
 }
 
+# The helpers below use no other program: the suite calls them thousands of times, and on some
+# machines a process takes 7 ms to start. They read TEXT a line at a time, as grep would.
+nl='
+'
 # has TEXT REGEX: a line of TEXT matches the extended regular expression REGEX, which the test
 # writes itself. Text from the machine (a CPU name, a kernel, a path) is never a regex: has_text.
-has() { printf '%s\n' "$1" | grep -Eq -- "$2"; }
+has() {
+  local line
+  while IFS= read -r line; do [[ $line =~ $2 ]] && return 0; done <<TEXT
+$1
+TEXT
+  return 1
+}
+# has_i TEXT REGEX: has, ignoring case.
+has_i() {
+  local r=0
+  shopt -s nocasematch
+  has "$1" "$2" || r=1
+  shopt -u nocasematch
+  return $r
+}
 # has_text TEXT STRING: a line of TEXT contains STRING as it is; has_line TEXT LINE: a line of
 # TEXT is LINE. For machine text: "Intel(R) Xeon(R)" or a path with "+" in it is data.
-has_text() { printf '%s\n' "$1" | grep -Fq -- "$2"; }
-has_line() { printf '%s\n' "$1" | grep -Fxq -- "$2"; }
+has_text() { [[ $1 == *"$2"* ]]; }
+has_line() { [[ $nl$1$nl == *"$nl$2$nl"* ]]; }
 # has_prefix TEXT STRING: a line of TEXT begins with STRING as it is.
-has_prefix() { printf '%s\n' "$1" | P=$2 awk 'index($0, ENVIRON["P"]) == 1 { f = 1 } END { exit !f }'; }
+has_prefix() { [[ $nl$1 == *"$nl$2"* ]]; }
 
-# field KEY [LINE]: the value of KEY=value in a summary line (default: $out, the last run_cmd's).
-field() { printf '%s\n' "${2-$out}" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+# field KEY [LINE]: the value of KEY=value in a summary line (default: $out, the last run_cmd's),
+# each one if KEY is there twice.
+field() {
+  local rest=" ${2-$out} "
+  rest=${rest//$nl/ }
+  while :; do
+    case $rest in
+      *" $1="*) rest=${rest#*" $1="}; printf '%s\n' "${rest%% *}" ;;
+      *) return 0 ;;
+    esac
+  done
+}
 
 # exited STATUS REGEX: the last run_cmd exited STATUS and said REGEX on stderr.
 exited() { [ "$rc" -eq "$1" ] && has "$err" "$2"; }
+
+# within SECONDS CMD...: runs CMD, killed after SECONDS (a limit far above what it needs, that only
+# a hang reaches: then rc is 137); sets rc, out, err.
+within() {
+  local limit=$1 pid i=0
+  shift
+  "$@" >"$tmp/out" 2>"$tmp/err" &
+  pid=$!
+  while kill -0 "$pid" 2>/dev/null && [ $i -lt $((limit * 10)) ]; do sleep 0.1; i=$((i + 1)); done
+  kill -KILL "$pid" 2>/dev/null
+  wait "$pid"
+  rc=$?
+  out=$(<"$tmp/out") err=$(<"$tmp/err")
+}
 
 # For the run.sh tests, which keep RESULTS in $res and give run.sh $tmp/tmpdir as TMPDIR:
 # bench [VAR=VALUE...] COMMAND...: run_cmd with that RESULTS and TMPDIR.
@@ -58,7 +100,7 @@ bench() { run_cmd env RESULTS="$res" TMPDIR="$tmp/tmpdir" "$@"; }
 # last_section [FILE]: the newest section of FILE (default: $res).
 last_section() { awk '/^## / { s = "" } { s = s $0 "\n" } END { printf "%s", s }' "${1:-$res}"; }
 # table_rows: the data rows of the newest section's table (its header and separator left out).
-table_rows() { last_section | grep '^| ' | sed 1d; }
+table_rows() { awk '/^## / { s = ""; h = 0 } /^[|] / { if (h++) s = s $0 "\n" } END { printf "%s", s }' "$res"; }
 # no_temp_files: run.sh left nothing in its TMPDIR.
 no_temp_files() { [ -z "$(ls -A "$tmp/tmpdir")" ]; }
 # lib FUNCTION ARGS...: one of run.sh's functions, run.sh sourced in a subshell.
@@ -83,11 +125,14 @@ interrupted() {
   shift 2
   rm -f slow.pid slow.stopped
   touch "$marker"
+  # A suite started in the background (`make test &`) inherits SIGINT ignored, and a shell cannot
+  # undo that for itself: GNU env restores the default for the command, where it can.
+  [ -n "${default_int+set}" ] || { default_int=--default-signal=INT && env "$default_int" true 2>/dev/null || default_int=''; }
   set -m
-  env RESULTS="$res" TMPDIR="$tmp/tmpdir" "$@" >/dev/null 2>&1 &
+  env $default_int RESULTS="$res" TMPDIR="$tmp/tmpdir" "$@" >/dev/null 2>&1 &
   pid=$!
   set +m
-  while [ ! -s slow.pid ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+  while [ ! -s slow.pid ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done  # at most a minute
   kill -"$sig" "$pid"
   wait "$pid"
   rc=$?
@@ -97,7 +142,7 @@ interrupted() {
 # child).
 stopped() {
   local i=0
-  while [ ! -f slow.stopped ] && [ $i -lt 40 ]; do sleep 0.05; i=$((i + 1)); done
+  while [ ! -f slow.stopped ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done  # at most 30 s
   [ -f slow.stopped ]
 }
 
