@@ -54,21 +54,29 @@ UNITS := $(TEST_DIR)/unit $(if $(filter Linux,$(shell uname -s)),$(TEST_DIR)/uni
 # with every toolchain that is installed (several minutes, most of it cargo and NativeAOT).
 PEER_TESTS := $(wildcard tests/real_*_test.sh)
 SHELL_TESTS := $(filter-out $(PEER_TESTS),$(wildcard tests/*_test.sh))
+# The shell tests that run our binaries. The others (run.sh, the peers, the sweeps, the charts and
+# the documents) run fakes in a sandbox, so another compiler or a sanitizer changes nothing they
+# run: make asan, make tsan and make test-binaries leave them out.
+BINARY_TESTS := $(filter $(addprefix tests/,cli_test.sh container_test.sh faults_test.sh threads_test.sh),$(SHELL_TESTS))
 
 test: all $(UNITS)
 	@BIN_DIR=$(BIN_DIR) SANITIZER=$(SANITIZER) tests/run_all.sh $(UNITS) $(SHELL_TESTS)
 
+# make test-binaries CXX=clang++: the unit tests and the binaries' shell tests, built by CXX.
+test-binaries: all $(UNITS)
+	@BIN_DIR=$(BIN_DIR) SANITIZER=$(SANITIZER) tests/run_all.sh $(UNITS) $(BINARY_TESTS)
+
 test-peers: all
 	@BIN_DIR=$(BIN_DIR) tests/run_all.sh $(PEER_TESTS)
 
-# The whole suite under sanitizers, with clang++: g++ 12 turns symmetric transfer into a tail call
+# The unit tests and the binaries' shell tests under sanitizers, with clang++: g++ 12 turns symmetric transfer into a tail call
 # only with optimization and never under ASan, so a long chain of synchronously completing awaits
 # can overflow the stack there. Tests that cannot run under one are skipped by name
 # (tests/lib.sh: skipped).
 SAN_asan := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -DBENCH_SANITIZED
 SAN_tsan := -O1 -g -fsanitize=thread -DBENCH_SANITIZED
 asan tsan:
-	$(MAKE) test CXX=clang++ CXXFLAGS="$(SAN_$@)" TEST_DIR=tests/build/$@ BIN_DIR=tests/build/$@/bin SANITIZER=$@
+	$(MAKE) test-binaries CXX=clang++ CXXFLAGS="$(SAN_$@)" TEST_DIR=tests/build/$@ BIN_DIR=tests/build/$@/bin SANITIZER=$@
 
 # Installs Catch2 when it is missing and we can (root with apt-get); otherwise says how.
 catch2:
@@ -82,4 +90,4 @@ print-build:
 clean:
 	rm -rf $(SCENARIOS) $(STAMP) tests/build
 
-.PHONY: all test test-peers asan tsan catch2 print-build clean
+.PHONY: all test test-binaries test-peers asan tsan catch2 print-build clean
