@@ -172,7 +172,7 @@ EOF
 # A missing label prints which one and returns 1: a wrong number must never look like a result.
 parse_gnu_time() {
   local line wall='' user='' sys='' rss='' miss='' whole frac acc=0 part IFS=$' \t\n'
-  while read -r line; do  # read drops the indent
+  while read -r line || [ -n "$line" ]; do  # read drops the indent; a last line may lack its newline
     case $line in
       "Maximum resident set size (kbytes): "*) rss=${line##* } ;;
       "User time (seconds): "*) user=${line##* } ;;
@@ -192,7 +192,7 @@ parse_gnu_time() {
   case "$whole:$frac" in
     *[!0-9:]* | :* | *::*) echo "time -v output has an unreadable wall time: $wall"; return 1 ;;
   esac
-  [ ${#frac} -le 3 ] || { echo "time -v output has an unreadable wall time: $wall"; return 1; }
+  case $frac in *[!0-9]* | ????*) echo "time -v output has an unreadable wall time: $wall"; return 1 ;; esac
   frac="${frac}000" frac=${frac:0:3}
   IFS=:
   for part in $whole; do acc=$((acc * 60 + 10#$part)); done
@@ -275,7 +275,7 @@ sample_rss() {
   while kill -0 "$1" 2>/dev/null; do
     if [ -z "$child" ]; then
       if [ -r "/proc/$1/task/$1/children" ]; then
-        read -r child rest <"/proc/$1/task/$1/children" 2>/dev/null  # no newline after the last
+        { read -r child rest <"/proc/$1/task/$1/children"; } 2>/dev/null  # no newline after the last
       else
         child=$(pgrep -P "$1" 2>/dev/null | head -n 1)
       fi
@@ -451,7 +451,7 @@ measure_runs() {
     fi
     if ! t=$($parse "$work/err"); then why="failed: $t"; return; fi
     summary=
-    while IFS= read -r line; do case $line in scenario=*) summary=$line ;; esac; done <"$work/out"
+    while IFS= read -r line || [ -n "$line" ]; do case $line in scenario=*) summary=$line ;; esac; done <"$work/out"
     [ -n "$summary" ] || { why="failed: no scenario= line on stdout"; return; }
     field_to shown scenario "$summary"
     [ "$shown" = "$1" ] || { why="failed: it printed scenario=$shown"; return; }
@@ -571,7 +571,8 @@ cell() { local v; cell_to v "$@"; echo "$v"; }
 
 # spawn_s SUMMARY: seconds from the first spawn until every task existed: our binaries'
 # waiting_ms= (the spawn, then start_all), a peer's spawn_ms=; "-" when the program says neither,
-# "?" and the value when it is no number.
+# "?" and the value when it is no number. Whole ms round in integers, a half up (a peer's fraction
+# as awk's %.2f rounds it).
 spawn_s_to() {
   local _ms _r
   spawn_ms_to _ms "$2"
@@ -579,7 +580,7 @@ spawn_s_to() {
     -) printf -v "$1" '%s' - ;;
     *[!0-9]* | '')  # a fraction (a peer's), or no number
       printf -v "$1" '%s' "$(awk -v ms="$_ms" 'BEGIN { if (ms ~ /^[0-9]+([.][0-9]+)?$/) printf "%.2f\n", ms / 1000; else print "? " ms }')" ;;
-    *) printf -v _r '%03d' "$((10#$_ms % 1000))" && printf -v "$1" '%.2f' "$((10#$_ms / 1000)).$_r" ;;
+    *) _r=$(((10#$_ms + 5) / 10)) && printf -v "$1" '%d.%02d' "$((_r / 100))" "$((_r % 100))" ;;  # a half up
   esac
 }
 spawn_s() { local v; spawn_s_to v "$@"; echo "$v"; }
@@ -745,7 +746,7 @@ plan_line() {
 }
 
 # ours_args_to VAR T VARIANT SLEEP [OPTIONS]: our binary's options: --sync VARIANT, --sleep-ms SLEEP,
-# --threads T (none for a T or VARIANT of "-", or a T of "default"), then OPTIONS (mode_opts).
+# --threads T (none for a T or VARIANT of "-", or a T of "default"), then OPTIONS (mode_opts_to).
 ours_args_to() {
   local _o=''
   [ "$3" = - ] || _o="--sync $3"
@@ -1420,6 +1421,7 @@ table=plain
 [ -z "$sweep" ] || table=sweep
 [ -z "$peers" ] || table=peers${sweep:+_sweep}
 [ -z "$replicate" ] || table=replicate
+row_keys='' # write_row's columns, read once
 failures=0 capped='' threads_capped='' done_runs=0 planned=0 run_start='' why='' best='' spread='' means='' resumed=0 configs=0
 
 # --plan: the plan, and nothing else: no build, no install, no network, no file written.

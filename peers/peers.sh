@@ -3,7 +3,8 @@
 # plan lines of a peers run (plan_peers). run.sh sources it (and .ci/run, for crate_packages);
 # sourcing only defines variables and functions. They use run.sh's settings (N, sweep, sweep_ns,
 # scenarios, RUNS, THREADS, SLEEP_MS, THREAD_CAP, PEERS, work, tab), its state (job, best) and its
-# bad, is_count, field, plan_line, plan_series, ours_args_to, series_tail_to and thread_cap_to;
+# bad, is_count, field_to, plan_line, plan_series, ours_args_to, mode_opts_to, variant_cell_to,
+# series_tail_to and thread_cap_to;
 # prepare_peers leaves in $pw the section's lines (tools, notes, missing), each group's state and
 # the versions of the runtime column.
 # Written for macOS's bash 3.2 and BSD tools too, like run.sh: no arrays, no GNU-only flags.
@@ -25,7 +26,7 @@
 #   scenario | program | group | variant key | options | chart suffix | Java class | variant
 # program: built as $pb/bin/PROGRAM by build_GROUP (ours, group "ours": ./SCENARIO, built by make);
 # variant key: mutex or channel in running_avg and hash_collect, whose programs take PROGRAM N
-# VARIANT (ours: --sync VARIANT); options: the write-ups' variants it takes (mode_opts in run.sh):
+# VARIANT (ours: --sync VARIANT); options: the write-ups' variants it takes (mode_opts_to in run.sh):
 # counter (atomic_counter's --hits, --mode, --spawn-from, --poll-ms, --burst, --burst-pause-ms),
 # start (--start gated|eager), "-" for none (a program with one shape only); chart suffix: what
 # tells the program's line or bar from another of its runtime's; Java class: its main class;
@@ -236,10 +237,21 @@ peers_sleep_ms=30000
 
 # The tables' columns are separated by " | ". tables_read reads both once, PEERS_PATCH's copies
 # included, into groups_tab and catalogue_tab (a line each, tab-separated, padding gone): the
-# readers below run for every plan line and row, and use no other program where they can.
+# readers below run for every plan line and row, and use no other program where they can. With
+# "names" (when sourced, before any copy) it also sets peer_scenarios and peer_names: the
+# scenarios that have peers and the names PEERS knows, in catalogue order.
 tables_read() {
-  groups_tab=$(peer_groups | awk -F ' *[|] *' -v OFS='\t' '{ $1 = $1; print }')
-  catalogue_tab=$(peer_catalogue | awk -F ' *[|] *' -v OFS='\t' '{ $1 = $1; print }')
+  local all nl=$'\n'
+  all=$({ peer_groups; echo @@; peer_catalogue; } | awk -F ' *[|] *' -v OFS='\t' '
+    $0 == "@@" { cat = 1; next }
+    { $1 = $1 }
+    cat { c = c $0 "\n"; if (!seen_s[$1]++) sc = sc (sc == "" ? "" : " ") $1; next }
+    { g = g $0 "\n"; if (!seen_n[$2]++) nm = nm (nm == "" ? "" : " ") $2 }
+    END { printf "%s\n%s\n%s@@\n%s", sc, nm, g, c }')
+  [ "${1:-}" != names ] || { peer_scenarios=${all%%"$nl"*} && all=${all#*"$nl"}; peer_names=${all%%"$nl"*}; }
+  all=${all#*"$nl"}
+  [ "${1:-}" = names ] || all=${all#*"$nl"}
+  groups_tab=${all%%"$nl"@@*} catalogue_tab=${all#*@@"$nl"}
 }
 # catalogue SCENARIO: its programs, ours first, as tab-separated program, group, variant key,
 # options, chart suffix and variant.
@@ -300,10 +312,7 @@ runtime_label_to() {
 }
 runtime_label() { local v; runtime_label_to v "$@"; echo "$v"; }
 
-tables_read
-# The scenarios that have peers, and the PEERS names, in catalogue order.
-peer_scenarios=$(peer_catalogue | awk '!seen[$1]++ { printf "%s%s", sep, $1; sep = " " }')
-peer_names=$(groups_column 2 | awk '!seen[$1]++ { printf "%s%s", sep, $1; sep = " " }')
+tables_read names
 
 # Where a JDK of 21 or newer (virtual threads) is looked for after JAVA_HOME, before PATH.
 default_jdks="/usr/lib/jvm/* /Library/Java/JavaVirtualMachines/*/Contents/Home"
@@ -1202,7 +1211,7 @@ plan_peers() {
 # lines of one program at T ("default", or - in the threads scenario): at N after a 1-task run, its
 # baseline (none at N = 1, a row that is its own baseline), or in a sweep its series (plan_series).
 # Ours takes --threads T; a peer, its knob's environment; a peer without one, its fixed threads, at
-# the first T only (FIRST). Each takes the write-ups' variants it has (OPTIONS: mode_opts). A
+# the first T only (FIRST). Each takes the write-ups' variants it has (OPTIONS: mode_opts_to). A
 # runtime that runs a thread per task is capped at THREAD_CAP, like the threads scenario. A sweep's
 # series is labelled series_label when that is set (a replication's row), else by its runtime.
 plan_peer() {

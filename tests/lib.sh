@@ -51,10 +51,11 @@ TEXT
 }
 # has_i TEXT REGEX: has, ignoring case.
 has_i() {
-  local r=0
+  local r=0 was=-u
+  ! shopt -q nocasematch || was=-s
   shopt -s nocasematch
   has "$1" "$2" || r=1
-  shopt -u nocasematch
+  shopt "$was" nocasematch
   return $r
 }
 # has_text TEXT STRING: a line of TEXT contains STRING as it is; has_line TEXT LINE: a line of

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # Runs each argument, a Catch2 binary or a shell test (*.sh), then prints one line "N passed, M
 # failed" counting test cases (Catch2's own report plus the shell tests' counts) and the time taken.
 # Every line a test prints is shown as it comes, after the test's file name: a shell test's checks,
@@ -9,8 +9,8 @@ cd "$(dirname "$0")/.." || exit 1
 started=$(date +%s)
 dir=$(mktemp -d "${TMPDIR:-/tmp}/bench-unit.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
-jobs=${TEST_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
-case $jobs in '' | *[!0-9]* | 0) echo "run_all.sh: TEST_JOBS must be a whole number >= 1, got '$jobs'" >&2; exit 2 ;; esac
+njobs=${TEST_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+case $njobs in '' | *[!0-9]* | 0) echo "run_all.sh: TEST_JOBS must be a whole number >= 1, got '$njobs'" >&2; exit 2 ;; esac
 
 # shown NAME COMMAND...: runs COMMAND, each line of its output shown as NAME: LINE and kept in
 # $dir/NAME.log; its exit status in $dir/NAME.rc.
@@ -18,7 +18,7 @@ shown() {
   name=$1
   shift
   : >"$dir/$name.log"
-  { "$@" 2>&1; echo "$?" >"$dir/$name.rc"; } | while IFS= read -r line; do
+  { "$@" 2>&1; echo "$?" >"$dir/$name.rc"; } | while IFS= read -r line || [ -n "$line" ]; do
     printf '%s: %s\n' "$name" "$line"
     printf '%s\n' "$line" >>"$dir/$name.log"
   done
@@ -29,7 +29,7 @@ run_one() {
   t=$1 from=$(date +%s)
   case $t in
     *.sh)
-      name=${t#tests/}
+      name=${t##*/}
       shown "$name" bash "$t"
       read -r rc <"$dir/$name.rc"
       last=$(tail -n 1 "$dir/$name.log")
@@ -65,11 +65,18 @@ lane() {
   done
 }
 
+# Each lane is a job of its own (set -m), so it keeps SIGINT, which a shell ignores in the jobs it
+# starts without job control; Ctrl-C or a TERM to this script stops every lane and what it runs.
+lanes=''
+trap 'for p in $lanes; do kill -TERM -- "-$p" 2>/dev/null; done; exit 130' INT TERM
 k=0
-while [ "$k" -lt "$jobs" ]; do
-  lane "$@" &
+set -m
+while [ "$k" -lt "$njobs" ]; do
+  lane "$@" </dev/null &
+  lanes="$lanes $!"
   k=$((k + 1))
 done
+set +m
 wait
 
 passed=0
