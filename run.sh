@@ -222,8 +222,9 @@ last_error() {
 
 # The helpers below are called once per cell and per run, so they start no process: no other
 # program, and no $( ) either, since a process can take 7 ms to start on some machines (and the
-# tests call them thousands of times). Each FUNC_to VAR ARGS... sets VAR to what FUNC ARGS...
-# prints (its locals start with "_", which VAR must not).
+# tests call them thousands of times). Each FUNC_to VAR ARGS... sets VAR to what its comment
+# describes (its locals start with "_", which VAR must not); a FUNC ARGS... beside it prints that,
+# for the tests and the callers outside a hot path.
 
 # field KEY LINE: the value of KEY in a key=value summary line (its last, if twice), "-" when absent.
 field_to() {
@@ -236,7 +237,7 @@ field_to() {
 }
 field() { local v; field_to v "$@"; echo "$v"; }
 
-# mib KIB: KiB as MiB with one decimal ("-" stays "-"), rounded as printf's %.1f rounds KIB / 1024
+# mib_to VAR KIB: KiB as MiB with one decimal ("-" stays "-"), rounded as printf's %.1f rounds KIB / 1024
 # (exact in binary, so a tie goes to the even digit).
 mib_to() {
   case $2 in
@@ -248,11 +249,9 @@ mib_to() {
       printf -v "$1" '%s' "$((_t / 10)).$((_t % 10))" ;;
   esac
 }
-mib() { local v; mib_to v "$@"; echo "$v"; }
 
-# escape TEXT: TEXT fit for a table cell: its pipes escaped.
+# escape_to VAR TEXT: TEXT fit for a table cell: its pipes escaped.
 escape_to() { local _bar='\|'; printf -v "$1" '%s' "${2//|/$_bar}"; }
-escape() { local v; escape_to v "$@"; echo "$v"; }
 
 # is_count V: digits only, >= 1, and short enough for shell arithmetic.
 is_count() {
@@ -484,14 +483,13 @@ end_watchdog() {
   watchdog=
 }
 
-# best_rss: the max RSS in KiB of the run measure kept.
+# best_rss_to VAR: the max RSS in KiB of the run measure kept.
 best_rss_to() { local _wall _user _sys _rest; read -r _wall _user _sys "$1" _rest <<BEST
 $best
 BEST
 }
-best_rss() { local v; best_rss_to v; echo "$v"; }
 
-# base_cell BASE N [RSS]: the cell of the max RSS at N = 1: BASE (KiB) in MiB; BASE itself when it
+# base_cell_to VAR BASE N [RSS]: the cell of the max RSS at N = 1: BASE (KiB) in MiB; BASE itself when it
 # says why there is none; without BASE, "RSS (this run)" when N is 1 and RSS is known, else "-".
 base_cell_to() {
   case $2 in
@@ -535,7 +533,7 @@ write_row() {
   echo "${line# } |" >>"$work/rows"
 }
 
-# cell KEY N BASE: the cell KEY (table_columns) of the run that measure kept (best, spread).
+# cell_to VAR KEY N BASE: the cell KEY (table_columns) of the run that measure kept (best, spread).
 cell_to() {
   local _wall _user _sys _rss _avg _wavg _summary
   read -r _wall _user _sys _rss _avg _wavg _summary <<CELL
@@ -567,7 +565,6 @@ CELL
     *) printf -v "$1" '?%s' "$2" ;;
   esac
 }
-cell() { local v; cell_to v "$@"; echo "$v"; }
 
 # spawn_s SUMMARY: seconds from the first spawn until every task existed: our binaries'
 # waiting_ms= (the spawn, then start_all), a peer's spawn_ms=; "-" when the program says neither,
@@ -826,7 +823,7 @@ series_tail_to() {
   printf -v "$1" '%s' "$_tail"
 }
 
-# thread_cap SCENARIO GROUP: THREAD_CAP for a program that runs a thread per task (the threads
+# thread_cap_to VAR SCENARIO GROUP: THREAD_CAP for a program that runs a thread per task (the threads
 # scenario; a runtime whose fixed threads are "one per task"), which runs min(N, THREAD_CAP) tasks
 # (a sweep: the N up to THREAD_CAP); nothing for the others.
 thread_cap_to() {
@@ -836,7 +833,6 @@ thread_cap_to() {
     printf -v "$1" '%s' "$THREAD_CAP"
   fi
 }
-thread_cap() { local v; thread_cap_to v "$@"; echo "$v"; }
 
 # plan_series SCENARIO GROUP PROGRAM TCELL ARGS ENV LIMIT VARIANT LABEL CAP [FLAGS]: a sweep's
 # series: a point line per N of SWEEP up to CAP, then a skip line for the N above it.

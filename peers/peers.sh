@@ -241,16 +241,16 @@ peers_sleep_ms=30000
 # "names" (when sourced, before any copy) it also sets peer_scenarios and peer_names: the
 # scenarios that have peers and the names PEERS knows, in catalogue order.
 tables_read() {
-  local all nl=$'\n'
+  local all sc nm nl=$'\n'
   all=$({ peer_groups; echo @@; peer_catalogue; } | awk -F ' *[|] *' -v OFS='\t' '
     $0 == "@@" { cat = 1; next }
     { $1 = $1 }
     cat { c = c $0 "\n"; if (!seen_s[$1]++) sc = sc (sc == "" ? "" : " ") $1; next }
     { g = g $0 "\n"; if (!seen_n[$2]++) nm = nm (nm == "" ? "" : " ") $2 }
     END { printf "%s\n%s\n%s@@\n%s", sc, nm, g, c }')
-  [ "${1:-}" != names ] || { peer_scenarios=${all%%"$nl"*} && all=${all#*"$nl"}; peer_names=${all%%"$nl"*}; }
-  all=${all#*"$nl"}
-  [ "${1:-}" = names ] || all=${all#*"$nl"}
+  sc=${all%%"$nl"*} all=${all#*"$nl"}
+  nm=${all%%"$nl"*} all=${all#*"$nl"}
+  [ "${1:-}" != names ] || peer_scenarios=$sc peer_names=$nm
   groups_tab=${all%%"$nl"@@*} catalogue_tab=${all#*@@"$nl"}
 }
 # catalogue SCENARIO: its programs, ours first, as tab-separated program, group, variant key,
@@ -258,16 +258,8 @@ tables_read() {
 catalogue() {
   printf '%s\n' "$catalogue_tab" | awk -F '\t' -v s="$1" '$1 == s { printf "%s\t%s\t%s\t%s\t%s\t%s\n", $2, $3, $4, $5, $6, $8 }'
 }
-# groups_column K [GROUP]: column K of peer_groups, of GROUP's line or of every line.
-groups_column() {
-  local c1 c2 c3 c4 c5 c6
-  while IFS=$'\t' read -r c1 c2 c3 c4 c5 c6; do
-    [ -z "${2:-}" ] || [ "$c1" = "$2" ] || continue
-    case $1 in 1) echo "$c1" ;; 2) echo "$c2" ;; 3) echo "$c3" ;; 4) echo "$c4" ;; 5) echo "$c5" ;; 6) echo "$c6" ;; esac
-  done <<GROUPS
-$groups_tab
-GROUPS
-}
+# groups_column K: column K of every peer_groups line.
+groups_column() { printf '%s\n' "$groups_tab" | awk -F '\t' -v k="$1" '{ print $k }'; }
 # programs_of GROUP: the programs of GROUP that the chosen scenarios need.
 programs_of() {
   printf '%s\n' "$catalogue_tab" | awk -F '\t' -v g="$1" -v sel=" $scenarios " '$3 == g && index(sel, " " $1 " ") && !seen[$2]++ { print $2 }'
@@ -288,18 +280,16 @@ GROUPS
   printf -v "$1" '%s' ''
 }
 # peer_name GROUP, toolchain_of GROUP: the name PEERS knows a group by, the toolchain it needs.
-peer_name() { groups_column 2 "$1"; }
-toolchain_of() { groups_column 3 "$1"; }
-# threads_knob GROUP T: the environment that sets GROUP's worker count to T, nothing for a runtime
-# without a knob; fixed_threads GROUP: the threads cell of such a runtime.
+peer_name() { local v; group_field_to v 2 "$1"; echo "$v"; }
+toolchain_of() { local v; group_field_to v 3 "$1"; echo "$v"; }
+# threads_knob_to VAR GROUP T: the environment that sets GROUP's worker count to T, nothing for a
+# runtime without a knob (whose threads cell is its column 6, plan_peer).
 threads_knob_to() {
   local _k
   group_field_to _k 5 "$2"
   [ "$_k" != - ] || _k=''
   printf -v "$1" '%s' "${_k//@T@/$3}"
 }
-threads_knob() { local v; threads_knob_to v "$@"; [ -z "$v" ] || echo "$v"; }
-fixed_threads() { groups_column 6 "$1"; }
 # runtime_label GROUP: the runtime column of GROUP, with the version detect or the build wrote in
 # $pw/GROUP.version (none before prepare_peers, as under --plan); ours is "c++20 (this repo)".
 runtime_label_to() {

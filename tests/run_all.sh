@@ -39,7 +39,7 @@ run_one() {
       if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi ;;
     *)
       name=${t#tests/build/}
-      name=$(echo "$name" | tr / -)
+      name=${name//\//-}
       shown "$name" "$t" -d yes
       # Catch2: "All tests passed (A assertions in C test cases)" or "test cases: C | P passed | F failed"
       summary=$(grep -E 'All tests passed|test cases:' "$dir/$name.log" | tail -n 1)
