@@ -44,6 +44,7 @@ coro_timer     | csharp-coro_timer_list        | csharp      | -       | -      
 coro_timer     | csharp-aot-coro_timer_list    | csharpaot   | -       | -       | Task list         | -                  | List of bare Task.Delay, Task.WhenAll (the 2024 posts)
 coro_timer     | tokio-coro_timer              | tokio       | -       | -       | -                 | -                  | tokio::spawn(sleep) per task
 coro_timer     | tokio-coro_timer_join_all     | tokio       | -       | -       | join_all          | -                  | join_all of N sleeps in one task
+coro_timer     | tokio-coro_timer_join_all_async | tokio     | -       | -       | join_all async    | -                  | join_all of N async blocks, each awaits a sleep (the 2024 comparison)
 coro_timer     | async-std-coro_timer          | asyncstd    | -       | -       | -                 | -                  | task::spawn(sleep) per task
 coro_timer     | async-std-coro_timer_join_all | asyncstd    | -       | -       | join_all          | -                  | join_all of N task::sleep in one task (the 2024 take 1)
 coro_timer     | node-coro_timer               | node        | -       | -       | -                 | -                  | promisified setTimeout + Promise.all
@@ -61,6 +62,7 @@ coro_timer     | nim-coro_timer                | nim         | -       | -      
 coro_timer     | asio-coro_timer               | asio        | -       | -       | -                 | -                  | co_spawn + own steady_timer
 coro_shared    | coro_shared                   | ours        | -       | -       | -                 | -                  | job per task, co_await one event
 coro_shared    | go-coro_shared                | go          | -       | -       | -                 | -                  | goroutines wait on one channel, close()
+coro_shared    | go-coro_shared_sleeper        | go          | -       | -       | sleeper closes    | -                  | goroutines wait on one channel a sleeping goroutine closes (the 2024 comparison)
 coro_shared    | csharp-coro_shared            | csharp      | -       | -       | -                 | -                  | async lambdas await one Task.Delay, Task.WhenAll
 coro_shared    | csharp-aot-coro_shared        | csharpaot   | -       | -       | -                 | -                  | async lambdas await one Task.Delay, Task.WhenAll
 coro_shared    | tokio-coro_shared             | tokio       | -       | -       | -                 | -                  | tokio::spawn per task, one watch channel
@@ -813,7 +815,7 @@ build_patched() {
 tokio_caveat() {
   local p
   case $1 in 1.[0-9].* | 1.1[0-9].* | 1.2[0-5].*) ;; *) return 0 ;; esac
-  for p in tokio-coro_timer tokio-coro_timer_join_all tokio-atomic_counter; do
+  for p in tokio-coro_timer tokio-coro_timer_join_all tokio-coro_timer_join_all_async tokio-atomic_counter; do
     echo " (tokio < 1.26: 640-byte Sleep, see notes)" >"$pw/$p${2:-}.caveat"
   done
   grep -q "^rust tokio ${1%% *}: each Sleep is 640 bytes" "$pw/notes" 2>/dev/null ||

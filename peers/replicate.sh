@@ -2,101 +2,287 @@
 # own shape, with its published figures beside ours, its claims checked against both, and what
 # differs between its runs and these listed. Each write-up is one data file, peers/published/NAME.tsv
 # (peers/README.md, "Published figures", says what its lines mean). The run itself is a sweep of the
-# write-up's programs over its N list (plan_replicate), made by run.sh's run_plan like any other;
-# this file reads the data, plans, and writes the section (write_replicate_section).
+# write-up's programs over the N of its tables, a series per group of tables that share their
+# settings (plan_replicate), made by run.sh's run_plan like any other; this file reads the data
+# (published_awk), checks it (check_published), plans, and writes the section (write_replicate_section).
 # run.sh sources it after peers/peers.sh; sourcing only defines variables and functions. Written for
 # macOS's bash 3.2 and BSD tools too, like run.sh.
 
 published_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/published
 
-# The variables a write-up's run lines may set, and the measures and units its columns may have.
+# The variables a write-up's run lines may set (its table lines, all but RUNS), and the measures
+# and units its columns may have. Each unit's dimension and size are in published_awk.
 replicate_vars="SLEEP_MS RUNS HITS MODE SPAWN_FROM POLL_MS BURST BURST_PAUSE_MS START"
 replicate_measures="max_rss max_rss_mean avg_rss avg_rss_window rss_wait cpu_pct wall wall_mean user sys"
-replicate_units="KB KiB KiB, MB MiB % s m:ss"
+replicate_units="KB KiB KiB, MB MiB GB % s ms m:ss"
 
 # pub_lines FILE KIND: the lines of KIND in FILE, the fields after the kind, tab-separated.
 pub_lines() { awk -F '\t' -v k="$2" '$1 == k { sub(/^[^\t]*\t/, ""); print }' "$1"; }
 # pub_value FILE KIND KEY: the third field of the first line "KIND KEY ...".
 pub_value() { awk -F '\t' -v k="$2" -v key="$3" '$1 == k && $2 == key { print $3; exit }' "$1"; }
 
+# published_awk: the data file as records, for every reader of it (the check, the listing, the
+# plan and the section), each of which adds its own rules and END. The file is the first input.
+# A table is keyed by its id= (else its N); its settings (VAR=VALUE) make its group: the tables of
+# one group are one sweep over their N. A figure is stored as printed and, for comparing, as the
+# lowest and highest of its readings ("2.75/3.31/4.00") in its dimension's base unit (KiB, s).
+# judge(EXPR, LO, HI, SHOWN) evaluates a claim on either the published figures or those measured
+# here, keyed by row, table and column, and sets verdict ("yes", "no", "cannot tell") and figures.
+published_awk() {
+  cat <<'AWK'
+BEGIN {
+  split("KB KiB KiB, MB MiB GB % s ms m:ss", unit_names, " ")
+  split("mem mem mem mem mem mem pct time time time", unit_dims, " ")
+  split("1 1 1 1024 1024 1048576 1 1 0.001 1", unit_sizes, " ")
+  for (i in unit_names) { dim[unit_names[i]] = unit_dims[i]; size[unit_names[i]] = unit_sizes[i] }
+  settable = " SLEEP_MS HITS MODE SPAWN_FROM POLL_MS BURST BURST_PAUSE_MS START "
+}
+function has(v) { return v != "" && v != "-" }
+function isnum(v) { return v ~ /^[0-9][0-9,]*([.][0-9]+)?$/ || v ~ /^[0-9]+:[0-5][0-9]([.][0-9]+)?$/ }
+function numeric(v,   ms) { gsub(/,/, "", v); if (v ~ /^[0-9]+:[0-9]+([.][0-9]+)?$/) { split(v, ms, ":"); return ms[1] * 60 + ms[2] } return v + 0 }
+# A published value: a number, or several readings joined by "/" (no stable value).
+function isvalue(v,   r, k, i) { k = split(v, r, "/"); for (i = 1; i <= k; i++) if (!isnum(r[i])) return 0; return k > 0 }
+function first_unit(units) { sub(/\/.*/, "", units); return units }
+# readings(V, UNIT): sets lo and hi, V's lowest and highest reading in its dimension's base unit.
+function readings(v, unit,   r, k, i, b) {
+  k = split(v, r, "/")
+  for (i = 1; i <= k; i++) { b = numeric(r[i]) * size[unit]; if (i == 1 || b < lo) lo = b; if (i == 1 || b > hi) hi = b }
+}
+FILENAME == ARGV[1] && !/^#/ && !/^$/ {
+  kind = $1
+  if (kind == "about") about[$2] = $3
+  else if (kind == "run") run[$2] = $3
+  else if (kind == "table") {
+    nt++; tn[nt] = $2; ttitle[nt] = $3; tscen[nt] = "-"; tkey[nt] = $2; tset[nt] = ""; tline[nt] = FNR
+    for (i = 4; i <= NF; i++) {
+      if ($i !~ /=/) { if (i == 4) tscen[nt] = $i; else tattr_bad[nt] = $i }
+      else if ($i ~ /^id=/) tkey[nt] = substr($i, 4)
+      else tset[nt] = tset[nt] (tset[nt] == "" ? "" : " ") $i
+    }
+    if (!(tset[nt] in group)) group[tset[nt]] = ++ng
+    tgroup[nt] = group[tset[nt]]; tindex[tkey[nt]] = nt; tof[tkey[nt], tscen[nt]] = nt
+  } else if (kind == "column") {
+    nc++; cols[nc] = $2; measure[$2] = $3; units[$2] = $4; ctitle[$2] = $5; cline[$2] = FNR
+  } else if (kind == "row") {
+    nr++; rows[nr] = $2; rscen[$2] = $3; prog[$2] = $4; rvariant[$2] = $5; rthreads[$2] = $6; label[$2] = $7; isrow[$2] = 1
+  } else if (kind == "fig") {
+    k = $2 SUBSEP $3 SUBSEP $4; fig[k] = $5; funit[k] = $6; if ($5 == "-") figwhy[k] = $7; else rowunit[$2, $4] = $6
+    if (isvalue($5) && ($6 in size)) { readings($5, $6); plo[k] = lo; phi[k] = hi; pshown[k] = $5; npub[$3, $4]++ }
+  } else if (kind == "fact") { nf++; fid[nf] = $2; fkey[nf] = $3; fval[nf] = $4; fwords[nf] = $5 }
+  else if (kind == "nobuild") nobuild[$2] = $3
+  else if (kind == "claim") { ncl++; claim[ncl] = $2; answer[ncl] = $3; cwords[ncl] = $4; precise[ncl] = $5; pwords[ncl] = $6; clline[ncl] = FNR }
+}
+# value(ID, T, COL, LO, HI, SHOWN): whether row ID has a figure at table T in COL ("A+B": the sum of
+# two columns); sets vlo, vhi and vshown (with its unit where a column mixes units or sums them).
+function value(id, t, col, lo_, hi_, shown,   k, ab) {
+  if (index(col, "+")) {
+    split(col, ab, "+")
+    if (!value(id, t, ab[1], lo_, hi_, shown)) return 0
+    a_lo = vlo; a_hi = vhi; a_shown = vshown
+    if (!value(id, t, ab[2], lo_, hi_, shown)) return 0
+    vlo += a_lo; vhi += a_hi; vshown = a_shown " + " vshown
+    return 1
+  }
+  k = id SUBSEP t SUBSEP col
+  if (!(k in lo_)) return 0
+  vlo = lo_[k]; vhi = hi_[k]; vshown = shown[k]
+  if (index(units[col], "/") || index(claim_col, "+")) vshown = vshown " " (k in funit ? funit[k] : first_unit(units[col]))
+  return 1
+}
+# judge(EXPR, LO, HI, SHOWN): EXPR's verdict on those figures; several joined by " and " must all hold.
+function judge(expr, lo_, hi_, shown,   parts, np, i, all, figs) {
+  np = split(expr, parts, / and /); all = "yes"; figs = ""
+  for (i = 1; i <= np; i++) {
+    judge_one(parts[i], lo_, hi_, shown)
+    if (verdict == "cannot tell") all = verdict; else if (verdict == "no" && all == "yes") all = "no"
+    figs = figs (i > 1 ? "; " : "") figures
+  }
+  verdict = all; figures = figs
+}
+# judge_one(EXPR, LO, HI, SHOWN): one comparison. Where a figure has several readings, "A below B"
+# holds only if every reading of A is below every reading of B.
+function judge_one(c, lo_, hi_, shown,   w, k, r, best, b_v, b_shown, x_lo, x_hi, col, t, counted, i, rt, ng_, glo, ghi, ok, figs) {
+  k = split(c, w, " "); verdict = "cannot tell"; figures = "-"
+  if (w[1] == "min" || w[1] == "max") {
+    col = w[2]; t = w[4]; claim_col = col; best = ""; ok = 1
+    if (!value(w[6], t, col, lo_, hi_, shown)) return
+    x_lo = vlo; x_hi = vhi
+    for (r = 1; r <= nr; r++) if (value(rows[r], t, col, lo_, hi_, shown)) {
+      counted++
+      if (best == "" || (w[1] == "min" ? vlo < b_v : vhi > b_v)) { best = rows[r]; b_v = w[1] == "min" ? vlo : vhi; b_shown = vshown }
+      if (rows[r] != w[6] && (w[1] == "min" ? x_hi >= vlo : x_lo <= vhi)) ok = 0
+    }
+    figures = label[best] " " b_shown
+    if (best != w[6] && value(w[6], t, col, lo_, hi_, shown)) figures = figures "; " label[w[6]] " " vshown
+    if (counted < npub[t, col]) figures = figures " (of the " counted " rows with a figure, where " npub[t, col] " have one published)"
+    verdict = ok ? "yes" : "no"
+  } else if (w[1] == "ratio") {
+    col = w[2]; t = w[7]; claim_col = col
+    if (!value(w[5], t, col, lo_, hi_, shown) || vlo == 0) return
+    x_lo = vlo; x_hi = vhi
+    if (!value(w[3], t, col, lo_, hi_, shown)) return
+    r = vlo / x_hi; b_v = vhi / x_lo
+    figures = sprintf("%s / %s = %.2f", label[w[3]], label[w[5]], r) (sprintf("%.2f", b_v) != sprintf("%.2f", r) ? sprintf("–%.2f", b_v) : "")
+    verdict = (w[8] == ">" ? r > w[9] : b_v < w[9]) ? "yes" : "no"
+  } else if (w[1] == "chain") {
+    # Groups of terms ranked together ("~"), each group wholly below ("<") or above (">") the next.
+    col = w[2]; claim_col = col; ok = 1; figs = ""; ng_ = 0
+    for (i = 3; i <= k; i += 2) {
+      split(w[i], rt, "@")
+      if (!value(rt[1], rt[2], col, lo_, hi_, shown)) return
+      figs = figs (i > 3 ? " " w[i - 1] " " : "") label[rt[1]] "@" rt[2] " " vshown
+      if (i == 3 || w[i - 1] != "~") { ng_++; glo[ng_] = vlo; ghi[ng_] = vhi; gop[ng_] = w[i - 1] }
+      else { if (vlo < glo[ng_]) glo[ng_] = vlo; if (vhi > ghi[ng_]) ghi[ng_] = vhi }
+    }
+    for (i = 2; i <= ng_; i++) if (gop[i] == "<" ? ghi[i - 1] >= glo[i] : glo[i - 1] <= ghi[i]) ok = 0
+    figures = figs; verdict = ok ? "yes" : "no"
+  } else {
+    col = w[1]; t = w[6]; claim_col = col
+    if (!value(w[4], t, col, lo_, hi_, shown)) return
+    x_lo = vlo; x_hi = vhi; b_shown = vshown
+    if (!value(w[2], t, col, lo_, hi_, shown)) return
+    figures = label[w[2]] " " vshown ", " label[w[4]] " " b_shown
+    verdict = (w[3] == "<" ? vhi < x_lo : vlo > x_hi) ? "yes" : "no"
+  }
+}
+AWK
+}
+
 # check_published FILE: whether FILE parses, each problem on a line: every line a comment or one of
 # the kinds with its fields; the about lines the listing needs; the run lines known variables; at
-# least one table, column and row; every figure of a known row, table N and column, a number (or
-# "-" with why) in its column's unit; every fact of a known row; every claim in the grammar.
+# least one table, column and row; every table's settings known; every figure of a known row, table
+# and column, a number, readings or "-" with why, in one of its column's units; every fact of a
+# known row; every claim in the grammar, and its recorded answer the one its published figures give
+# (its precise form, where it has one, holding on them).
 check_published() {
   awk -F '\t' -v file="$1" -v vars=" $replicate_vars scenarios ns " -v measures=" $replicate_measures " \
-    -v units=" $replicate_units " '
-    function bad(msg) { print file ":" FNR ": " msg; n_bad++ }
-    function num(v) { return v ~ /^[0-9][0-9,]*([.][0-9]+)?$/ || v ~ /^[0-9]+:[0-5][0-9]([.][0-9]+)?$/ }
-    /^#/ || /^$/ { next }
-    { kind = $1; want["about"] = 3; want["run"] = 3; want["table"] = 3; want["column"] = 5; want["row"] = 7
-      want["fact"] = 5; want["nobuild"] = 3; want["claim"] = 3
-      if (kind == "fig") { if (NF != 6 && NF != 7) bad("fig needs 6 or 7 fields, has " NF) }
-      else if (!(kind in want)) { bad("unknown kind \"" kind "\""); next }
-      else if (NF != want[kind] && !(kind == "fact" && NF == 4) && !(kind == "table" && NF == 4)) bad(kind " needs " want[kind] " fields, has " NF)
-      for (i = 1; i <= NF; i++) if ($i == "") bad("field " i " is empty")
+    -v unitlist=" $replicate_units " "$(published_awk)
+$(check_awk)" "$1"
+}
+check_awk() {
+  cat <<'AWK'
+function bad(msg) { print file ":" FNR ": " msg; n_bad++ }
+/^#/ || /^$/ { next }
+{ kind = $1; want["about"] = 3; want["run"] = 3; want["column"] = 5; want["row"] = 7; want["fact"] = 5; want["nobuild"] = 3
+  if (kind == "fig") { if (NF != 6 && NF != 7) bad("fig needs 6 or 7 fields, has " NF) }
+  else if (kind == "table") { if (NF < 3) bad("table needs 3 fields or more, has " NF) }
+  else if (kind == "claim") { if (NF != 4 && NF != 6) bad("claim needs 4 or 6 fields, has " NF) }
+  else if (!(kind in want)) { bad("unknown kind \"" kind "\""); next }
+  else if (NF != want[kind] && !(kind == "fact" && NF == 4)) bad(kind " needs " want[kind] " fields, has " NF)
+  for (i = 1; i <= NF; i++) if ($i == "") bad("field " i " is empty")
+}
+kind == "run" && index(vars, " " $2 " ") == 0 { bad("unknown run variable " $2) }
+kind == "column" {
+  if (index(measures, " " $3 " ") == 0) bad("unknown measure " $3)
+  k = split($4, us, "/")
+  for (i = 1; i <= k; i++) if (index(unitlist, " " us[i] " ") == 0) bad("unknown unit " us[i]); else if (dim[us[i]] != dim[us[1]]) bad("a column in " us[1] " and " us[i] ", which measure different things")
+}
+kind == "table" {
+  # Tables of different scenarios may share an N: a row's scenario says which one its figures are in.
+  if ((tkey[nt], tscen[nt]) in keyline || (tscen[nt] == "-" ? tkey[nt] in anyscen : (tkey[nt], "-") in keyline))
+    bad("a second table keyed " tkey[nt] " for the same rows; give it an id=")
+  keyline[tkey[nt], tscen[nt]] = FNR; anyscen[tkey[nt]] = 1
+  if (nt in tattr_bad) bad("after a table's scenario come id= and settings, not " tattr_bad[nt])
+  if (tscen[nt] != "-" && index(" " run["scenarios"] " ", " " tscen[nt] " ") == 0) bad("a table of " tscen[nt] ", which is not one of run scenarios")
+  if ("ns" in run && index(" " run["ns"] " ", " " tn[nt] " ") == 0) bad("a table at N=" tn[nt] ", which run ns does not list")
+  for (i = 4; i <= NF; i++) if ($i ~ /=/ && $i !~ /^id=/) {
+    v = $i; sub(/^[^=]*=/, "", v); var = substr($i, 1, length($i) - length(v) - 1)
+    if (index(settable, " " var " ") == 0) bad("unknown table setting " $i " (id= or one of" settable ")")
+    else if (var == "MODE" ? v !~ /^(loop|once)$/ : var == "SPAWN_FROM" ? v !~ /^(main|task)$/ : var == "START" ? v !~ /^(gated|eager)$/ : v !~ /^[0-9]+$/) bad("not a value for " var ": " v)
+  } else if ($i ~ /^id=/ && $i !~ /^id=[A-Za-z0-9_.-]+$/) bad("a table's id is one word: " $i)
+}
+kind == "fig" {
+  if (!($2 in isrow)) bad("fig of an unknown row " $2)
+  if (!($3 in tindex)) bad("fig of no table: " $3)
+  else if (($2 in isrow) && !at($2, $3)) bad("fig of " $2 " in table " $3 ", which holds another scenario's rows")
+  if (!($4 in units)) bad("fig of an unknown column " $4)
+  else if (index("/" units[$4] "/", "/" $6 "/") == 0) bad("fig in " $6 ", its column is in " units[$4])
+  if ($5 == "-") { if ($7 == "") bad("a missing figure needs a reason") }
+  else if (!isvalue($5)) bad("not a number: " $5)
+}
+(kind == "fact" || kind == "nobuild") && $2 != "*" && !($2 in isrow) { bad("of an unknown row " $2) }
+END {
+  split("name author year title url read measured machine versions unit runs", need, " ")
+  if (!length(fig) && !("figures" in about)) { FNR = 0; bad("no figure, and no about line for figures saying why") }
+  for (i in need) if (!(need[i] in about)) { FNR = 0; bad("no about line for " need[i]) }
+  if (about["name"] != "" && file !~ ("(^|/)" about["name"] "[.]tsv$")) { FNR = 0; bad("its name is " about["name"] ", not its file name") }
+  if (!("scenarios" in run)) { FNR = 0; bad("run needs scenarios") }
+  if (!nt || !nc || !nr) { FNR = 0; bad("it needs a table, a column and a row") }
+  for (i = 1; i <= ncl; i++) {
+    FNR = clline[i]
+    if (!valid(claim[i])) { bad("a claim outside the grammar: " claim[i]); continue }
+    if (answer[i] != "yes" && answer[i] != "no") { bad("a claim's answer is yes or no, not " answer[i]); continue }
+    judge(claim[i], plo, phi, pshown)
+    if (verdict != answer[i]) bad("the claim \"" claim[i] "\" is recorded as " answer[i] ", and its published figures say " verdict ": " figures)
+    if (precise[i] == "") continue
+    if (!valid(precise[i])) { bad("a precise form outside the grammar: " precise[i]); continue }
+    judge(precise[i], plo, phi, pshown)
+    if (verdict != "yes") bad("the precise form \"" precise[i] "\" does not hold on the published figures (" verdict ": " figures ")")
+  }
+  exit n_bad > 0
+}
+# at(ROW, T): ROW is a row of table T (a table of one scenario holds that scenario's rows only).
+function at(id, t) { return (id in isrow) && ((t, rscen[id]) in tof || (t, "-") in tof) }
+# colok(C): a column, or the sum of two of one dimension ("user+sys").
+function colok(c,   ab) { if (c in units) return 1; return split(c, ab, "+") == 2 && (ab[1] in units) && (ab[2] in units) && dim[first_unit(units[ab[1]])] == dim[first_unit(units[ab[2]])] }
+function valid(e,   parts, np, i) { np = split(e, parts, / and /); for (i = 1; i <= np; i++) if (!valid_one(parts[i])) return 0; return np > 0 }
+function valid_one(c,   w, k, i, rt, op) {
+  k = split(c, w, " ")
+  if (w[1] == "min" || w[1] == "max") return k == 6 && w[3] == "at" && w[5] == "=" && colok(w[2]) && at(w[6], w[4])
+  if (w[1] == "ratio") return k == 9 && w[4] == "/" && w[6] == "at" && (w[8] == ">" || w[8] == "<") && isnum(w[9]) && colok(w[2]) && at(w[3], w[7]) && at(w[5], w[7])
+  if (w[1] == "chain") {
+    if (k < 5 || k % 2 == 0 || !colok(w[2])) return 0
+    for (i = 3; i <= k; i += 2) {
+      if (split(w[i], rt, "@") != 2 || !at(rt[1], rt[2])) return 0
+      if (i == 3 || w[i - 1] == "~") continue
+      if ((w[i - 1] != "<" && w[i - 1] != ">") || (op != "" && w[i - 1] != op)) return 0
+      op = w[i - 1]
     }
-    kind == "about" { about[$2] = $3 }
-    kind == "run" { if (index(vars, " " $2 " ") == 0) bad("unknown run variable " $2); run[$2] = $3 }
-    kind == "table" { table[$2] = 1; tables++; if (NF == 4) table_scenario[FNR] = $4 }
-    kind == "column" { unit[$2] = $4; columns++
-      if (index(measures, " " $3 " ") == 0) bad("unknown measure " $3)
-      if (index(units, " " $4 " ") == 0) bad("unknown unit " $4) }
-    kind == "row" { row[$2] = 1; rows++ }
-    kind == "fig" { figs[FNR] = $0 }
-    kind == "fact" || kind == "nobuild" { refs[FNR] = $2 }
-    kind == "claim" { claims[FNR] = $2 }
-    END {
-      split("name author year title url read measured machine versions unit runs", need, " ")
-      if (!length(figs) && !("figures" in about)) { FNR = 0; bad("no figure, and no about line for figures saying why") }
-      for (i in need) if (!(need[i] in about)) { FNR = 0; bad("no about line for " need[i]) }
-      if (about["name"] != "" && file !~ ("(^|/)" about["name"] "[.]tsv$")) { FNR = 0; bad("its name is " about["name"] ", not its file name") }
-      if (!("ns" in run) || !("scenarios" in run)) { FNR = 0; bad("run needs ns and scenarios") }
-      if (!tables || !columns || !rows) { FNR = 0; bad("it needs a table, a column and a row") }
-      for (l in table_scenario) if (index(" " run["scenarios"] " ", " " table_scenario[l] " ") == 0) {
-        FNR = l; bad("a table of " table_scenario[l] ", which is not one of run scenarios")
-      }
-      for (l in figs) {
-        FNR = l; split(figs[l], f, "\t")
-        if (!(f[2] in row)) bad("fig of an unknown row " f[2])
-        if (!(f[3] in table)) bad("fig at an N with no table: " f[3])
-        if (!(f[4] in unit)) bad("fig of an unknown column " f[4])
-        else if (f[6] != unit[f[4]]) bad("fig in " f[6] ", its column is in " unit[f[4]])
-        if (f[5] == "-") { if (f[7] == "") bad("a missing figure needs a reason") }
-        else if (!num(f[5])) bad("not a number: " f[5])
-      }
-      for (l in refs) if (refs[l] != "*" && !(refs[l] in row)) { FNR = l; bad("of an unknown row " refs[l]) }
-      for (l in claims) {
-        FNR = l; k = split(claims[l], w, " ")
-        if (w[1] == "min" || w[1] == "max") ok = k == 6 && w[3] == "at" && w[5] == "=" && (w[2] in unit) && (w[6] in row)
-        else if (w[1] == "ratio") ok = k == 9 && w[4] == "/" && w[6] == "at" && (w[8] == ">" || w[8] == "<") && num(w[9]) && (w[2] in unit) && (w[3] in row) && (w[5] in row)
-        else ok = k == 6 && (w[3] == "<" || w[3] == ">") && w[5] == "at" && (w[1] in unit) && (w[2] in row) && (w[4] in row)
-        if (!ok) bad("a claim outside the grammar: " claims[l])
-      }
-      exit n_bad > 0
-    }' "$1"
+    return op != ""
+  }
+  return k == 6 && (w[3] == "<" || w[3] == ">") && w[5] == "at" && colok(w[1]) && at(w[2], w[6]) && at(w[4], w[6])
+}
+AWK
 }
 
 # replicate_list: every write-up --replicate knows, one entry each, and how long its replication
-# takes here, about: its runs times the time each must last (its sleep, the rounds of sleep
-# atomic_counter needs, 5 s for a task without a sleep), plus 3 s each.
+# takes here, about: for each table and each row in it with a program here (and ours), its runs
+# times the time each must last (its sleep, the rounds of sleep atomic_counter needs and its
+# bursts' pauses, 5 s for a task without a sleep), or the wall the write-up published for it when
+# that is longer, plus 3 s and 2 s per million tasks for starting and spawning. The peers' builds
+# come on top, once (most of them a minute or two; NativeAOT and cargo more).
 replicate_list() {
   local f
   echo "./run.sh --replicate NAME [--quick] runs one of these write-ups' tables again here:"
   for f in "$published_dir"/*.tsv; do
     [ -f "$f" ] || continue
-    awk -F '\t' '
-      $1 == "about" { a[$2] = $3 } $1 == "run" { r[$2] = $3 } $1 == "row" && $4 != "-" { rows++ }
-      $1 == "row" && $4 != "-" { k = $3 "\t" $5 "\t" $6; if (!(k in ours)) { ours[k] = 1; rows++ } }
+    awk -F '\t' -v peers_ms="$peers_sleep_ms" "$(published_awk)"'
       END {
-        n = split(r["ns"], ns, " "); runs = r["RUNS"] == "" ? 5 : r["RUNS"]; ms = r["SLEEP_MS"] == "" ? 1000 : r["SLEEP_MS"]
-        for (i = 1; i <= n; i++) {
-          rounds = 1
-          if (r["scenarios"] ~ /atomic_counter/ && r["MODE"] != "once") rounds = r["HITS"] == "" ? 10 : r["HITS"] / ns[i]
-          t = r["scenarios"] ~ /^(running_avg|hash_collect)/ ? 5 : ms / 1000 * rounds
-          s += rows * runs * (t + 3)
+        runs = run["RUNS"] == "" ? 5 : run["RUNS"]
+        for (t = 1; t <= nt; t++) {
+          delete set; split(tset[t], kv, " ")
+          for (v in run) set[v] = run[v]
+          for (i in kv) { v = kv[i]; sub(/=.*/, "", v); set[v] = substr(kv[i], length(v) + 2) }
+          n = tn[t]; delete ours
+          for (r = 1; r <= nr; r++) {
+            id = rows[r]; s = rscen[id]
+            if (prog[id] == "-" || (tscen[t] != "-" && tscen[t] != s)) continue
+            if (s == "running_avg" || s == "hash_collect") need = 5
+            else if (s == "atomic_counter") {
+              ms = set["SLEEP_MS"] == "" ? 1000 : set["SLEEP_MS"]
+              rounds = set["MODE"] == "once" ? 1 : set["HITS"] == "" ? 10 : set["HITS"] / n
+              need = ms * rounds / 1000 + (set["POLL_MS"] == "" ? 0.1 : set["POLL_MS"] / 1000)
+              if (set["BURST"] != "") need += (int((n - 1) / set["BURST"])) * (set["BURST_PAUSE_MS"] == "" ? 1 : set["BURST_PAUSE_MS"] / 1000)
+            } else need = (set["SLEEP_MS"] == "" ? peers_ms : set["SLEEP_MS"]) / 1000
+            each = need
+            for (c = 1; c <= nc; c++) if (measure[cols[c]] ~ /^wall/ && (id, tkey[t], cols[c]) in phi && phi[id, tkey[t], cols[c]] > each) each = phi[id, tkey[t], cols[c]]
+            secs += runs * (each + 3 + 2 * n / 1000000)
+            # Ours: one row per scenario, variant and threads among the rows, at the sleep alone.
+            k = s SUBSEP rvariant[id] SUBSEP rthreads[id]
+            if (!(k in ours)) { ours[k] = 1; secs += runs * (need + 3 + 2 * n / 1000000) }
+          }
         }
-        printf "\n  %s: %s (%s), \"%s\"\n    %s\n    %s\n    about %d min here\n", a["name"], a["author"], a["year"], a["title"], a["url"], a["measured"], (s + 59) / 60
+        printf "\n  %s: %s (%s), \"%s\"\n    %s\n    %s\n    about %d min of runs here, and the peers'"'"' builds\n", about["name"], about["author"], about["year"], about["title"], about["url"], about["measured"], (secs + 59) / 60
       }' "$f"
   done
 }
@@ -127,12 +313,7 @@ replicate_settings() {
     eval "$v=\$value"
   done
   scenarios=$(pub_value "$f" run scenarios)
-  sweep_ns=
-  for n in $(pub_value "$f" run ns); do
-    [ -z "$quick" ] || [ "$n" -lt 10 ] || n=$((n / 10))
-    sweep_ns="$sweep_ns $n"
-  done
-  sweep_ns=$(printf '%s\n' $sweep_ns | sort -n -u | tr '\n' ' ')
+  sweep_ns=$(replicate_groups | cut -f3 | tr ' ' '\n' | sort -n -u | tr '\n' ' ')
   sweep_ns=${sweep_ns% }
   [ -z "$quick" ] || [ -z "${HITS:-}" ] || HITS=$((HITS / 10))
   [ -n "${PEERS+set}" ] || PEERS=$(replicate_rows | awk -F '\t' '$3 != "-" { print $3 }' | while IFS= read -r p; do
@@ -151,12 +332,50 @@ replicate_rows() {
         printf "ours:%s%s%s\t%s\t%s\t%s\t%s\tc++20 (this repo)\n", f[1], f[2] == "-" ? "" : ":" f[2], f[3] == "-" ? "" : ":" f[3] "t", f[1], f[1], f[2], f[3] } }' "$pubfile"
 }
 
-# plan_replicate: the plan of the replication: for each row with a program here, a series over the
-# N list, labelled with the row's ID (plan_peer, as a sweep); a limit line per scenario.
+# replicate_groups: the write-up's tables ($pubfile) by their settings, a line per group in their
+# order, tab-separated: its number, its settings (VAR=VALUE ..., "-" for none), its N list in
+# increasing order and its scenarios ("-": every scenario). With --quick, each N above 1 is divided
+# by 10, and a table's HITS too.
+replicate_groups() {
+  awk -F '\t' -v quick="$quick" "$(published_awk)"'
+    function q(n) { return quick && n >= 10 ? int(n / 10) : n }
+    END {
+      for (t = 1; t <= nt; t++) {
+        g = tgroup[t]; ns[g] = ns[g] " " q(tn[t]); sc[g] = sc[g] " " tscen[t]
+        if (!(g in set)) { set[g] = tset[t]; if (quick && match(set[g], /(^| )HITS=[0-9]+/)) {
+          h = substr(set[g], RSTART, RLENGTH); sub(/HITS=[0-9]+/, "HITS=" q(substr(h, index(h, "=") + 1)), set[g]) } }
+      }
+      for (g = 1; g <= ng; g++) {
+        k = split(ns[g], a, " "); list = ""
+        for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] + 0 < a[i] + 0) { x = a[i]; a[i] = a[j]; a[j] = x }
+        for (i = 1; i <= k; i++) if (i == 1 || a[i] != a[i - 1]) list = list (list == "" ? "" : " ") a[i]
+        printf "%d\t%s\t%s\t%s\n", g, set[g] == "" ? "-" : set[g], list, sc[g] ~ / -( |$)/ ? "-" : substr(sc[g], 2)
+      }
+    }' "$pubfile"
+}
+
+# plan_replicate: the plan of the replication: for each group of tables, with its settings, for
+# each row of its scenarios with a program here, a series over the group's N list, labelled with
+# the row's ID and the group (ID@GROUP) (plan_peer, as a sweep); a limit line per scenario.
 plan_replicate() {
+  local g settings ns scen kv
+  while IFS=$tab read -r g settings ns scen <&4; do
+    (
+      if [ "$settings" != - ]; then
+        for kv in $settings; do printf -v "${kv%%=*}" '%s' "${kv#*=}"; done
+      fi
+      sweep_ns=$ns
+      plan_replicate_group "$g" "$scen"
+    ) || return 1
+  done 4< <(replicate_groups)
+}
+
+# plan_replicate_group GROUP SCENARIOS: the series of one group's rows (SCENARIOS: "-" for all).
+plan_replicate_group() {
   local pn id s prog sv t label g opts suffix variant sleep limit seen=' '
   while IFS=$tab read -r id s prog sv t label <&3; do
     [ "$prog" != - ] || continue
+    [ "$2" = - ] || case " $2 " in *" $s "*) ;; *) continue ;; esac
     IFS=$tab read -r g opts suffix variant <<ROW
 $(catalogue "$s" | awk -F '\t' -v p="$prog" -v k="$sv" '$1 == p && (k == "-" || $3 == k) { print $2 "\t" $4 "\t" $5 "\t" $6; exit }')
 ROW
@@ -174,7 +393,7 @@ ROW
     esac
     [ "$s" != threads ] || t=-
     [ "$t" != - ] || [ "$s" = threads ] || t=default
-    series_label=$id plan_peer "$s" "$prog" "$g" "$sv" "$t" yes "$sleep" "$limit" "$suffix" "$variant" "${START:--}" "$opts"
+    series_label=$id@$1 plan_peer "$s" "$prog" "$g" "$sv" "$t" yes "$sleep" "$limit" "$suffix" "$variant" "${START:--}" "$opts"
   done 3< <(replicate_rows)
 }
 
@@ -248,35 +467,41 @@ write_replicate_section() {
   } >"$work/section"
 }
 
-# replicate_bars: the chart's bars, at the write-up's largest N: a bar per row measured there, its
-# label the write-up's with the runtime here, its max RSS and the published figure in MiB (from the
-# first column of max RSS, in KB or MB as the write-up defined them), smallest first.
+# replicate_bars: the chart's bars, from the first of the write-up's tables at its largest N: a bar
+# per row of it measured here, its label the write-up's with the runtime here, its max RSS and the
+# published figure in MiB (from the first column of max RSS, in its unit as the write-up defined
+# it), smallest first.
 replicate_bars() {
-  local top=${sweep_ns##* }
-  awk -F '\t' -v top="$top" -v quick="$quick" '
-    FILENAME == ARGV[1] && $1 == "column" && $3 == "max_rss" && col == "" { col = $2; unit = $4 }
-    FILENAME == ARGV[1] && $1 == "row" { label[$2] = $7 }
-    FILENAME == ARGV[1] && $1 == "fig" { fig[$2, $3, $4] = $5 }
-    FILENAME == ARGV[1] && $1 == "run" && $2 == "ns" { n = split($3, ns, " "); pubtop = ns[n] }
-    FILENAME == ARGV[2] { here[$1] = $2 }
-    FILENAME == ARGV[3] && $2 == top && $3 == "-" {
-      p = fig[$1, pubtop, col]; gsub(/,/, "", p)
-      p = p == "" || p == "-" || quick ? "-" : sprintf("%.1f", unit ~ /^KB|^KiB/ ? p / 1024 : p)
-      printf "%s\t%.1f\t%s\n", $1 ~ /^ours:/ ? here[$1] : label[$1] " (" here[$1] ")", $7 / 1024, p }' \
-    "$pubfile" "$work/rep.here" "$work/rep.values" | sort -t "$tab" -k2,2n
+  awk -F '\t' -v quick="$quick" "$(published_awk)"'
+    FILENAME == ARGV[2] { here[$1] = $2; if ($1 ~ /^ours:/) { ours[$1] = 1; rscen[$1] = $4 } }
+    FILENAME == ARGV[3] { max_kib[$1, $2] = $7; why[$1, $2] = $3 }
+    END {
+      for (t = 1; t <= nt; t++) if (!top || tn[t] + 0 > tn[top] + 0) top = t
+      for (c = 1; c <= nc; c++) if (measure[cols[c]] == "max_rss") { col = cols[c]; break }
+      n = tn[top]; if (quick && n >= 10) n = int(n / 10)
+      for (r = 1; r <= nr; r++) bar(rows[r], label[rows[r]] " (" here[rows[r]] ")")
+      for (id in ours) bar(id, here[id])
+    }
+    function bar(id, name,   l, k, p) {
+      if (tscen[top] != "-" && rscen[id] != tscen[top]) return
+      l = id "@" tgroup[top]
+      if (why[l, n] != "-" || max_kib[l, n] == "") return
+      k = id SUBSEP tkey[top] SUBSEP col
+      p = col == "" || quick || !(k in plo) ? "-" : sprintf("%.1f", (plo[k] + phi[k]) / 2 / 1024)
+      printf "%s\t%.1f\t%s\n", name, max_kib[l, n] / 1024, p
+    }' "$pubfile" "$work/rep.here" "$work/rep.values" | sort -t "$tab" -k2,2n
 }
 
-# The section's tables, claims and differences, from the data file (first input), the points
-# (second) and the programs here (third).
+# The section's tables, claims and differences, from the data file (first input, read by
+# published_awk), the points (second) and the programs here (third).
 replicate_awk() {
+  published_awk
   cat <<'AWK'
-function has(v) { return v != "" && v != "-" }
-function numeric(v,   ms) { gsub(/,/, "", v); if (v ~ /^[0-9]+:[0-9]+([.][0-9]+)?$/) { split(v, ms, ":"); return ms[1] * 60 + ms[2] } return v + 0 }
-# here(id, n, c): the figure here of row id at n in column c's measure and unit, "" when none.
-function here(id, n, c,   k, kib, v) {
-  k = id SUBSEP n
+# here(L, N, M, U): the figure measured here of label L (ROW@GROUP) at N, of measure M in unit U,
+# as the table shows it; "" when there is none.
+function here(l, n, m, u,   k, kib, v) {
+  k = l SUBSEP n
   if (!(k in why) || why[k] != "-") return ""
-  m = measure[c]; u = unit[c]
   if (m == "max_rss") kib = rss[k]; else if (m == "avg_rss") kib = avg[k]; else if (m == "rss_wait") kib = wait[k]
   else if (m == "avg_rss_window") kib = wavg[k]; else if (m == "max_rss_mean") kib = rmean[k]
   else if (m == "cpu_pct") return wall[k] > 0 ? sprintf("%d", (user[k] + sys[k]) / wall[k] * 100 + 0.5) : ""
@@ -284,85 +509,87 @@ function here(id, n, c,   k, kib, v) {
   else if (m == "wall_mean") v = wmean[k]
   if (m ~ /rss/) {
     if (!has(kib)) return ""
-    if (u == "MB" || u == "MiB") return sprintf("%.1f", kib / 1024)
     if (u == "KiB,") return thousands(kib)
+    if (u == "MB" || u == "MiB") return sprintf("%.1f", kib / 1024)
+    if (u == "GB") return sprintf("%.2f", kib / 1048576)
     return sprintf("%d", kib)
   }
   if (u == "m:ss") return sprintf("%d:%02d", int(v / 60), int(v) % 60)
+  if (u == "ms") return sprintf("%.2f", v * 1000)
   return sprintf("%.2f", v)
 }
 function thousands(v,   s) { s = sprintf("%d", v); while (s ~ /[0-9]{4}/) sub(/[0-9]{3}($|,)/, ",&", s); sub(/,,/, ",", s); return s }
-function ratio(a, b) { return has(a) && has(b) && numeric(b) > 0 ? sprintf("%.2f", numeric(a) / numeric(b)) : "-" }
 function cell(v) { gsub(/[|]/, "\\|", v); return v }
-FILENAME == ARGV[1] && /^#/ { next }
-FILENAME == ARGV[1] {
-  if ($1 == "about") about[$2] = $3
-  else if ($1 == "table") { tables[++nt] = $2; title[nt] = $3; tscen[nt] = $4 }
-  else if ($1 == "column") { cols[++nc] = $2; measure[$2] = $3; unit[$2] = $4; ctitle[$2] = $5 }
-  else if ($1 == "row") { rows[++nr] = $2; label[$2] = $7; scen[$2] = $3; prog[$2] = $4 }
-  else if ($1 == "fig") { fig[$2, $3, $4] = $5; if ($5 == "-") figwhy[$2, $3, $4] = $7 }
-  else if ($1 == "fact") { nf++; fid[nf] = $2; fkey[nf] = $3; fval[nf] = $4; fwords[nf] = $5 }
-  else if ($1 == "nobuild") nobuild[$2] = $3
-  else if ($1 == "claim") { ncl++; claim[ncl] = $2; cwords[ncl] = $3 }
-  next
+# unit_of(ID, T, C): the unit row ID's figures are in, in column C: its published figure's there,
+# else the row's in another table, else the column's first.
+function unit_of(id, t, c,   k) {
+  k = id SUBSEP t SUBSEP c
+  return k in funit ? funit[k] : (id, c) in rowunit ? rowunit[id, c] : first_unit(units[c])
 }
 FILENAME == ARGV[2] { k = $1 SUBSEP $2; why[k] = $3; wall[k] = $4; user[k] = $5; sys[k] = $6; rss[k] = $7; avg[k] = $8; wait[k] = $9; alive[k] = $10
   wavg[k] = $12; wmean[k] = $13; rmean[k] = $14; next }
 FILENAME == ARGV[3] {
   hlabel[$1] = $2; hvariant[$1] = $3; hprog[$1] = $4; state[$1] = $5
-  if ($1 ~ /^ours:/) { ours[++no] = $1; label[$1] = $2; scen[$1] = $4 }
+  if ($1 ~ /^ours:/) { ours[++no] = $1; label[$1] = $2; rscen[$1] = $4 }
   next
 }
 END {
-  # The tables: one per N of the write-up, in its order; its rows, then ours.
+  # The tables, in the write-up's order: its rows, then ours.
   for (t = 1; t <= nt; t++) {
-    n = tables[t]; if (quick && n >= 10) n = int(n / 10)
-    printf "### %s%s\n\n", title[t], quick && n != tables[t] ? " (here N=" n ", --quick)" : ""
+    key = tkey[t]; n = tn[t]; if (quick && n >= 10) n = int(n / 10)
+    settings = tset[t]; gsub(/ /, ", ", settings)
+    printf "### %s%s%s\n\n", ttitle[t], settings == "" ? "" : " (" settings ")", quick && n != tn[t] ? " (here N=" n ", --quick)" : ""
     head = "| runtime there | runtime here |"; sep = "|---|---|"
     for (c = 1; c <= nc; c++) {
-      u = unit[cols[c]] == "KiB," ? "KiB" : unit[cols[c]]
+      u = units[cols[c]]; if (u == "KiB,") u = "KiB"
       head = head sprintf(" %s here %s | published %s | here / published |", ctitle[cols[c]], u, u); sep = sep "--:|--:|--:|"
     }
     print head " all alive |"; print sep "---|"
     for (r = 1; r <= nr + no; r++) {
       id = r <= nr ? rows[r] : ours[r - nr]
-      if (tscen[t] != "" && scen[id] != tscen[t]) continue
-      k = id SUBSEP n
+      if (tscen[t] != "-" && rscen[id] != tscen[t]) continue
+      l = id "@" tgroup[t]; k = l SUBSEP n
       line = "| " cell(r <= nr ? label[id] : "-") " | "
-      if (prog[id] == "-") line = line "not to be had here |"
+      if (id !~ /^ours:/ && prog[id] == "-") line = line "not to be had here |"
       else if (!(id in hlabel)) line = line "- |"
       else line = line cell(hlabel[id]) " |"
       for (c = 1; c <= nc; c++) {
-        h = here(id, n, cols[c]); p = fig[id, tables[t], cols[c]]
-        if (h == "" && c == 1) h = prog[id] == "-" ? "-" : (k in why) ? why[k] : (state[id] == "" || state[id] == "ok" ? "-" : "not run: " state[id])
+        col = cols[c]; u = unit_of(id, key, col); mixed = index(units[col], "/") > 0
+        h = here(l, n, measure[col], u); fk = id SUBSEP key SUBSEP col; p = fig[fk]
+        if (h != "") { hlo[fk] = hhi[fk] = numeric(h) * size[u]; hshown[fk] = h }
+        if (h == "" && c == 1) h = id !~ /^ours:/ && prog[id] == "-" ? "-" : (k in why) ? why[k] : (state[id] == "" || state[id] == "ok" ? "-" : "not run: " state[id])
         else if (h == "") h = "-"
-        if (h != "-" && !(h ~ /^[0-9:.,]+$/)) ratio_ = "-"; else ratio_ = ratio(h, p)
-        line = line " " cell(h) " | " (id ~ /^ours:/ ? "" : cell(p == "" ? "-" : p)) " | " (id ~ /^ours:/ ? "" : ratio_) " |"
-        if (h ~ /^[0-9:.,]+$/) { hv[id, tables[t], cols[c]] = numeric(h); hs[id, tables[t], cols[c]] = h }
-        if (has(p)) { pv[id, tables[t], cols[c]] = numeric(p); ps[id, tables[t], cols[c]] = p; npub[tables[t], cols[c]]++ }
+        ra = "-"
+        if ((fk in hlo) && (fk in plo) && plo[fk] > 0) {
+          ra = sprintf("%.2f", hlo[fk] / phi[fk]); x = sprintf("%.2f", hlo[fk] / plo[fk])
+          if (x != ra) ra = ra "–" x
+        }
+        if (mixed && (fk in hlo)) h = h " " u
+        if (mixed && has(p)) p = p " " funit[fk]
+        line = line " " cell(h) " | " (id ~ /^ours:/ ? "" : cell(p == "" ? "-" : p)) " | " (id ~ /^ours:/ ? "" : ra) " |"
       }
       print line " " ((k in alive) && has(alive[k]) ? cell(alive[k]) : "-") " |"
     }
-    for (r = 1; r <= nr; r++) for (c = 1; c <= nc; c++) if ((rows[r], tables[t], cols[c]) in figwhy && (tscen[t] == "" || scen[rows[r]] == tscen[t]))
-      notes = notes sprintf("- %s, %s: published \"-\": %s\n", label[rows[r]], title[t], figwhy[rows[r], tables[t], cols[c]])
+    for (r = 1; r <= nr; r++) for (c = 1; c <= nc; c++) if ((rows[r], key, cols[c]) in figwhy)
+      notes = notes sprintf("- %s, %s: published \"-\": %s\n", label[rows[r]], ttitle[t], figwhy[rows[r], key, cols[c]])
     print ""
   }
   printf "%s", notes
   if ("figures" in about) printf "- published: none here: %s\n", about["figures"]
-  printf "- here / published: the figure measured here over the one published; each figure here is the run with the lowest wall time of RUNS=%s, max RSS and CPU from /usr/bin/time (CPU %% = (user + sys) / wall), converted to the write-up's unit as it defined it: %s\n", runs_here, about["unit"]
+  printf "- here / published: the figure measured here over the one published (over its lowest and highest reading where it printed several); each figure here is the run with the lowest wall time of RUNS=%s, max RSS and CPU from /usr/bin/time (CPU %% = (user + sys) / wall), converted to the write-up's unit as it defined it: %s\n", runs_here, about["unit"]
   printf "- the write-up: \"%s\", %s, %s (%s), read %s; its machine: %s; its versions: %s; its runs: %s\n", about["title"], about["author"], about["published"], about["url"], about["read"], about["machine"], about["versions"], about["runs"]
   while ((getline line < notes_file) > 0) print line
   print ""
-  # The claims, each checked on the published figures and on those measured here.
+  # The claims, each as the write-up states it and, where its own figures bear out something more
+  # precise, that too; each checked on the published figures and on those measured here.
   if (ncl) {
     print "### Its claims, checked"
     print ""
     print "| claim | published | holds there? | here | holds here? |"
     print "|---|---|---|---|---|"
     for (i = 1; i <= ncl; i++) {
-      check(claim[i], pv, ps); th = verdict; tf = figures
-      check(claim[i], hv, hs); hh = verdict; hf = figures
-      printf "| %s (`%s`) | %s | %s | %s | %s |\n", cell(cwords[i]), claim[i], cell(tf), th, cell(hf), hh
+      claim_row(cwords[i], claim[i])
+      if (precise[i] != "") claim_row("precisely: " pwords[i], precise[i])
     }
     print ""
   }
@@ -387,33 +614,10 @@ END {
   }
   for (r = 1; r <= nr; r++) if (rows[r] in nobuild) printf "- %s, as published: %s\n", label[rows[r]], nobuild[rows[r]]
 }
-# check(claim, values, shown): sets verdict ("yes", "no", or "cannot tell" without the figures) and
-# figures, the values as the table shows them.
-function check(c, v, shown,   w, k, r, best, bestv, x, ra, col, n, counted) {
-  k = split(c, w, " "); verdict = "cannot tell"; figures = "-"
-  if (w[1] == "min" || w[1] == "max") {
-    col = w[2]; n = w[4]; best = ""
-    for (r = 1; r <= nr; r++) if ((rows[r], n, col) in v) {
-      x = v[rows[r], n, col]; counted++
-      if (best == "" || (w[1] == "min" ? x < bestv : x > bestv)) { best = rows[r]; bestv = x }
-    }
-    if (best == "") return
-    figures = label[best] " " shown[best, n, col]
-    if (best != w[6] && (w[6], n, col) in v) figures = figures "; " label[w[6]] " " shown[w[6], n, col]
-    if (counted < npub[n, col]) figures = figures " (of the " counted " rows with a figure, where " npub[n, col] " have one published)"
-    verdict = best == w[6] ? "yes" : "no"
-  } else if (w[1] == "ratio") {
-    col = w[2]; n = w[7]
-    if (!((w[3], n, col) in v) || !((w[5], n, col) in v) || v[w[5], n, col] == 0) return
-    ra = v[w[3], n, col] / v[w[5], n, col]
-    figures = sprintf("%s / %s = %.2f", label[w[3]], label[w[5]], ra)
-    verdict = (w[8] == ">" ? ra > w[9] : ra < w[9]) ? "yes" : "no"
-  } else {
-    col = w[1]; n = w[6]
-    if (!((w[2], n, col) in v) || !((w[4], n, col) in v)) return
-    figures = label[w[2]] " " shown[w[2], n, col] ", " label[w[4]] " " shown[w[4], n, col]
-    verdict = (w[3] == "<" ? v[w[2], n, col] < v[w[4], n, col] : v[w[2], n, col] > v[w[4], n, col]) ? "yes" : "no"
-  }
+function claim_row(words, expr,   th, tf) {
+  judge(expr, plo, phi, pshown); th = verdict; tf = figures
+  judge(expr, hlo, hhi, hshown)
+  printf "| %s (`%s`) | %s | %s | %s | %s |\n", cell(words), expr, cell(tf), th, cell(figures), verdict
 }
 AWK
 }

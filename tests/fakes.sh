@@ -26,6 +26,8 @@ cat >"$tools/fakepeer" <<EOF
 #!/bin/sh
 name=\$1 scenario=\$2
 shift 2
+# A variant's program is named after its scenario (coro_timer_list), and prints the scenario.
+case \$scenario in coro_timer_*) scenario=coro_timer ;; coro_shared_*) scenario=coro_shared ;; esac
 echo "\$name \$*" >>"$box/args.log"
 echo "\$name \$1 GOMAXPROCS=\${GOMAXPROCS-} TOKIO_WORKER_THREADS=\${TOKIO_WORKER_THREADS-} BENCH_THREADS=\${BENCH_THREADS-} RAYON_NUM_THREADS=\${RAYON_NUM_THREADS-}" >>"$box/env.log"
 [ -f "$box/fail_\$name" ] && { echo "\$scenario: check failed: completed 0 of \$1" >&2; exit 1; }
@@ -96,7 +98,7 @@ if [ -n "$aot" ]; then
 fi
 s=${proj##*/}
 s=${s%.csproj}
-mkdir -p "$out" && printf '#!/bin/sh\nfp="%s"\nset -- "%s" "%s" "$@"\n. "$fp"\n' "$tools/fakepeer" "$name" "${s%_list}" >"$out/$name" && chmod +x "$out/$name"
+mkdir -p "$out" && printf '#!/bin/sh\nfp="%s"\nset -- "%s" "%s" "$@"\n. "$fp"\n' "$tools/fakepeer" "$name" "$s" >"$out/$name" && chmod +x "$out/$name"
 EOF
 tool cargo <<'EOF'
 case $1 in
@@ -151,7 +153,7 @@ bins=
 [ ! -f src/main.rs ] || bins="$bins threads"
 mkdir -p "$target/release"
 for b in $bins; do
-  printf '#!/bin/sh\nfp="%s"\nset -- "%s" "%s" "$@"\n. "$fp"\n' "$tools/fakepeer" "$who-$b" "${b%_join_all}" >"$target/release/$b"
+  printf '#!/bin/sh\nfp="%s"\nset -- "%s" "%s" "$@"\n. "$fp"\n' "$tools/fakepeer" "$who-$b" "$b" >"$target/release/$b"
   chmod +x "$target/release/$b"
 done
 EOF

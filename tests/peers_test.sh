@@ -44,9 +44,9 @@ check "ours comes first in each scenario" \
 check "the scenarios come in their order" \
   [ "$(table_rows | awk -F' [|] ' '{ print substr($1, 3) }' | uniq | tr '\n' ' ')" = "threads coro_timer coro_shared atomic_counter running_avg hash_collect " ]
 check "coro_timer: every runtime, its version detected at run time" \
-  [ "$(rows_of coro_timer | cut -d'|' -f1 | tr '\n' ';')" = "c++20 (this repo);go 1.19.8;c# .NET 10.0.3 JIT;c# .NET 10.0.2 NativeAOT;c# .NET 10.0.3 JIT;c# .NET 10.0.2 NativeAOT;rust tokio 1.99.0;rust tokio 1.99.0;rust async-std 1.99.1;rust async-std 1.99.1;node 20.0.0;bun 1.4.4;deno 2.9.6;node 26.10.0 (npm);python 3.11.0;pypy 7.3.11;elixir 1.14.0 (OTP 25);erlang/OTP 25;java 17.0.2;haskell ghc 9.0.2;nim 1.6.10;boost.asio 1.74.0;" ]
+  [ "$(rows_of coro_timer | cut -d'|' -f1 | tr '\n' ';')" = "c++20 (this repo);go 1.19.8;c# .NET 10.0.3 JIT;c# .NET 10.0.2 NativeAOT;c# .NET 10.0.3 JIT;c# .NET 10.0.2 NativeAOT;rust tokio 1.99.0;rust tokio 1.99.0;rust tokio 1.99.0;rust async-std 1.99.1;rust async-std 1.99.1;node 20.0.0;bun 1.4.4;deno 2.9.6;node 26.10.0 (npm);python 3.11.0;pypy 7.3.11;elixir 1.14.0 (OTP 25);erlang/OTP 25;java 17.0.2;haskell ghc 9.0.2;nim 1.6.10;boost.asio 1.74.0;" ]
 check "tokio has a spawn and a join_all row" has "$(rows_of coro_timer)" '^rust tokio 1.99.0\|join_all '
-check "coro_shared has the same runtimes" [ "$(rows_of coro_shared | wc -l)" -eq 19 ]
+check "coro_shared has the same runtimes" [ "$(rows_of coro_shared | wc -l)" -eq 20 ]
 check "threads: ours, Rust std::thread and Java platform threads" \
   [ "$(rows_of threads | cut -d'|' -f1 | tr '\n' ';')" = "c++20 (this repo);rust 1.70.0 std;java 17.0.2;" ]
 check "atomic_counter: ours, Go, C# twice, tokio and Node" \
@@ -122,7 +122,7 @@ touch early_go-coro_timer due_node-coro_timer
 bench RUNS=1 SLEEP_MS=50 PEERS="go node" ./run.sh --peers 10 coro_timer coro_shared atomic_counter
 rm early_go-coro_timer due_node-coro_timer
 # cells SCENARIO RUNTIME: its row's spawn s, all alive and hits/s cells, ";"-separated.
-cells() { table_rows | awk -F' [|] ' -v s="| $1" -v r="$2" '$1 == s && $2 == r { print $14 ";" $15 ";" $16 }'; }
+cells() { table_rows | awk -F' [|] ' -v s="| $1" -v r="$2" '$1 == s && $2 == r { print $14 ";" $15 ";" $16; exit }'; }
 check "a run with flagged rows exits 0: they are measured, and say what they are" [ "$rc" -eq 0 ]
 check "spawn s, from the program's spawn_ms" [ "$(cells coro_shared "go 1.19.8")" = "0.00;yes;-" ]
 check "tasks ended before spawning did: no, with how many" [ "$(cells coro_timer "go 1.19.8")" = "0.06;no: 2 of 10 had ended;-" ]
@@ -155,7 +155,7 @@ check "offline with Debian's crates, the run exits 0" [ "$rc" -eq 0 ]
 check "tokio's version is the one Debian ships" has "$(rows_of coro_timer)" '^rust tokio 1.24.2\|'
 check "and async-std's" has "$(rows_of coro_timer)" '^rust async-std 1.12.0\|'
 check "tokio before 1.26: both coro_timer rows name its 640-byte Sleep" \
-  [ "$(rows_of coro_timer | grep -c '^rust tokio 1.24.2|.*(tokio < 1.26: 640-byte Sleep, see notes)$')" -eq 2 ]
+  [ "$(rows_of coro_timer | grep -c '^rust tokio 1.24.2|.*(tokio < 1.26: 640-byte Sleep, see notes)$')" -eq 3 ]
 check "and a note says why, and that tokio 1.26 changed it" \
   has "$(last_section)" '^- rust tokio 1.24.2: each Sleep is 640 bytes, 128-aligned, in every tokio before 1.26.0, .*tokio-rs/tokio#5468'
 check "async-std's rows say nothing of it" [ "$(rows_of coro_timer | grep -c 'async-std.*640-byte')" -eq 0 ]
@@ -187,7 +187,7 @@ check "rust is listed once, with the crates for offline builds" \
   [ "$(printf '%s\n' "$sec" | grep -c -E '^- not run: rust: .* install: (.*cargo librust-tokio-dev librust-futures-dev librust-async-std-dev|brew install rust)')" -eq 1 ]
 check "and once on stderr" [ "$(printf '%s\n' "$err" | grep -c 'node: .* not found')" -eq 1 ]
 check "no node or Rust rows" [ "$(table_rows | grep -c -E '\| (node|rust) ')" -eq 0 ]
-check "the other runtimes still run" [ "$(rows_of coro_shared | cut -d'|' -f1 | tr '\n' ';')" = "c++20 (this repo);go 1.19.8;" ]
+check "the other runtimes still run" [ "$(rows_of coro_shared | cut -d'|' -f1 | tr '\n' ';')" = "c++20 (this repo);go 1.19.8;go 1.19.8;" ]
 
 # 5. A peer that fails to build gets a row saying so in every scenario; the others still run.
 touch break_go
@@ -394,11 +394,11 @@ sec=$(last_section)
 check "a peers sweep with a timed-out run exits 1" [ "$rc" -eq 1 ]
 check "one row per runtime and N, in the peers table's shape" \
   [ "$(table_rows | awk -F' [|] ' '{ printf "%s/%s/%s ", substr($1, 3), $2, $4 }')" = \
-    "coro_timer/c++20 (this repo)/1 coro_timer/c++20 (this repo)/10 coro_timer/c++20 (this repo)/100 coro_timer/go 1.19.8/1 coro_timer/go 1.19.8/10 coro_timer/go 1.19.8/100 coro_timer/node 20.0.0/1 coro_timer/node 20.0.0/10 coro_timer/node 20.0.0/100 coro_shared/c++20 (this repo)/1 coro_shared/c++20 (this repo)/10 coro_shared/c++20 (this repo)/100 coro_shared/go 1.19.8/1 coro_shared/go 1.19.8/10 coro_shared/go 1.19.8/100 coro_shared/node 20.0.0/1 coro_shared/node 20.0.0/10 coro_shared/node 20.0.0/100 " ]
+    "coro_timer/c++20 (this repo)/1 coro_timer/c++20 (this repo)/10 coro_timer/c++20 (this repo)/100 coro_timer/go 1.19.8/1 coro_timer/go 1.19.8/10 coro_timer/go 1.19.8/100 coro_timer/node 20.0.0/1 coro_timer/node 20.0.0/10 coro_timer/node 20.0.0/100 coro_shared/c++20 (this repo)/1 coro_shared/c++20 (this repo)/10 coro_shared/c++20 (this repo)/100 coro_shared/go 1.19.8/1 coro_shared/go 1.19.8/10 coro_shared/go 1.19.8/100 coro_shared/go 1.19.8/1 coro_shared/go 1.19.8/10 coro_shared/go 1.19.8/100 coro_shared/node 20.0.0/1 coro_shared/node 20.0.0/10 coro_shared/node 20.0.0/100 " ]
 check "every row has 16 cells" \
   eval '[ "$(table_rows | awk '"'"'{ gsub(/\\\|/, ""); if (gsub(/\|/, "|") != 17) bad = 1 } END { print bad + 0 }'"'"')" = 0 ]'
 check "each N=1 row that ran is its program's baseline (node's coro_shared timed out)" \
-  [ "$(table_rows | awk -F' [|] ' '$4 == 1 && $12 == "baseline"' | wc -l)" -eq 5 ]
+  [ "$(table_rows | awk -F' [|] ' '$4 == 1 && $12 == "baseline"' | wc -l)" -eq 6 ]
 check "the peers got N and the sleep at every N" eval 'ran go-coro_timer 1 1 && ran go-coro_timer 10 1 && ran go-coro_timer 100 1'
 check "the run that timed out says so" \
   has "$(table_rows)" '^\| coro_shared \| node 20.0.0 \| [^|]+ \| 1 \| [^|]+ \| timed out after 1 s \(last: coro_shared: 3 of 1 done\) \|'
@@ -539,7 +539,7 @@ sec=$(last_section)
 check "a run with two patch sets exits 0" [ "$rc" -eq 0 ]
 check "each set's rows beside the unpatched ones, the version from the build's Cargo.lock" \
   [ "$(rows_of coro_timer | cut -d'|' -f1 | sort | uniq -c | awk '{ $1 = $1; print }' | tr '\n' ';')" = \
-    "1 c++20 (this repo);2 rust tokio 1.41.1 (patched);2 rust tokio 1.53.1 (patched, $b_commit);2 rust tokio 1.99.0;" ]
+    "1 c++20 (this repo);3 rust tokio 1.41.1 (patched);3 rust tokio 1.53.1 (patched, $b_commit);3 rust tokio 1.99.0;" ]
 check "the set's patch is in the build copy's Cargo.toml only" \
   eval 'grep -qx "tokio = { path = \"$tmp/src/tokio-a\" }" "$pb/rust/rust-tokio@1/Cargo.toml" && cmp -s peers/rust-tokio/Cargo.toml "$tmp/tokio.toml.before"'
 check "the patched lock holds each crate at its source's version" \
@@ -555,12 +555,12 @@ check "a crate inside another repository's tree, not tracked there, gets no comm
   [ "$(PEERS_PATCH="tokio=$tmp/src/tokio-a" lib eval 'patch_settings && patch_label 1 tokio')" = "(patched)" ]
 bench RUNS=1 SLEEP_MS=50 PEERS=tokio PEERS_PATCH="tokio=$tmp/src/tokio-dropped" ./run.sh --peers 10 coro_timer
 check "a patch cargo did not use fails that build, loudly, in its rows" \
-  [ "$(table_rows | grep -c 'build failed: error: patch not used: tokio 1.40.0 (PEERS_PATCH set 1), cargo resolved tokio 1.99.0')" -eq 2 ]
+  [ "$(table_rows | grep -c 'build failed: error: patch not used: tokio 1.40.0 (PEERS_PATCH set 1), cargo resolved tokio 1.99.0')" -eq 3 ]
 check "and no row is labelled patched" eval '! has "$(table_rows)" "patched[,)]" && has "$(table_rows)" "rust tokio 1.99.0 \(PEERS_PATCH set 1 not used\)"'
 mkdir -p "$tmp/src/tokio-new" && crate "$tmp/src/tokio-new" tokio 9.9.9 && touch "$tmp/src/tokio-new/cargo-fails-on-me"
 bench RUNS=1 SLEEP_MS=50 PEERS=tokio PEERS_PATCH="tokio=$tmp/src/tokio-new" ./run.sh --peers 10 coro_timer
 check "a patched build that fails says why in its rows, with no path of this machine's" \
-  eval '[ "$(table_rows | grep -c "build failed: error: package \`tokio v9.9.9 (PEERS_PATCH set 1.s tokio)\` cannot be built")" -eq 2 ] && ! has_text "$(last_section)" "$tmp/src"'
+  eval '[ "$(table_rows | grep -c "build failed: error: package \`tokio v9.9.9 (PEERS_PATCH set 1.s tokio)\` cannot be built")" -eq 3 ] && ! has_text "$(last_section)" "$tmp/src"'
 cp "$res" "$tmp/before"
 bad_case "PEERS_PATCH: .* holds no crate tokio \(its Cargo.toml's package is pin-project-lite\)" PEERS_PATCH="tokio=$tmp/src/ppl" ./run.sh --peers 10 coro_timer
 bad_case "PEERS_PATCH: no directory /nonexistent for tokio" PEERS_PATCH="tokio=/nonexistent" ./run.sh --peers 10 coro_timer

@@ -46,8 +46,8 @@ want() {
     check "$name: $k measured row(s) in $s" [ "$(rows "$label" "$s")" -eq "$k" ]
   done
 }
-want Go go 'go [0-9.]+' "coro_timer=1 coro_shared=1 atomic_counter=1 running_avg=2 hash_collect=2"
-want tokio rust 'rust tokio [0-9.]+' "coro_timer=2 coro_shared=2 atomic_counter=1 running_avg=2 hash_collect=2"
+want Go go 'go [0-9.]+' "coro_timer=1 coro_shared=2 atomic_counter=1 running_avg=2 hash_collect=2"
+want tokio rust 'rust tokio [0-9.]+' "coro_timer=3 coro_shared=2 atomic_counter=1 running_avg=2 hash_collect=2"
 want async-std rust 'rust async-std [0-9.]+' "coro_timer=2 coro_shared=1 running_avg=2 hash_collect=2"
 want "Rust std::thread" rust 'rust [0-9.]+ std' "threads=1 running_avg=2 hash_collect=2"
 want rayon rust 'rust rayon [0-9.]+' "running_avg=2 hash_collect=2"

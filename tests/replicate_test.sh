@@ -21,11 +21,51 @@ rows_known() {
   [ -z "$missing" ] || { echo "  # no such program: $missing"; return 1; }
 }
 for f in peers/published/*.tsv; do
-  check "$f parses, each figure in its column's unit" lib check_published "$f"
+  check "$f parses, each figure in its column's unit, each claim's answer its figures' own" lib check_published "$f"
   check "every row of $f maps to a program run.sh has" rows_known "$f"
-  grep -q "^fig$(printf '\t')" "$f" || continue # no figures: nothing to claim
+  # jantzeno-2023's text draws no conclusion from its tables.
+  grep -q "^fig$(printf '\t')" "$f" && [ "${f##*/}" != jantzeno-2023.tsv ] || continue
   check "$f has claims to check" [ "$(grep -c "^claim$(printf '\t')" "$f")" -ge 1 ]
 done
+check "seven write-ups" [ "$(ls peers/published/*.tsv | wc -l)" -eq 7 ]
+
+# Spot checks against the texts: each table's first and last figure, as printed.
+# spot FILE "ROW TABLE COLUMN VALUE UNIT"...: each is a fig line of peers/published/FILE.tsv.
+spot() {
+  local f=peers/published/$1.tsv want line missing=''
+  shift
+  for want in "$@"; do
+    line="fig$(printf '\t')$(printf '%s' "$want" | tr ' ' '\t')"
+    grep -qxF -- "$line" "$f" || missing="$missing [$want]"
+  done
+  [ -z "$missing" ] || { echo "  # not in $f:$missing"; return 1; }
+}
+check "csharp-go-elixir-rust-2024: each table's first and last figure" spot csharp-go-elixir-rust-2024 \
+  "go timer memory 2.50 GB" "rust timer sys 51.53 ms" "go-shared shared memory 2.48 GB" "csharp-shared shared sys 0.42 s" \
+  "elixir timer memory 2.75/3.31/4.00 GB" "elixir-shared shared memory 3.41/3.72 GB"
+check "csharp-go-2022: each of its eight tables' first and last figure" spot csharp-go-2022 \
+  "c#_1t hits usercpu 38.96 s" "go_32t hits wall 1:00 m:ss" "c#_1t once_10m usercpu 12.78 s" "go_32t once_10m wall 0:06 m:ss" \
+  "c#_1t once_1m usercpu 1.18 s" "go_32t once_1m wall 0:02 m:ss" "c#_1t burst_1m usercpu 0.61 s" "go_32t burst_1m wall 0:05 m:ss" \
+  "c#_1t burst_5m usercpu 3.39 s" "go_32t burst_5m wall 0:11 m:ss" "c#_1t burst_25m usercpu 15.94 s" "go_32t burst_25m wall 0:24 m:ss" \
+  "c#_1t burst_25m_200k usercpu 18.47 s" "go_32t burst_25m_200k wall 0:18 m:ss" \
+  "c#_1t burst_25m_400k usercpu 18.66 s" "go_32t burst_25m_400k maxrss 10,587,788 KiB," "go_32t burst_25m_400k wall 0:14 m:ss"
+check "kjpgit-2019: its table's first and last figure" spot kjpgit-2019 "c#_1t 1000000 usercpu 92.79 s" "go_4t 1000000 wall 1:02 m:ss"
+check "jantzeno-2023: each of its six tables' first and last figure" spot jantzeno-2023 \
+  "stat-go 10000 time 0.121 s" "stat-tokio-mutex 10000 memory 27.1 MiB" "stat-go 100000 time 0.176 s" "stat-tokio-mutex 100000 memory 27.2 MiB" \
+  "stat-go 1000000 time 0.554 s" "stat-tokio-mutex 1000000 memory 218.0 MiB" "hash-go 10000 time 0.159 s" "hash-tokio-mutex 10000 memory 27.4 MiB" \
+  "hash-go 100000 time 0.395 s" "hash-tokio-mutex 100000 memory 66.1 MiB" "hash-go 1000000 time 2.560 s" "hash-tokio-mutex 1000000 memory 642.6 MiB"
+check "csharp-go-2022: 480 figures, 8 tables of 12 rows and 5 columns" [ "$(grep -c "^fig$(printf '\t')" peers/published/csharp-go-2022.tsv)" -eq 480 ]
+
+# A claim recorded with the wrong answer, or a precise form its figures do not bear out, is a
+# transcription error that check_published names.
+wrong=$tmp/wrong-2099.tsv
+sed -e 's/^about\tname\t.*/about\tname\twrong-2099/' -e 's/^\(claim\tmin memory at 1 = go\t\)yes/\1no/' \
+  -e 's/^\(claim\tratio memory go \/ csharp-aot at 1000000 > 13\tno\t[^\t]*\t\)ratio memory go \/ csharp-aot at 1000000 > 12.9/\1ratio memory go \/ csharp-aot at 1000000 > 13.1/' \
+  peers/published/hez2010-2024.tsv >"$wrong"
+run_cmd env -u PEERS bash -c '. ./run.sh && check_published "$1"' _ "$wrong"
+check "a claim recorded as no that its figures bear out is named, with its figures" \
+  eval '[ "$rc" -ne 0 ] && has "$out" "wrong-2099.tsv:[0-9]+: the claim \"min memory at 1 = go\" is recorded as no, and its published figures say yes: Go 3644$"'
+check "and a precise form that does not hold" has "$out" 'the precise form "ratio memory go / csharp-aot at 1000000 > 13.1" does not hold on the published figures \(no: Go / C# \(NativeAOT\) = 12.98\)'
 
 # A broken copy is caught, each problem named with its line.
 broken=$tmp/broken-2099.tsv
@@ -77,8 +117,8 @@ fact${tab}go${tab}version${tab}1.99${tab}Go 1.99
 fact${tab}node${tab}shape${tab}worker_threads${tab}a worker thread per task
 fact${tab}graal${tab}missing${tab}-${tab}Graal is not to be had here
 nobuild${tab}node${tab}its program has a syntax error
-claim${tab}min memory at 1 = go${tab}Golang needs the least with one task
-claim${tab}memory node < go at 1${tab}JS needs less than Golang with one task
+claim${tab}min memory at 1 = go${tab}yes${tab}Golang needs the least with one task
+claim${tab}memory node < go at 1${tab}no${tab}JS needs less than Golang with one task
 EOF
 git init -q . && git add -A && git -c user.email=t@t -c user.name=t commit -qm sandbox
 rm -f args.log
@@ -95,7 +135,7 @@ rm -rf "$BENCH_TEST_LOCK"
 check "the listing exits 0 while another run.sh holds the lock" [ "$rc" -eq 0 ]
 check "it lists every write-up, with its URL" \
   eval 'for f in peers/published/*.tsv; do has_text "$out" "$(basename "$f" .tsv): " && has_text "$out" "$(lib pub_value "$f" about url)" || exit 1; done'
-check "and about how long each takes here" has "$out" '^    about [0-9]+ min here$'
+check "and about how long each takes here" has "$out" "^    about [0-9]+ min of runs here, and the peers' builds$"
 
 # 2. A replication: the write-up's tables in its shape, ours last, published figures and ratios.
 bench ./run.sh --replicate tiny-2099
@@ -184,6 +224,70 @@ check "an N that will not fit is not run, and every row at it says so with its e
     [ "$(rows_of_table "Too many timers" | cut -d"|" -f1,2 | tr "\n" ";")" = "Go timers|go 1.19.8;-|c++20 (this repo);" ] &&
     [ "$(rows_of_table "Too many timers" | grep -c -E "\|not run: about [0-9.]+ GiB at its cost per task at N=20 \([0-9.]+ bytes\), more than the [0-9.]+ GiB ")" -eq 2 ]'
 
+# 2c. The format's later kinds: tables with ids and settings of their own (two sleeps in one file,
+# and atomic_counter's once mode in bursts), a column in two units, a figure with several readings,
+# usr + sys as one measure, and a ranking with ties, with the precise form beside a claim.
+cat >peers/published/tiny-2097.tsv <<EOF
+about${tab}name${tab}tiny-2097
+about${tab}author${tab}C. Tester
+about${tab}year${tab}2097
+about${tab}title${tab}Units and rankings
+about${tab}url${tab}none
+about${tab}published${tab}2097
+about${tab}read${tab}2099-02-02
+about${tab}measured${tab}memory and CPU
+about${tab}machine${tab}a lamp
+about${tab}versions${tab}Go 1.97
+about${tab}unit${tab}GB and MB as GiB and MiB
+about${tab}runs${tab}one
+run${tab}scenarios${tab}coro_timer atomic_counter
+run${tab}RUNS${tab}1
+table${tab}20${tab}Short sleeps${tab}coro_timer${tab}id=short${tab}SLEEP_MS=50
+table${tab}20${tab}Long sleeps${tab}coro_timer${tab}id=long${tab}SLEEP_MS=80
+table${tab}30${tab}Counted once${tab}atomic_counter${tab}id=once${tab}SLEEP_MS=50${tab}MODE=once${tab}SPAWN_FROM=task${tab}BURST=10${tab}BURST_PAUSE_MS=5
+column${tab}memory${tab}rss_wait${tab}GB/MB${tab}RSS at wait
+column${tab}usr${tab}user${tab}s/ms${tab}usr
+column${tab}sys${tab}sys${tab}s${tab}sys
+row${tab}go${tab}coro_timer${tab}go-coro_timer${tab}-${tab}-${tab}Go
+row${tab}node${tab}coro_timer${tab}node-coro_timer${tab}-${tab}-${tab}Node
+row${tab}count${tab}atomic_counter${tab}go-atomic_counter${tab}-${tab}-${tab}Go counting
+fig${tab}go${tab}short${tab}memory${tab}1.50${tab}GB
+fig${tab}go${tab}short${tab}usr${tab}3.00${tab}s
+fig${tab}go${tab}short${tab}sys${tab}1.00${tab}s
+fig${tab}node${tab}short${tab}memory${tab}2.75/3.31${tab}MB
+fig${tab}node${tab}short${tab}usr${tab}800${tab}ms
+fig${tab}node${tab}short${tab}sys${tab}3.50${tab}s
+fig${tab}go${tab}long${tab}memory${tab}1.60${tab}GB
+fig${tab}go${tab}long${tab}usr${tab}2.00${tab}s
+fig${tab}go${tab}long${tab}sys${tab}0.50${tab}s
+claim${tab}chain memory node@short < go@short ~ go@long${tab}yes${tab}Node needs the least memory, Go about the same at either sleep
+claim${tab}chain usr node@short < go@long < go@short${tab}yes${tab}by CPU: Node, then Go${tab}chain usr+sys go@long < go@short < node@short${tab}on usr + sys, Node needs the most
+EOF
+git add peers/published/tiny-2097.tsv && git -c user.email=t@t -c user.name=t commit -qm units
+rm -f args.log
+bench ./run.sh --replicate tiny-2097
+sec=$(last_section)
+check "a write-up with tables of their own settings replicates" [ "$rc" -eq 0 ]
+check "each table's programs ran with its own sleep" \
+  eval '[ "$(grep -c "^go-coro_timer 20 50$" args.log)" -eq 1 ] && [ "$(grep -c "^go-coro_timer 20 80$" args.log)" -eq 1 ] &&
+    [ "$(grep -c "^coro_timer 20 --sleep-ms 50$" args.log)" -eq 1 ] && [ "$(grep -c "^coro_timer 20 --sleep-ms 80$" args.log)" -eq 1 ]'
+check "and atomic_counter's table with its mode, spawner and bursts" \
+  eval 'grep -q "^go-atomic_counter 30 50 --mode once --spawn-from task --burst 10 --burst-pause-ms 5$" args.log &&
+    grep -q "^atomic_counter 30 --sleep-ms 50 --mode once --spawn-from task --burst 10 --burst-pause-ms 5$" args.log'
+check "each table's heading names its settings" \
+  [ "$(printf '%s\n' "$sec" | grep '^### ' | head -n 3 | tr '\n' ';')" = "### Short sleeps (SLEEP_MS=50);### Long sleeps (SLEEP_MS=80);### Counted once (SLEEP_MS=50, MODE=once, SPAWN_FROM=task, BURST=10, BURST_PAUSE_MS=5);" ]
+# cells_of TITLE ROW: the row's cells, "|"-separated, without the leading "| ".
+cells_of() { printf '%s\n' "$sec" | awk -v t="### $1" 'index($0, t) == 1 { on = 1; next } /^### / { on = 0 } on' | grep "^| $2 |" | sed 's/^| //'; }
+check "a column in two units: each row in its published unit, measured and published" \
+  eval 'cells_of "Short sleeps" Go | grep -q -E "^Go \| go 1.19.8 \| 0.00 GB \| 1.50 GB \| 0.00 \|" &&
+    cells_of "Short sleeps" Node | grep -q -E "^Node \| node 20.0.0 \| 1.7 MB \| 2.75/3.31 MB \| 0.51–0.62 \|" &&
+    cells_of "Long sleeps" Node | grep -q -E "^Node \| node 20.0.0 \| 1.7 MB \| - \| - \|"'
+check "a figure in ms beside one in s" cells_of "Short sleeps" Node | grep -q -E '\| [0-9]+[.][0-9]{2} ms \| 800 ms \| '
+check "the chain with its ties and the sum, checked on the published figures, each the answer recorded" \
+  eval 'has "$sec" "^\| Node needs the least memory, Go about the same at either sleep \(\`chain memory node@short < go@short ~ go@long\`\) \| Node@short 2.75/3.31 MB < Go@short 1.50 GB ~ Go@long 1.60 GB \| yes \|" &&
+    has "$sec" "^\| by CPU: Node, then Go \(\`chain usr node@short < go@long < go@short\`\) \| Node@short 800 ms < Go@long 2.00 s < Go@short 3.00 s \| yes \|" &&
+    has "$sec" "^\| precisely: on usr \+ sys, Node needs the most \(\`chain usr\+sys go@long < go@short < node@short\`\) \| Go@long 2.00 s \+ 0.50 s < Go@short 3.00 s \+ 1.00 s < Node@short 800 ms \+ 3.50 s \| yes \|"'
+
 # 3. --quick divides every N above 1 by 10, and the heading says so.
 rm -f args.log
 bench ./run.sh --replicate tiny-2099 --quick
@@ -211,7 +315,7 @@ check "with changes not committed, nothing is kept, and the section says so" has
 
 # 5. Bad arguments: exit 2, one line, RESULTS untouched.
 cp "$res" "$tmp/before"
-bad_case "unknown write-up 'nosuch' \(known: hez2010-2024-take2 hez2010-2024 jantzeno-2023 kjpgit-2019 pkolaczk-2023 tiny-2098 tiny-2099" ./run.sh --replicate nosuch
+bad_case "unknown write-up 'nosuch' \(known: csharp-go-2022 csharp-go-elixir-rust-2024 hez2010-2024-take2 hez2010-2024 jantzeno-2023 kjpgit-2019 pkolaczk-2023 tiny-2097 tiny-2098 tiny-2099" ./run.sh --replicate nosuch
 bad_case "--replicate takes one write-up, got 'tiny-2099' and 'pkolaczk-2023'" ./run.sh --replicate tiny-2099 pkolaczk-2023
 bad_case "SLEEP_MS cannot be set with --replicate: tiny-2099 fixes its own \(SLEEP_MS=50\)" SLEEP_MS=5 ./run.sh --replicate tiny-2099
 bad_case "no --sweep or --peers with it" ./run.sh --replicate --peers tiny-2099
