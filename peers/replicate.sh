@@ -518,7 +518,9 @@ function here(l, n, m, u,   k, kib, v) {
   if (u == "ms") return sprintf("%.2f", v * 1000)
   return sprintf("%.2f", v)
 }
-function thousands(v,   s) { s = sprintf("%d", v); while (s ~ /[0-9]{4}/) sub(/[0-9]{3}($|,)/, ",&", s); sub(/,,/, ",", s); return s }
+# thousands(V): V with a comma between each three digits from the right ("992,608"); no regex
+# intervals ({4}), which mawk 1.3.4 never matches.
+function thousands(v,   s, t) { s = sprintf("%d", v); t = ""; while (length(s) > 3) { t = "," substr(s, length(s) - 2) t; s = substr(s, 1, length(s) - 3) } return s t }
 function cell(v) { gsub(/[|]/, "\\|", v); return v }
 # unit_of(ID, T, C): the unit row ID's figures are in, in column C: its published figure's there,
 # else the row's in another table, else the column's first.

@@ -225,8 +225,9 @@ check "an N that will not fit is not run, and every row at it says so with its e
     [ "$(rows_of_table "Too many timers" | grep -c -E "\|not run: about [0-9.]+ GiB at its cost per task at N=20 \([0-9.]+ bytes\), more than the [0-9.]+ GiB ")" -eq 2 ]'
 
 # 2c. The format's later kinds: tables with ids and settings of their own (two sleeps in one file,
-# and atomic_counter's once mode in bursts), a column in two units, a figure with several readings,
-# usr + sys as one measure, and a ranking with ties, with the precise form beside a claim.
+# and atomic_counter's once mode in bursts), a column in two units, one in KiB with thousands
+# separated, a figure with several readings, usr + sys as one measure, and a ranking with ties,
+# with the precise form beside a claim.
 cat >peers/published/tiny-2097.tsv <<EOF
 about${tab}name${tab}tiny-2097
 about${tab}author${tab}C. Tester
@@ -248,6 +249,7 @@ table${tab}30${tab}Counted once${tab}atomic_counter${tab}id=once${tab}SLEEP_MS=5
 column${tab}memory${tab}rss_wait${tab}GB/MB${tab}RSS at wait
 column${tab}usr${tab}user${tab}s/ms${tab}usr
 column${tab}sys${tab}sys${tab}s${tab}sys
+column${tab}kib${tab}rss_wait${tab}KiB,${tab}RSS at wait, separated
 row${tab}go${tab}coro_timer${tab}go-coro_timer${tab}-${tab}-${tab}Go
 row${tab}node${tab}coro_timer${tab}node-coro_timer${tab}-${tab}-${tab}Node
 row${tab}count${tab}atomic_counter${tab}go-atomic_counter${tab}-${tab}-${tab}Go counting
@@ -282,6 +284,8 @@ check "a column in two units: each row in its published unit, measured and publi
   eval 'cells_of "Short sleeps" Go | grep -q -E "^Go \| go 1.19.8 \| 0.00 GB \| 1.50 GB \| 0.00 \|" &&
     cells_of "Short sleeps" Node | grep -q -E "^Node \| node 20.0.0 \| 1.7 MB \| 2.75/3.31 MB \| 0.51–0.62 \|" &&
     cells_of "Long sleeps" Node | grep -q -E "^Node \| node 20.0.0 \| 1.7 MB \| - \| - \|"'
+check "a figure in KiB, with its thousands separated, as the write-up prints them (N x 39 + 1000 here)" \
+  eval 'cells_of "Short sleeps" Node | grep -q -E "\| 1,780 \| - \| - \| [^|]+ \|$"'
 check "a figure in ms beside one in s" cells_of "Short sleeps" Node | grep -q -E '\| [0-9]+[.][0-9]{2} ms \| 800 ms \| '
 check "the chain with its ties and the sum, checked on the published figures, each the answer recorded" \
   eval 'has "$sec" "^\| Node needs the least memory, Go about the same at either sleep \(\`chain memory node@short < go@short ~ go@long\`\) \| Node@short 2.75/3.31 MB < Go@short 1.50 GB ~ Go@long 1.60 GB \| yes \|" &&
