@@ -89,12 +89,13 @@ function value(id, t, col, lo_, hi_, shown,   k, ab) {
   if (index(units[col], "/") || index(claim_col, "+")) vshown = vshown " " (k in funit ? funit[k] : first_unit(units[col]))
   return 1
 }
-# judge(EXPR, LO, HI, SHOWN): EXPR's verdict on those figures; several joined by " and " must all hold.
+# judge(EXPR, LO, HI, SHOWN): EXPR's verdict on those figures; several joined by " and " must all
+# hold: one that does not decides "no", though another cannot be told.
 function judge(expr, lo_, hi_, shown,   parts, np, i, all, figs) {
   np = split(expr, parts, / and /); all = "yes"; figs = ""
   for (i = 1; i <= np; i++) {
     judge_one(parts[i], lo_, hi_, shown)
-    if (verdict == "cannot tell") all = verdict; else if (verdict == "no" && all == "yes") all = "no"
+    if (verdict == "no") all = "no"; else if (verdict == "cannot tell" && all == "yes") all = verdict
     figs = figs (i > 1 ? "; " : "") figures
   }
   verdict = all; figures = figs

@@ -119,6 +119,7 @@ fact${tab}graal${tab}missing${tab}-${tab}Graal is not to be had here
 nobuild${tab}node${tab}its program has a syntax error
 claim${tab}min memory at 1 = go${tab}yes${tab}Golang needs the least with one task
 claim${tab}memory node < go at 1${tab}no${tab}JS needs less than Golang with one task
+claim${tab}memory node < go at 1 and memory node < go at 100${tab}no${tab}JS needs less than Golang at 1 and at 100
 EOF
 git init -q . && git add -A && git -c user.email=t@t -c user.name=t commit -qm sandbox
 rm -f args.log
@@ -167,6 +168,8 @@ check "a figure the write-up did not publish shows \"-\", with its reason under 
 check "the claims: each with the published figures and the measured ones" \
   eval 'has "$sec" "^\| Golang needs the least with one task \(\`min memory at 1 = go\`\) \| Golang 2048 \| yes \| [^|]+ \| (yes|no) \|$" &&
     has "$sec" "^\| JS needs less than Golang with one task \(\`memory node < go at 1\`\) \| JS 4096, Golang 2048 \| no \| JS [0-9]+, Golang [0-9]+ \| (yes|no) \|$"'
+check "a claim one part of which does not hold does not hold, though another part cannot be told" \
+  has "$sec" "^\| JS needs less than Golang at 1 and at 100 \(\`[^|]+\`\) \| JS 4096, Golang 2048; - \| no \|"
 check "what differs: the launcher, the version, the shape, a program not to be had, one that does not build" \
   eval 'has "$sec" "^- Golang: run with go run there; a built binary here$" && has "$sec" "^- Golang: Go 1.99 there; go 1.19.8 here$" &&
     has "$sec" "^- JS: a worker thread per task there; promisified setTimeout \+ Promise.all here$" &&
