@@ -62,7 +62,7 @@ FILENAME == ARGV[1] && !/^#/ && !/^$/ {
     if (!(tset[nt] in group)) group[tset[nt]] = ++ng
     tgroup[nt] = group[tset[nt]]; tindex[tkey[nt]] = nt; tof[tkey[nt], tscen[nt]] = nt
   } else if (kind == "column") {
-    nc++; cols[nc] = $2; measure[$2] = $3; units[$2] = $4; ctitle[$2] = $5; cline[$2] = FNR
+    nc++; cols[nc] = $2; measure[$2] = $3; units[$2] = $4; ctitle[$2] = $5
   } else if (kind == "row") {
     nr++; rows[nr] = $2; rscen[$2] = $3; prog[$2] = $4; rvariant[$2] = $5; rthreads[$2] = $6; label[$2] = $7; isrow[$2] = 1
   } else if (kind == "fig") {
@@ -151,10 +151,11 @@ AWK
 
 # check_published FILE: whether FILE parses, each problem on a line: every line a comment or one of
 # the kinds with its fields; the about lines the listing needs; the run lines known variables; at
-# least one table, column and row; every table's settings known; every figure of a known row, table
-# and column, a number, readings or "-" with why, in one of its column's units; every fact of a
-# known row; every claim in the grammar, and its recorded answer the one its published figures give
-# (its precise form, where it has one, holding on them).
+# least one table, column and row, no row or column given twice; every table's settings known;
+# every figure of a known row, table and column, given once, a number, readings or "-" with why, in
+# one of its column's units; every fact of a known row; every claim in the grammar, and its
+# recorded answer the one its published figures give (its precise form, where it has one, holding
+# on them).
 check_published() {
   awk -F '\t' -v file="$1" -v vars=" $replicate_vars scenarios ns " -v measures=" $replicate_measures " \
     -v unitlist=" $replicate_units " "$(published_awk)
@@ -173,7 +174,10 @@ function bad(msg) { print file ":" FNR ": " msg; n_bad++ }
   for (i = 1; i <= NF; i++) if ($i == "") bad("field " i " is empty")
 }
 kind == "run" && index(vars, " " $2 " ") == 0 { bad("unknown run variable " $2) }
+# The reader keeps the last of two lines of one key: a second is refused, not let overwrite.
+kind == "row" { if ($2 in row_at) bad("second row " $2 " (first at line " row_at[$2] ")"); else row_at[$2] = FNR }
 kind == "column" {
+  if ($2 in col_at) bad("second column " $2 " (first at line " col_at[$2] ")"); else col_at[$2] = FNR
   if (index(measures, " " $3 " ") == 0) bad("unknown measure " $3)
   k = split($4, us, "/")
   for (i = 1; i <= k; i++) if (index(unitlist, " " us[i] " ") == 0) bad("unknown unit " us[i]); else if (dim[us[i]] != dim[us[1]]) bad("a column in " us[1] " and " us[i] ", which measure different things")
@@ -193,6 +197,7 @@ kind == "table" {
   } else if ($i ~ /^id=/ && $i !~ /^id=[A-Za-z0-9_.-]+$/) bad("a table's id is one word: " $i)
 }
 kind == "fig" {
+  if (($2, $3, $4) in fig_at) bad("second fig for " $2 " " $3 " " $4 " (first at line " fig_at[$2, $3, $4] ")"); else fig_at[$2, $3, $4] = FNR
   if (!($2 in isrow)) bad("fig of an unknown row " $2)
   if (!($3 in tindex)) bad("fig of no table: " $3)
   else if (($2 in isrow) && !at($2, $3)) bad("fig of " $2 " in table " $3 ", which holds another scenario's rows")

@@ -72,12 +72,19 @@ broken=$tmp/broken-2099.tsv
 {
   sed -e 's/^fig\t\(go\t10000\tmemory\t[^\t]*\)\tMB$/fig\t\1\tKB/' -e 's/^about\tname\t.*/about\tname\tbroken-2099/' peers/published/pkolaczk-2023.tsv
   printf 'claim\tmin memory at 10 go\tnot in the grammar\nbogus\tline\n'
+  # Its lines 25, 26 and 36 again: a second column, row and figure of one key, which the reader
+  # would let overwrite the first.
+  sed -n -e '/^column\tmemory\t/p' -e '/^row\trust-threads\t/p' -e '/^fig\trust-threads\t1\tmemory\t/p' peers/published/pkolaczk-2023.tsv
 } >"$broken"
 run_cmd env -u PEERS bash -c '. ./run.sh && check_published "$1"' _ "$broken"
 check "a broken data file fails check_published" [ "$rc" -ne 0 ]
 check "naming a figure in the wrong unit" has "$out" 'broken-2099.tsv:[0-9]+: fig in KB, its column is in MB'
 check "a claim outside the grammar" has "$out" 'a claim outside the grammar: min memory at 10 go'
 check "and an unknown kind of line" has "$out" 'unknown kind "bogus"'
+check "a second column, row or figure of one key, with the first one's line" \
+  eval 'has "$out" "broken-2099.tsv:[0-9]+: second column memory \(first at line 25\)$" &&
+    has "$out" "broken-2099.tsv:[0-9]+: second row rust-threads \(first at line 26\)$" &&
+    has "$out" "broken-2099.tsv:[0-9]+: second fig for rust-threads 1 memory \(first at line 36\)$"'
 
 # shellcheck source=tests/fakes.sh
 . tests/fakes.sh || exit 1
