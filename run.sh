@@ -1268,14 +1268,14 @@ write_section() {
   } >"$work/section"
 }
 
-# variant_settings: the write-ups' variants from the environment, checked like the rest (bad
-# values exit 2): atomic_counter's HITS, MODE, SPAWN_FROM, POLL_MS, BURST and BURST_PAUSE_MS;
-# running_avg's and hash_collect's START, a list of gated and eager. A value every program takes
-# (C# counts bursts in an int, Node hits in a double's 53 bits), or none.
-variant_settings() {
+# check_variants: the settings' one check, of the environment's (variant_settings) and of a
+# write-up's run and table lines (check_published): the first bad value exits 2. SLEEP_MS and the
+# write-ups' variants: atomic_counter's HITS, MODE, SPAWN_FROM, POLL_MS, BURST and BURST_PAUSE_MS;
+# running_avg's and hash_collect's START, a list of gated and eager. A value every program takes (C#
+# counts bursts in an int, Node hits in a double's 53 bits), or none.
+check_variants() {
   local st
-  HITS=${HITS:-} MODE=${MODE:-} SPAWN_FROM=${SPAWN_FROM:-} POLL_MS=${POLL_MS:-} BURST=${BURST:-}
-  BURST_PAUSE_MS=${BURST_PAUSE_MS:-} START=${START:-}
+  [ -z "$SLEEP_MS" ] || is_count "$SLEEP_MS" || bad "SLEEP_MS must be a whole number >= 1, got '$SLEEP_MS'"
   [ -z "$HITS" ] || { is_count "$HITS" && [ "$HITS" -le 9007199254740991 ]; } ||
     bad "HITS must be a whole number from 1 to 9007199254740991, got '$HITS'"
   case $MODE in '' | loop | once) ;; *) bad "MODE must be loop or once, got '$MODE'" ;; esac
@@ -1286,12 +1286,20 @@ variant_settings() {
     bad "BURST must be a whole number from 1 to 2147483647, got '$BURST'"
   case $BURST_PAUSE_MS in '' | 0) ;; *) { is_count "$BURST_PAUSE_MS" && [ "$BURST_PAUSE_MS" -le 86400000 ]; } ||
     bad "BURST_PAUSE_MS must be a whole number from 0 to 86400000, got '$BURST_PAUSE_MS'" ;; esac
-  [ -z "$HITS" ] || [ -z "$sweep" ] || [ -n "$replicate" ] || bad "HITS is a target for one N: a sweep's atomic_counter stops at 10 x N hits"
   [ -z "$BURST" ] || [ "$SPAWN_FROM" = task ] || bad "BURST needs SPAWN_FROM=task: the bursts are a spawning task's"
   [ -z "$BURST_PAUSE_MS" ] || [ -n "$BURST" ] || bad "BURST_PAUSE_MS needs BURST"
   for st in $START; do
     case $st in gated | eager) ;; *) bad "START must be gated, eager or both (\"gated eager\"), got '$START'" ;; esac
   done
+}
+
+# variant_settings: the write-ups' variants from the environment, checked (check_variants; bad
+# values exit 2), START without repeats and numbers without leading zeros.
+variant_settings() {
+  HITS=${HITS:-} MODE=${MODE:-} SPAWN_FROM=${SPAWN_FROM:-} POLL_MS=${POLL_MS:-} BURST=${BURST:-}
+  BURST_PAUSE_MS=${BURST_PAUSE_MS:-} START=${START:-}
+  check_variants
+  [ -z "$HITS" ] || [ -z "$sweep" ] || [ -n "$replicate" ] || bad "HITS is a target for one N: a sweep's atomic_counter stops at 10 x N hits"
   START=$(printf '%s\n' $START | awk '!seen[$0]++' | tr '\n' ' ')
   START=${START% }
   # Leading zeros go: the programs read 010 as ten, but a row should say 10.
@@ -1392,7 +1400,6 @@ for t in $THREADS; do
   { is_count "$t" && [ "$t" -le 1024 ]; } || bad "THREADS must be whole numbers from 1 to 1024, got '$THREADS'"
 done
 THREADS=$(echo $THREADS)  # one space between values
-[ -z "$SLEEP_MS" ] || is_count "$SLEEP_MS" || bad "SLEEP_MS must be a whole number >= 1, got '$SLEEP_MS'"
 variant_settings
 peers_settings
 

@@ -151,16 +151,52 @@ AWK
 
 # check_published FILE: whether FILE parses, each problem on a line: every line a comment or one of
 # the kinds with its fields; the about lines the listing needs; the run lines known variables; at
-# least one table, column and row, no row or column given twice; every table's settings known;
-# every figure of a known row, table and column, given once, a number, readings or "-" with why, in
-# one of its column's units; every fact of a known row; every claim in the grammar, and its
-# recorded answer the one its published figures give (its precise form, where it has one, holding
-# on them).
+# least one table, column and row, no row or column given twice; the run lines' settings, and each
+# table's over them, within run.sh's rules (settings_problem); every figure of a known row, table
+# and column, given once, a number, readings or "-" with why, in one of its column's units; every
+# fact of a known row; every claim in the grammar, and its recorded answer the one its published
+# figures give (its precise form, where it has one, holding on them).
 check_published() {
+  local ok=0 what line settings problem
   awk -F '\t' -v file="$1" -v vars=" $replicate_vars scenarios ns " -v measures=" $replicate_measures " \
     -v unitlist=" $replicate_units " "$(published_awk)
-$(check_awk)" "$1"
+$(check_awk)" "$1" || ok=1
+  # The run lines' settings, then each table's over them, as its run has them.
+  while IFS=$tab read -r what line settings <&3; do
+    problem=$(settings_problem "$settings") && continue
+    if [ "$what" = run ]; then what="its run lines"; else what="this table's settings, over the run lines'"; fi
+    echo "$1:$line: $what: $problem"
+    ok=1
+    [ "$what" != "its run lines" ] || break # then every table has the problem: said once
+  done 3< <(awk -F '\t' "$(published_awk)"'
+    $1 == "run" && index(settable, " " $2 " ") { if (!first) first = FNR; all = all "\t" $2 "=" $3 }
+    END {
+      if (first) print "run\t" first all
+      for (t = 1; t <= nt; t++) if (tset[t] != "") { s = tset[t]; gsub(/ /, "\t", s); print "table\t" tline[t] all "\t" s }
+    }' "$1")
+  return $ok
 }
+
+# settings_problem SETTINGS: the first problem of SETTINGS (VAR=VALUE, tab-separated, a later one
+# overriding an earlier), the write-up's other variables unset, by run.sh's rules (check_variants)
+# and a data file's own: a number as the text prints it, without a leading zero. Fails if it has one.
+settings_problem() {
+  local problem
+  problem=$({
+    set -f
+    for v in $replicate_vars; do printf -v "$v" ''; done
+    IFS=$tab
+    for kv in $1; do
+      case " $replicate_vars " in *" ${kv%%=*} "*) ;; *) continue ;; esac # check_awk names the others
+      case ${kv#*=} in 0[0-9]*) bad "$kv has a leading zero" ;; esac
+      printf -v "${kv%%=*}" '%s' "${kv#*=}"
+    done
+    check_variants
+  } 2>&1) && return 0
+  echo "${problem#run.sh: }"
+  return 1
+}
+
 check_awk() {
   cat <<'AWK'
 function bad(msg) { print file ":" FNR ": " msg; n_bad++ }
@@ -190,10 +226,10 @@ kind == "table" {
   if (nt in tattr_bad) bad("after a table's scenario come id= and settings, not " tattr_bad[nt])
   if (tscen[nt] != "-" && index(" " run["scenarios"] " ", " " tscen[nt] " ") == 0) bad("a table of " tscen[nt] ", which is not one of run scenarios")
   if ("ns" in run && index(" " run["ns"] " ", " " tn[nt] " ") == 0) bad("a table at N=" tn[nt] ", which run ns does not list")
+  # Their values are run.sh's to check (settings_problem).
   for (i = 4; i <= NF; i++) if ($i ~ /=/ && $i !~ /^id=/) {
-    v = $i; sub(/^[^=]*=/, "", v); var = substr($i, 1, length($i) - length(v) - 1)
+    var = $i; sub(/=.*/, "", var)
     if (index(settable, " " var " ") == 0) bad("unknown table setting " $i " (id= or one of" settable ")")
-    else if (var == "MODE" ? v !~ /^(loop|once)$/ : var == "SPAWN_FROM" ? v !~ /^(main|task)$/ : var == "START" ? v !~ /^(gated|eager)$/ : v !~ /^[0-9]+$/) bad("not a value for " var ": " v)
   } else if ($i ~ /^id=/ && $i !~ /^id=[A-Za-z0-9_.-]+$/) bad("a table's id is one word: " $i)
 }
 kind == "fig" {

@@ -86,6 +86,37 @@ check "a second column, row or figure of one key, with the first one's line" \
     has "$out" "broken-2099.tsv:[0-9]+: second row rust-threads \(first at line 26\)$" &&
     has "$out" "broken-2099.tsv:[0-9]+: second fig for rust-threads 1 memory \(first at line 36\)$"'
 
+# A table's settings, over the run lines', keep run.sh's rules for them, and a number has no
+# leading zero; each table's first problem is named with its line (kjpgit-2019's run: SLEEP_MS=1000,
+# HITS=60000000).
+settings=$tmp/settings-2099.tsv
+{
+  sed -e 's/^about\tname\t.*/about\tname\tsettings-2099/' peers/published/kjpgit-2019.tsv
+  printf 'table\t1000000\tAll wrong\t-\tid=a\tHITS=060000000\tBURST=10\tSLEEP_MS=0\tBURST_PAUSE_MS=99999999999\n'
+  printf 'table\t1000000\tBursts from main\t-\tid=b\tBURST=10\n'
+  printf 'table\t1000000\tA pause without bursts\t-\tid=c\tSPAWN_FROM=task\tBURST_PAUSE_MS=5\n'
+  printf 'table\t1000000\tNo sleep\t-\tid=d\tSLEEP_MS=0\n'
+  printf 'table\t1000000\tA pause above a day\t-\tid=e\tSPAWN_FROM=task\tBURST=10\tBURST_PAUSE_MS=99999999999\n'
+  printf 'table\t1000000\tTwice\t-\tid=f\tMODE=twice\n'
+  printf 'table\t1000000\tRight\t-\tid=g\tMODE=once\tSPAWN_FROM=task\tBURST=10\tBURST_PAUSE_MS=0\n'
+} >"$settings"
+run_cmd env -u PEERS bash -c '. ./run.sh && check_published "$1"' _ "$settings"
+base=$(grep -c '' peers/published/kjpgit-2019.tsv)
+# settings_said K REGEX: the K-th table added is refused, saying REGEX.
+settings_said() { has "$out" "settings-2099[.]tsv:$((base + $1)): this table's settings, over the run lines': $2\$"; }
+check "bad table settings fail check_published, one line a table" \
+  eval '[ "$rc" -ne 0 ] && [ "$(printf "%s\n" "$out" | grep -c .)" -eq 6 ]'
+check "a number with a leading zero" settings_said 1 'HITS=060000000 has a leading zero'
+check "BURST without SPAWN_FROM=task" settings_said 2 'BURST needs SPAWN_FROM=task: the bursts are a spawning task.s'
+check "BURST_PAUSE_MS without BURST" settings_said 3 'BURST_PAUSE_MS needs BURST'
+check "a sleep of 0 ms" settings_said 4 "SLEEP_MS must be a whole number >= 1, got '0'"
+check "a pause above a day" settings_said 5 "BURST_PAUSE_MS must be a whole number from 0 to 86400000, got '99999999999'"
+check "an unknown mode" settings_said 6 "MODE must be loop or once, got 'twice'"
+printf 'run\tBURST\t5\n' >>"$settings"
+run_cmd env -u PEERS bash -c '. ./run.sh && check_published "$1"' _ "$settings"
+check "bad run lines: named once, at the first with a setting (SLEEP_MS), not again at each table" \
+  eval '[ "$rc" -ne 0 ] && [ "$(printf "%s\n" "$out" | grep -c .)" -eq 1 ] && has "$out" "settings-2099[.]tsv:19: its run lines: BURST needs SPAWN_FROM=task"'
+
 # shellcheck source=tests/fakes.sh
 . tests/fakes.sh || exit 1
 # The sandbox is a git checkout, so that a replication can be resumed at its commit.
@@ -337,6 +368,9 @@ bad_case "--replicate needs a write-up's name with --quick or --plan" ./run.sh -
 bad_case "unknown option '--fast'" ./run.sh --replicate tiny-2099 --fast
 printf 'table\t20\tCounters\tatomic_counter\n' >>peers/published/tiny-2098.tsv
 bad_case "tiny-2098.tsv:[0-9]+: a table of atomic_counter, which is not one of run scenarios" ./run.sh --replicate tiny-2098
+printf 'table\t30\tBursts from main\tatomic_counter\tid=bad\tBURST=10\n' >>peers/published/tiny-2097.tsv
+bad_case "tiny-2097.tsv:[0-9]+: this table's settings, over the run lines': BURST needs SPAWN_FROM=task" ./run.sh --replicate tiny-2097
+check "in one line" [ "$(printf '%s\n' "$err" | grep -c .)" -eq 1 ]
 printf 'bogus\tline\n' >>peers/published/tiny-2099.tsv
 bad_case "tiny-2099.tsv:[0-9]+: unknown kind \"bogus\"" ./run.sh --replicate tiny-2099
 check "no temp files are left" no_temp_files
