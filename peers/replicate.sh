@@ -252,12 +252,12 @@ END {
   if (!nt || !nc || !nr) { FNR = 0; bad("it needs a table, a column and a row") }
   for (i = 1; i <= ncl; i++) {
     FNR = clline[i]
-    if (!valid(claim[i])) { bad("a claim outside the grammar: " claim[i]); continue }
+    if (!valid(claim[i])) { bad("a claim outside the grammar: " claim[i] " (" fault ")"); continue }
     if (answer[i] != "yes" && answer[i] != "no") { bad("a claim's answer is yes or no, not " answer[i]); continue }
     judge(claim[i], plo, phi, pshown)
     if (verdict != answer[i]) bad("the claim \"" claim[i] "\" is recorded as " answer[i] ", and its published figures say " verdict ": " figures)
     if (precise[i] == "") continue
-    if (!valid(precise[i])) { bad("a precise form outside the grammar: " precise[i]); continue }
+    if (!valid(precise[i])) { bad("a precise form outside the grammar: " precise[i] " (" fault ")"); continue }
     judge(precise[i], plo, phi, pshown)
     if (verdict != "yes") bad("the precise form \"" precise[i] "\" does not hold on the published figures (" verdict ": " figures ")")
   }
@@ -267,22 +267,32 @@ END {
 function at(id, t) { return (id in isrow) && ((t, rscen[id]) in tof || (t, "-") in tof) }
 # colok(C): a column, or the sum of two of one dimension ("user+sys").
 function colok(c,   ab) { if (c in units) return 1; return split(c, ab, "+") == 2 && (ab[1] in units) && (ab[2] in units) && dim[first_unit(units[ab[1]])] == dim[first_unit(units[ab[2]])] }
+# valid(EXPR): EXPR is in the grammar (peers/README.md); else fault names the term that is not.
 function valid(e,   parts, np, i) { np = split(e, parts, / and /); for (i = 1; i <= np; i++) if (!valid_one(parts[i])) return 0; return np > 0 }
 function valid_one(c,   w, k, i, rt, op) {
   k = split(c, w, " ")
-  if (w[1] == "min" || w[1] == "max") return k == 6 && w[3] == "at" && w[5] == "=" && colok(w[2]) && at(w[6], w[4])
-  if (w[1] == "ratio") return k == 9 && w[4] == "/" && w[6] == "at" && (w[8] == ">" || w[8] == "<") && isnum(w[9]) && colok(w[2]) && at(w[3], w[7]) && at(w[5], w[7])
+  if (w[1] == "min" || w[1] == "max") return form(k == 6 && w[3] == "at" && w[5] == "=", "not of the form " w[1] " COLUMN at T = ROW") && col_known(w[2]) && in_table(w[6], w[4])
+  if (w[1] == "ratio") return form(k == 9 && w[4] == "/" && w[6] == "at" && (w[8] == ">" || w[8] == "<") && isnum(w[9]), "not of the form ratio COLUMN ROW / ROW at T > X (or <)") &&
+    col_known(w[2]) && in_table(w[3], w[7]) && in_table(w[5], w[7])
   if (w[1] == "chain") {
-    if (k < 5 || k % 2 == 0 || !colok(w[2])) return 0
+    if (!form(k >= 5 && k % 2 == 1, "not of the form chain COLUMN ROW@T < ROW@T ...") || !col_known(w[2])) return 0
     for (i = 3; i <= k; i += 2) {
-      if (split(w[i], rt, "@") != 2 || !at(rt[1], rt[2])) return 0
+      if (!form(split(w[i], rt, "@") == 2, "a chain's terms are ROW@T, not " w[i]) || !in_table(rt[1], rt[2])) return 0
       if (i == 3 || w[i - 1] == "~") continue
-      if ((w[i - 1] != "<" && w[i - 1] != ">") || (op != "" && w[i - 1] != op)) return 0
+      if (!form(w[i - 1] == "<" || w[i - 1] == ">", "a chain's terms are joined by <, > or ~, not " w[i - 1])) return 0
+      if (!form(op == "" || w[i - 1] == op, "a chain mixes < and >")) return 0
       op = w[i - 1]
     }
-    return op != ""
+    return form(op != "", "a chain needs a < or > between two of its terms")
   }
-  return k == 6 && (w[3] == "<" || w[3] == ">") && w[5] == "at" && colok(w[1]) && at(w[2], w[6]) && at(w[4], w[6])
+  return form(k == 6 && (w[3] == "<" || w[3] == ">") && w[5] == "at", "not of the form COLUMN ROW < ROW at T (or >), nor min, max, ratio or chain") &&
+    col_known(w[1]) && in_table(w[2], w[6]) && in_table(w[4], w[6])
+}
+function form(ok, f) { if (!ok) fault = f; return ok }
+function col_known(c) { if (!colok(c)) fault = index(c, "+") ? c " is not two columns of one kind summed" : "no column " c; return colok(c) }
+function in_table(id, t) {
+  if (!at(id, t)) fault = !(id in isrow) ? "no row " id : !(t in tindex) ? "no table " t : "row " id " is not in table " t ", a table of another scenario's rows"
+  return at(id, t)
 }
 AWK
 }
@@ -334,14 +344,12 @@ replicate_list() {
 # where the user has not set one), PEERS (the runtimes of its rows, unless the user chose). A
 # variable the write-up fixes, set by the user, is refused: the run would not be the write-up's.
 replicate_settings() {
-  local f=$published_dir/$1.tsv v value known n
+  local f=$published_dir/$1.tsv v value known problems nl=$'\n'
   if [ ! -f "$f" ]; then
     known=$(ls "$published_dir" 2>/dev/null | sed -n 's/[.]tsv$//p' | tr '\n' ' ')
     bad "--replicate: unknown write-up '$1' (known: ${known% }; ./run.sh --replicate lists them)"
   fi
-  check_published "$f" >"${TMPDIR:-/tmp}/check_published.$$" 2>&1 ||
-    { head -n 1 "${TMPDIR:-/tmp}/check_published.$$" >&2; rm -f "${TMPDIR:-/tmp}/check_published.$$"; exit 2; }
-  rm -f "${TMPDIR:-/tmp}/check_published.$$"
+  problems=$(check_published "$f" 2>&1) || bad "${problems%%$nl*}"
   pubfile=$f
   for v in THREADS SWEEP $replicate_vars; do
     [ "$v" != RUNS ] || continue

@@ -79,12 +79,28 @@ broken=$tmp/broken-2099.tsv
 run_cmd env -u PEERS bash -c '. ./run.sh && check_published "$1"' _ "$broken"
 check "a broken data file fails check_published" [ "$rc" -ne 0 ]
 check "naming a figure in the wrong unit" has "$out" 'broken-2099.tsv:[0-9]+: fig in KB, its column is in MB'
-check "a claim outside the grammar" has "$out" 'a claim outside the grammar: min memory at 10 go'
+check "a claim outside the grammar, and why" has "$out" 'a claim outside the grammar: min memory at 10 go \(not of the form min COLUMN at T = ROW\)$'
 check "and an unknown kind of line" has "$out" 'unknown kind "bogus"'
 check "a second column, row or figure of one key, with the first one's line" \
   eval 'has "$out" "broken-2099.tsv:[0-9]+: second column memory \(first at line 25\)$" &&
     has "$out" "broken-2099.tsv:[0-9]+: second row rust-threads \(first at line 26\)$" &&
     has "$out" "broken-2099.tsv:[0-9]+: second fig for rust-threads 1 memory \(first at line 36\)$"'
+
+# A claim outside the grammar is named with the term that fails.
+grammar=$tmp/grammar-2099.tsv
+{
+  sed -e 's/^about\tname\t.*/about\tname\tgrammar-2099/' peers/published/csharp-go-elixir-rust-2024.tsv
+  for c in "memory go-shared < go at timer" "memory go < nosuch at timer" "memory go < rust at nosuch" "memory+executed go < rust at timer" \
+    "chain memory go@timer < rust@timer > csharp@timer" "memory go < rust at timer and max nosuch at timer = go"; do
+    printf 'claim\t%s\tyes\tits words\n' "$c"
+  done
+} >"$grammar"
+run_cmd env -u PEERS bash -c '. ./run.sh && check_published "$1"' _ "$grammar"
+check "a row of another table's scenario, a row or table or column not there, a mixed chain: each named" \
+  eval 'has "$out" "grammar-2099[.]tsv:[0-9]+: a claim outside the grammar: memory go-shared < go at timer \(row go-shared is not in table timer, a table of another scenario.s rows\)$" &&
+    has "$out" "at timer \(no row nosuch\)$" && has "$out" "at nosuch \(no table nosuch\)$" &&
+    has "$out" "memory[+]executed go < rust at timer \(memory[+]executed is not two columns of one kind summed\)$" &&
+    has "$out" "csharp@timer \(a chain mixes < and >\)$" && has "$out" "max nosuch at timer = go \(no column nosuch\)$"'
 
 # A table's settings, over the run lines', keep run.sh's rules for them, and a number has no
 # leading zero; each table's first problem is named with its line (kjpgit-2019's run: SLEEP_MS=1000,
@@ -367,12 +383,12 @@ bad_case "no --sweep or --peers with it" ./run.sh --replicate --peers tiny-2099
 bad_case "--replicate needs a write-up's name with --quick or --plan" ./run.sh --replicate --quick
 bad_case "unknown option '--fast'" ./run.sh --replicate tiny-2099 --fast
 printf 'table\t20\tCounters\tatomic_counter\n' >>peers/published/tiny-2098.tsv
-bad_case "tiny-2098.tsv:[0-9]+: a table of atomic_counter, which is not one of run scenarios" ./run.sh --replicate tiny-2098
+bad_case "^run.sh: [^ ]*/tiny-2098.tsv:[0-9]+: a table of atomic_counter, which is not one of run scenarios" ./run.sh --replicate tiny-2098
 printf 'table\t30\tBursts from main\tatomic_counter\tid=bad\tBURST=10\n' >>peers/published/tiny-2097.tsv
-bad_case "tiny-2097.tsv:[0-9]+: this table's settings, over the run lines': BURST needs SPAWN_FROM=task" ./run.sh --replicate tiny-2097
+bad_case "^run.sh: [^ ]*/tiny-2097.tsv:[0-9]+: this table's settings, over the run lines': BURST needs SPAWN_FROM=task" ./run.sh --replicate tiny-2097
 check "in one line" [ "$(printf '%s\n' "$err" | grep -c .)" -eq 1 ]
 printf 'bogus\tline\n' >>peers/published/tiny-2099.tsv
-bad_case "tiny-2099.tsv:[0-9]+: unknown kind \"bogus\"" ./run.sh --replicate tiny-2099
+bad_case "^run.sh: [^ ]*/tiny-2099.tsv:[0-9]+: unknown kind \"bogus\"" ./run.sh --replicate tiny-2099
 check "no temp files are left" no_temp_files
 
 finish
