@@ -206,7 +206,7 @@ function bad(msg) { print file ":" FNR ": " msg; n_bad++ }
   else if (kind == "table") { if (NF < 3) bad("table needs 3 fields or more, has " NF) }
   else if (kind == "claim") { if (NF != 4 && NF != 6) bad("claim needs 4 or 6 fields, has " NF) }
   else if (!(kind in want)) { bad("unknown kind \"" kind "\""); next }
-  else if (NF != want[kind] && !(kind == "fact" && NF == 4)) bad(kind " needs " want[kind] " fields, has " NF)
+  else if (NF != want[kind]) bad(kind " needs " want[kind] " fields, has " NF)
   for (i = 1; i <= NF; i++) if ($i == "") bad("field " i " is empty")
 }
 kind == "run" && index(vars, " " $2 " ") == 0 { bad("unknown run variable " $2) }
@@ -560,9 +560,8 @@ function here(l, n, m, u,   k, kib, v) {
   if (m ~ /rss/) {
     if (!has(kib)) return ""
     if (u == "KiB,") return thousands(kib)
-    if (u == "MB" || u == "MiB") return sprintf("%.1f", kib / 1024)
-    if (u == "GB") return sprintf("%.2f", kib / 1048576)
-    return sprintf("%d", kib)
+    if (u == "GB") return sprintf("%.2f", kib / size[u])
+    return sprintf(size[u] > 1 ? "%.1f" : "%d", kib / size[u])
   }
   if (u == "m:ss") return sprintf("%d:%02d", int(v / 60), int(v) % 60)
   if (u == "ms") return sprintf("%.2f", v * 1000)

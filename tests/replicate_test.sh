@@ -30,8 +30,12 @@ done
 check "a claim's words keep the text's words apart from the file's reading of them" \
   grep -q '"the CPU usage and memory usage quite contrast" (the text.s words; which way memory goes, C# below Go, is this file.s reading' peers/published/csharp-go-2022.tsv
 check "seven write-ups" [ "$(ls peers/published/*.tsv | wc -l)" -eq 7 ]
+check "peers/README.md gives the sizes the units are read in, which are published_awk's" \
+  eval 'lib published_awk | grep -qF "split(\"1 1 1 1024 1024 1048576 1 1 0.001 1\", unit_sizes" &&
+    grep -qF "are 1 KiB, MB and MiB 1024 KiB, GB 1,048,576 KiB (2^20), ms 0.001 s, whatever the \`about unit\` line" peers/README.md'
 
-# Spot checks against the texts: each table's first and last figure, as printed.
+# Spot checks: each table's first and last figure as its text prints it, copied here by hand, so
+# that a fig line that drifts from the text fails (the test does not read the texts).
 # spot FILE "ROW TABLE COLUMN VALUE UNIT"...: each is a fig line of peers/published/FILE.tsv.
 spot() {
   local f=peers/published/$1.tsv want line missing=''
@@ -73,7 +77,7 @@ check "and a precise form that does not hold" has "$out" 'the precise form "rati
 broken=$tmp/broken-2099.tsv
 {
   sed -e 's/^fig\t\(go\t10000\tmemory\t[^\t]*\)\tMB$/fig\t\1\tKB/' -e 's/^about\tname\t.*/about\tname\tbroken-2099/' peers/published/pkolaczk-2023.tsv
-  printf 'claim\tmin memory at 10 go\tnot in the grammar\nbogus\tline\n'
+  printf 'claim\tmin memory at 10 go\tnot in the grammar\nbogus\tline\nfact\tgo\tversion\t1.19\n'
   # Its lines 25, 26 and 36 again: a second column, row and figure of one key, which the reader
   # would let overwrite the first.
   sed -n -e '/^column\tmemory\t/p' -e '/^row\trust-threads\t/p' -e '/^fig\trust-threads\t1\tmemory\t/p' peers/published/pkolaczk-2023.tsv
@@ -83,6 +87,7 @@ check "a broken data file fails check_published" [ "$rc" -ne 0 ]
 check "naming a figure in the wrong unit" has "$out" 'broken-2099.tsv:[0-9]+: fig in KB, its column is in MB'
 check "a claim outside the grammar, and why" has "$out" 'a claim outside the grammar: min memory at 10 go \(not of the form min COLUMN at T = ROW\)$'
 check "and an unknown kind of line" has "$out" 'unknown kind "bogus"'
+check "and a fact without its words" has "$out" 'broken-2099.tsv:[0-9]+: fact needs 5 fields, has 4$'
 check "a second column, row or figure of one key, with the first one's line" \
   eval 'has "$out" "broken-2099.tsv:[0-9]+: second column memory \(first at line 25\)$" &&
     has "$out" "broken-2099.tsv:[0-9]+: second row rust-threads \(first at line 26\)$" &&
