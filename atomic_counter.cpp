@@ -22,33 +22,38 @@ struct scoreboard {
     double reached_ms = 0;          // when the monitor saw the target, from the first spawn
 };
 
+// The one scoreboard, and how long each task sleeps (set by main() before the first spawn).
+// Globals, not parameters: a parameter is copied into each of the N frames (the anatomy in
+// common.hpp).
+scoreboard board;
+milliseconds sleep_for{1000};
+
 // co_await on a bare duration sleeps because job's promise turns it into a timer (await_transform
 // in common.hpp).
-job looper(scoreboard& s, milliseconds d) {
-    while (!s.stop.load(std::memory_order_relaxed)) {
-        s.hits.fetch_add(1, std::memory_order_relaxed);
-        co_await d;
+job looper() {
+    while (!board.stop.load(std::memory_order_relaxed)) {
+        board.hits.fetch_add(1, std::memory_order_relaxed);
+        co_await sleep_for;
     }
 }
 
-job once(scoreboard& s, milliseconds d) {
-    co_await d;
-    s.hits.fetch_add(1, std::memory_order_relaxed);
+job once() {
+    co_await sleep_for;
+    board.hits.fetch_add(1, std::memory_order_relaxed);
 }
 
 // Helpers: spawned like jobs, but not among the N tasks, so rt.completed() leaves them out.
 // The monitor reads the counter every poll; at the target it raises the stop flag (loop mode) and ends.
-helper monitor(scoreboard& s, std::uint64_t target, milliseconds poll, bench::clock_type::time_point start) {
-    while (s.hits.load(std::memory_order_relaxed) < target) co_await poll;
-    s.reached_ms = bench::ms_since(start);
-    s.stop.store(true, std::memory_order_relaxed);
+helper monitor(std::uint64_t target, milliseconds poll, bench::clock_type::time_point start) {
+    while (board.hits.load(std::memory_order_relaxed) < target) co_await poll;
+    board.reached_ms = bench::ms_since(start);
+    board.stop.store(true, std::memory_order_relaxed);
 }
 
 // Spawns the n tasks from a coroutine; with burst > 0, pauses after every burst spawns but the last.
-helper spawner(runtime& rt, scoreboard& s, milliseconds d, bool loop, std::uint64_t n, std::uint64_t burst,
-               milliseconds pause, counter& spawned) {
+helper spawner(runtime& rt, bool loop, std::uint64_t n, std::uint64_t burst, milliseconds pause, counter& spawned) {
     for (std::uint64_t i = 1; i <= n; ++i) {
-        rt.spawn(loop ? looper(s, d) : once(s, d));
+        rt.spawn(loop ? looper() : once());
         spawned.store(i, std::memory_order_relaxed);
         if (burst && i % burst == 0 && i < n) co_await pause;
     }
@@ -80,10 +85,9 @@ int main(int argc, char** argv) {
     const auto pause_arg = cli.number("--burst-pause-ms", burst ? 1000 : UINT64_MAX, 0, 86400000);
     const milliseconds pause{burst ? pause_arg : 0};
     // At least 1: with 0 a looping task would yield forever instead of sleeping.
-    const milliseconds sleep{cli.number("--sleep-ms", 1000, 1, 86400000)};
+    sleep_for = milliseconds{cli.number("--sleep-ms", 1000, 1, 86400000)};
     const auto threads = cli.threads();
-    scoreboard s;
-    cli.finish(bench::frame_of([&] { return loop_mode ? looper(s, sleep) : once(s, sleep); }));  // one frame
+    cli.finish(bench::frame_of([&] { return loop_mode ? looper() : once(); }));  // one frame
     if (!loop_mode && hits_arg) bench::usage_error("--hits applies to --mode loop only (once mode ends at N hits)");
     if (burst && !from_task) bench::usage_error("--burst needs --spawn-from task");
     if (!burst && pause_arg != UINT64_MAX) bench::usage_error("--burst-pause-ms needs --burst");
@@ -93,12 +97,12 @@ int main(int argc, char** argv) {
     counter spawned{0};
     report.start();
     const auto start = bench::clock_type::now();
-    rt.spawn(monitor(s, hits_target, poll, start));
+    rt.spawn(monitor(hits_target, poll, start));
     if (from_task) {
-        rt.spawn(spawner(rt, s, sleep, loop_mode, n, burst, pause, spawned));
+        rt.spawn(spawner(rt, loop_mode, n, burst, pause, spawned));
         rt.run_until([&] { return spawned.load(std::memory_order_relaxed) == n; });
     } else {
-        for (std::uint64_t i = 0; i < n; ++i) rt.spawn(loop_mode ? looper(s, sleep) : once(s, sleep));
+        for (std::uint64_t i = 0; i < n; ++i) rt.spawn(loop_mode ? looper() : once());
     }
     report.spawned();
     rt.start_all();
@@ -106,7 +110,7 @@ int main(int argc, char** argv) {
     rt.join();
     report.finished();
 
-    const auto hits = s.hits.load();
+    const auto hits = board.hits.load();
     const auto completed = rt.completed();
     // At least the target; exactly n in once mode.
     bench::check(loop_mode ? hits >= hits_target : hits == n,
@@ -115,8 +119,8 @@ int main(int argc, char** argv) {
     bench::check(rt.early_wakeups() == 0, std::to_string(rt.early_wakeups()) + " timers fired early");
     report.result("hits", hits);
     // Per second until the monitor saw the target, as the scoreboard counts.
-    report.result("reached_ms", std::llround(s.reached_ms));
-    report.result("hits_per_s", std::llround(static_cast<double>(hits) / (s.reached_ms / 1000)));
+    report.result("reached_ms", std::llround(board.reached_ms));
+    report.result("hits_per_s", std::llround(static_cast<double>(hits) / (board.reached_ms / 1000)));
     report.result("late_max_ms", rt.late_max_ms(), 2);
     report.result("late_p99_ms", rt.late_p99_ms(), 2);
     report.result("completed", completed);

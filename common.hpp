@@ -8,6 +8,7 @@
 //     co_await e                                waits until the bench::event e is set
 //     co_await ch.receive(out)                  takes what a bench::channel<T> holds
 //   bench::runtime rt{threads};                 T event loops on T threads
+//   bench::runtime rt{threads, jitter, seed};   the same; each sleep lengthened by a draw from [0, jitter]
 //     rt.spawn(job), rt.start_all()             round-robin over the loops; run all to their first wait
 //     rt.run_ready()                            run what is ready now (after a spawn: start it at once)
 //     rt.run_until(done), rt.join()             run until done() holds; until every task has ended
@@ -333,34 +334,45 @@ inline void cpu_relax() noexcept {
 
 namespace bench {
 // ---- The runtime. -----------------------------------------------------------------------------
-// Anatomy of one waiting coro_timer task, `job sleeper(milliseconds d) { co_await d; }`, at -O2:
+// Anatomy of one waiting coro_timer task, `job sleeper() { co_await sleep_for; }`, at -O2:
 //
 //   bytes                                   clang 14  g++ 12  decided by
 //   resume and destroy pointers                   16      16  the ABI: every frame starts with them
 //   the promise: one queue link                    4       4  promise_base::link_ (static_assert, job)
-//   d, and the compiler's own state               12      28  the compiler (g++ keeps more of it)
-//   the frame, as frame_of() measures it          32      48  tests/test_scenarios.cpp checks both
+//   the compiler's own state, and padding          4      20  the compiler (g++ keeps more of it)
+//   the frame, as frame_of() measures it          24      40  tests/test_scenarios.cpp checks both
+//   the sleep's length                             0       0  a global the task reads, not a parameter
 //   an awaiter kept across the wait                0       0  await_transform files the task first
 //   a timer of its own                             0       0  its bucket keeps one deadline (timers)
-//   an allocator header                            0       0  frame_pool: headerless 16-byte classes
+//   an allocator header, or rounding               0       0  frame_pool: headerless 8-byte classes
 //
 // - The promise is 4 bytes because a job is spawned and never awaited: no result, no caller to
 //   resume. What is left is the link of the one queue the task waits in (the ready queue, a timer
 //   bucket, an event's waiters): the next task's index in one region of frames, not a pointer.
+// - The compiler's state: clang 14 keeps a 1-byte resume index; g++ 12 a handle to the frame
+//   itself (8 bytes), a 2-byte resume index, two flags and a byte per awaiter. A frame's size is
+//   a multiple of its alignment, here 8.
+// - No parameter: g++ 12 copies every parameter into the frame, used or not, and clang 14 every
+//   one the body uses. `job sleeper(milliseconds d)` is 32 and 48 bytes; a reference to shared
+//   state costs 8 more too. So what all tasks share (coro_timer's sleep, coro_shared's event) is a
+//   global that main() sets before the first spawn, and --jitter-ms is drawn by the loop when the
+//   task files its sleep (runtime's `jitter`): the deadline is kept by its bucket, not its frame.
 // - `co_await d` and `co_await e` go through promise_base::await_transform, which files the task
 //   where it waits and returns `parked`, an awaiter with nothing left to do: g++ 12 keeps every
 //   awaiter and temporary of a co_await in the frame, so one that remembered d would cost 16 bytes.
 // - A job frees its own frame at its end (final_awaiter), so nothing holds a handle to it.
-// - Frames come from frame_pool (below): free lists per 16-byte size class, no header, carved from
-//   huge pages.
+// - Frames come from frame_pool (below): free lists per 8-byte size class, no header, carved from
+//   huge pages. A 24- or 40-byte frame takes 24 or 40 bytes.
 // - Timers keep one bucket per distinct millisecond, holding the deadline once for all its tasks.
 
 // Frame pool. Every byte of a frame is multiplied by N, and malloc would add an 8-byte header.
-// Frames come from per-thread free lists, one per 16-byte size class (powers of two above 512
+// Frames come from per-thread free lists, one per 8-byte size class (powers of two above 512
 // bytes), carved from chunks that grow from 64 KiB to 32 MiB, all in one reserved region; a freed
 // frame goes on the list of the thread that frees it. Chunks are never returned, like malloc's
-// arena. Classes are multiples of 16, as operator new promises (__STDCPP_DEFAULT_NEW_ALIGNMENT__):
-// g++ writes a frame with an alignas(16) local with movaps, which faults on an 8-aligned address.
+// arena. A frame's size is a multiple of its alignment, so a 24- or 40-byte frame holds nothing
+// aligned to 16, and takes an 8-byte-aligned block. A frame whose size is a multiple of 16 may hold
+// a 16-aligned local (g++ writes an alignas(16) local with movaps, which faults on an 8-aligned
+// address), so it gets 16-byte alignment, as operator new promises (__STDCPP_DEFAULT_NEW_ALIGNMENT__).
 // Neither g++ 12 nor clang 14 passes a larger alignment to operator new: alignas(32) or more in a
 // coroutine is not honoured, and neither compiler warns.
 
@@ -380,13 +392,14 @@ inline std::mutex stats_mutex;
 inline frame_stats* all_stats = nullptr;
 
 // Every frame lives in one stretch of address space, reserved at the first allocation, so that a
-// queue link can be a 32-bit index into it (2^32 steps of 16 bytes: 64 GiB). Only touched pages
+// queue link can be a 32-bit index into it (2^32 steps of 8 bytes: 32 GiB, so at most 1.43 billion
+// 24-byte frames and 859 million of 40; cli::finish refuses a larger N up front). Only touched pages
 // count, in RSS and against memory. The reservation: physical memory, at most half of ulimit -v,
 // and under vm.overcommit_memory=2 (which charges it in full) half of the commit limit left; if
 // the OS refuses, halved until it fits. Filling it is running out of memory (std::bad_alloc).
 class frame_region {
 public:
-    static constexpr std::size_t unit = __STDCPP_DEFAULT_NEW_ALIGNMENT__;
+    static constexpr std::size_t unit = alignof(void*);  // every frame starts with two pointers
     static constexpr std::size_t max_bytes = std::size_t{1} << 32 << std::countr_zero(unit);
 
     static std::size_t wanted_bytes() {
@@ -403,7 +416,7 @@ public:
                 if ((base_ = static_cast<char*>(os::map(size_, true)))) return;
             size_ = 0;
         });
-        const std::size_t align = bytes >= os::huge_page ? os::huge_page : unit;
+        const std::size_t align = bytes >= os::huge_page ? os::huge_page : aligned;
         std::size_t at = used_.load(std::memory_order_relaxed), start;
         do {
             start = (at + align - 1) & ~(align - 1);
@@ -412,6 +425,8 @@ public:
         return base_ + start;
     }
     char* base() const noexcept { return base_; }
+    // What operator new promises: chunks start there, and so does every frame that may need it.
+    static constexpr std::size_t aligned = __STDCPP_DEFAULT_NEW_ALIGNMENT__;
 
 private:
     std::once_flag once_;
@@ -432,6 +447,10 @@ public:
             free_[cls] = b->next;
             return b;
         }
+        // A frame's size is a multiple of its alignment: only one whose size is a multiple of 16
+        // can hold something aligned to 16, and only that one is carved at a 16-byte boundary. The
+        // 8 bytes skipped, if any, stay untouched (free lists keep each class's alignment).
+        if (bytes % frame_region::aligned == 0) chunk_at_ = align_up(chunk_at_);
         if (static_cast<std::size_t>(chunk_end_ - chunk_at_) < bytes) refill(bytes);
         void* p = chunk_at_;
         chunk_at_ += bytes;
@@ -462,7 +481,7 @@ private:
         free_block* next;
     };
 
-    // 16-byte classes up to 512 bytes; above that, powers of two (a frame that large is rare).
+    // 8-byte classes up to 512 bytes; above that, powers of two (a frame that large is rare).
     static constexpr std::size_t unit = frame_region::unit, small = 512;
     static constexpr std::size_t classes = small / unit + 64 - 9 + 1;
     static std::size_t class_of(std::size_t size) noexcept {
@@ -471,6 +490,11 @@ private:
     }
     static std::size_t bytes_of(std::size_t cls) noexcept {
         return cls <= small / unit ? cls * unit : std::size_t{1} << (cls - small / unit + 9);
+    }
+
+    static char* align_up(char* p) noexcept {
+        const auto a = frame_region::aligned;
+        return reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(p) + a - 1) & ~(a - 1));
     }
 
     void refill(std::size_t need) {
@@ -636,6 +660,7 @@ using job = detail::task<true>;
 using helper = detail::task<false>;
 
 namespace detail {
+inline double probed_frame_bytes = 0;  // what frame_of() measured last, for cli::finish
 // Not inlined, so the job leaves it: clang puts a coroutine that is made and destroyed within one
 // function on that function's stack (heap allocation elision), and nothing would be measured.
 template <class F> [[gnu::noinline]] job make_on_heap(F& make) { return make(); }
@@ -647,6 +672,7 @@ template <class F> double frame_of(F make) {
     { job probe = detail::make_on_heap(make); }  // destroyed unstarted
     const std::int64_t bytes = detail::frames().bytes - before;
     detail::pool.forget(bytes);
+    detail::probed_frame_bytes = static_cast<double>(bytes);
     return static_cast<double>(bytes);
 }
 
@@ -855,6 +881,21 @@ private:
     std::int64_t max_ns_ = 0;
 };
 
+}  // namespace detail
+
+// Randomness: splitmix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators",
+// OOPSLA 2014; constants from Vigna's public-domain splitmix64.c). One state seeded once; per-task
+// streams start from splitmix64 of (seed + index), so no task needs a system call, and each
+// loop draws its sleeps' jitter from a stream of its own.
+
+inline std::uint64_t splitmix64(std::uint64_t& state) noexcept {
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
+    return z ^ (z >> 31);
+}
+
+namespace detail {
 // The one clock, for deadlines and for every figure the harness prints. libstdc++ reads
 // CLOCK_MONOTONIC, the precise clock: the kernel's coarse one can lag by more than its resolution on
 // a loaded machine, and a deadline taken from a late clock fires early.
@@ -873,7 +914,10 @@ public:
 
     // For the awaitables below. sleep() files a task to wake at the first tick at which a sleep
     // of d that starts now may end: rounded up, so it never ends early.
+    // With jitter, d is lengthened by a draw from [0, jitter] here: the deadline is chosen when
+    // the task files its sleep, and kept by its bucket, so no frame holds it.
     void sleep(promise_base& p, std::chrono::milliseconds d) {
+        if (jitter_ms_) d += std::chrono::milliseconds(splitmix64(jitter_state_) % (jitter_ms_ + 1));
         if (d.count() <= 0) ready_.push(p);
         else timers_.add(p, (now_ns() + d.count() * 1000000 + 999999) / 1000000, ready_);
     }
@@ -887,8 +931,9 @@ public:
 private:
     friend class bench::runtime;
 
-    loop(runtime& group, unsigned index, unsigned loops)
-        : group_{group}, index_{index}, timers_{now_ns() / 1000000}, outboxes_{new task_list[loops]} {}
+    loop(runtime& group, unsigned index, unsigned loops, std::uint64_t jitter_ms, std::uint64_t seed)
+        : group_{group}, index_{index}, timers_{now_ns() / 1000000}, jitter_ms_{jitter_ms},
+          jitter_state_{seed + index}, outboxes_{new task_list[loops]} {}
 
     // Ends every task waiting on a timer or ready to run: their frames are freed, they never resume.
     void shutdown() noexcept { take_mail(); timers_.destroy_all(); ready_.destroy_all(); }
@@ -922,6 +967,7 @@ private:
     task_list ready_;
     timers timers_;
     std::vector<timers::fired> fired_;  // last round's buckets, in the order their tasks run
+    std::uint64_t jitter_ms_, jitter_state_;
     lateness late_;
     // Bumped by this loop's thread only: jobs ended, helpers ended, sleepers resumed early.
     std::atomic<std::uint64_t> completed_{0}, helpers_ended_{0}, early_{0};
@@ -939,13 +985,17 @@ private:
 }  // namespace detail
 
 // T loops on T threads: loop 0 is the thread that creates the runtime (main), the others get
-// threads of their own. Tasks are spread round-robin, and each stays on its loop to its end.
+// threads of their own. Tasks are spread round-robin, and each stays on its loop to its end. With
+// `jitter`, every sleep lasts a uniform draw from [d, d + jitter] (each loop draws from its own
+// stream, splitmix64 from seed + its index: with one loop, the same sleeps in every run).
 class runtime {
 public:
-    explicit runtime(unsigned threads) {
+    explicit runtime(unsigned threads, std::chrono::milliseconds jitter = {}, std::uint64_t seed = 0) {
         if (threads < 1) throw std::invalid_argument("runtime needs at least one thread");
+        if (jitter.count() < 0) throw std::invalid_argument("runtime: a negative jitter");
         loops_.reserve(threads);
-        for (unsigned i = 0; i < threads; ++i) loops_.emplace_back(new detail::loop(*this, i, threads));
+        for (unsigned i = 0; i < threads; ++i)
+            loops_.emplace_back(new detail::loop(*this, i, threads, static_cast<std::uint64_t>(jitter.count()), seed));
         previous_ = std::exchange(detail::current_loop, loops_[0].get());
         for (unsigned i = 1; i < threads; ++i) {
             try {
@@ -1376,6 +1426,19 @@ public:
                 usage_error(arg.starts_with("-") ? "unknown option " + std::string(arg)
                                                  : "unexpected argument '" + std::string(arg) + "'");
             }
+        // A region's 32-bit links span 32 GiB of frames, whatever the host: refused before memory is.
+        // (A chunk's tail too small for a frame stays unused, under a frame per 32 MiB: a run within
+        // 0.01 % of this bound may still run out, and then exits 1 saying after how many tasks.)
+        const double frames = static_cast<double>(n_) * detail::probed_frame_bytes;
+        if (constexpr double region = detail::frame_region::max_bytes - os::huge_page; frames > region) {
+            char msg[300];
+            std::snprintf(msg, sizeof msg,
+                          "N=%llu needs %.1f GiB of frames (%.0f bytes each), more than the 32 GiB their region spans "
+                          "(32-bit links in 8-byte steps): at most %.0f",
+                          static_cast<unsigned long long>(n_), frames / (1 << 30), detail::probed_frame_bytes,
+                          std::floor(region / detail::probed_frame_bytes));
+            usage_error(msg);
+        }
         const double need = static_cast<double>(n_) * resident_bytes_per_task;
         if (const os::memory_room have = os::available_memory(); need > have.bytes) {
             char msg[800];
@@ -1424,17 +1487,6 @@ private:
     std::uint64_t n_ = 0;
     std::string params_;
 };
-
-// Randomness: splitmix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators",
-// OOPSLA 2014; constants from Vigna's public-domain splitmix64.c). One state seeded once; per-task
-// streams start from splitmix64 of (seed + index), so no task needs a system call.
-
-inline std::uint64_t splitmix64(std::uint64_t& state) noexcept {
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
-    return z ^ (z >> 31);
-}
 
 // Metrics. A report starts a sampler thread (resident set every 100 ms, for rss_avg), records
 // rss_base just before the first task, rss_wait once all tasks are suspended, and prints the one

@@ -37,6 +37,7 @@ threads        | threads                       | ours        | -       | -      
 threads        | rust-threads                  | ruststd     | -       | -       | -                 | -                  | std::thread per task, default stack
 threads        | java-threads                  | java        | -       | -       | -                 | Threads            | platform Thread per task
 coro_timer     | coro_timer                    | ours        | -       | -       | -                 | -                  | job + co_await d
+coro_timer     | floor-coro_timer              | floor       | -       | -       | -                 | -                  | no coroutine: a state and a link per task (8 bytes), one timer bucket per ms
 coro_timer     | go-coro_timer                 | go          | -       | -       | -                 | -                  | goroutine + time.Sleep, WaitGroup
 coro_timer     | csharp-coro_timer             | csharp      | -       | -       | -                 | -                  | async lambda + Task.Delay, Task.WhenAll
 coro_timer     | csharp-aot-coro_timer         | csharpaot   | -       | -       | -                 | -                  | async lambda + Task.Delay, Task.WhenAll
@@ -61,6 +62,7 @@ coro_timer     | haskell-coro_timer            | haskell     | -       | -      
 coro_timer     | nim-coro_timer                | nim         | -       | -       | -                 | -                  | async proc + sleepAsync, waitFor all
 coro_timer     | asio-coro_timer               | asio        | -       | -       | -                 | -                  | co_spawn + own steady_timer
 coro_shared    | coro_shared                   | ours        | -       | -       | -                 | -                  | job per task, co_await one event
+coro_shared    | floor-coro_shared             | floor       | -       | -       | -                 | -                  | no coroutine: a state and a link per task (8 bytes), one list of waiters
 coro_shared    | go-coro_shared                | go          | -       | -       | -                 | -                  | goroutines wait on one channel, close()
 coro_shared    | go-coro_shared_sleeper        | go          | -       | -       | sleeper closes    | -                  | goroutines wait on one channel a sleeping goroutine closes (the 2024 comparison)
 coro_shared    | csharp-coro_shared            | csharp      | -       | -       | -                 | -                  | async lambdas await one Task.Delay, Task.WhenAll
@@ -146,6 +148,7 @@ EOF
 # none, whose threads cell is then its fixed threads ("one per task": capped at THREAD_CAP too).
 peer_groups() {
   with_patched_copies groups <<'EOF'
+floor       | floor        | floor   | floor: no coroutine, @V@ | -                                                           | 1 (one thread)
 go          | go           | go      | go @V@                | GOMAXPROCS=@T@                                                 | -
 csharp      | csharp       | dotnet  | c# .NET @V@ JIT       | BENCH_THREADS=@T@                                              | -
 csharpaot   | csharp-aot   | dotnet  | c# .NET @V@ NativeAOT | BENCH_THREADS=@T@                                              | -
@@ -204,6 +207,7 @@ SETS
 # packages (npm:NAME@VERSION), which go into PEERS_BUILD/npm, never globally.
 peer_toolchains() {
   cat <<'EOF'
+floor gcc g++
 go go golang-go
 dotnet dotnet dotnet-sdk-10.0
 rust rust cargo librust-tokio-dev librust-futures-dev librust-async-std-dev librust-rand-dev librust-sha2-dev librust-uuid-dev librust-rayon-dev librust-crossbeam-channel-dev
@@ -227,9 +231,9 @@ EOF
 peer_commands="GO=go DOTNET=dotnet CARGO=cargo RUSTC=rustc NODE=node PYTHON=python3 ELIXIR=elixir JAVA=java JAVAC=javac CXX=g++ BUN=npm DENO=npm NODE_CURRENT=npm PYPY=pypy3 GHC=ghc NIM=nim ERL=erl ERLC=erlc"
 
 # How many threads each runtime runs by default (the section's Threads line).
-peer_threads="Go: GOMAXPROCS = cores; .NET: a thread pool that starts with one worker per core and adds more when it sees its workers blocked; tokio, async-std, rayon and the BEAM: one worker or scheduler per core; Java: the timer executor one thread, running_avg's and hash_collect's pool one per core; Rust std::thread: a thread per task; GHC: one capability; Node, Bun, Deno, Python asyncio, PyPy, Nim's asyncdispatch and Boost.Asio here: one thread"
+peer_threads="Go: GOMAXPROCS = cores; .NET: a thread pool that starts with one worker per core and adds more when it sees its workers blocked; tokio, async-std, rayon and the BEAM: one worker or scheduler per core; Java: the timer executor one thread, running_avg's and hash_collect's pool one per core; Rust std::thread: a thread per task; GHC: one capability; Node, Bun, Deno, Python asyncio, PyPy, Nim's asyncdispatch, Boost.Asio and the floor program here: one thread"
 
-peer_knobs="ours --threads T; Go GOMAXPROCS=T; tokio TOKIO_WORKER_THREADS=T; async-std ASYNC_STD_THREAD_COUNT=T; C# BENCH_THREADS=T (the thread pool's minimum and maximum); the BEAM +S T:T (ERL_FLAGS, Elixir and Erlang); rayon RAYON_NUM_THREADS=T; Java BENCH_THREADS=T (the executor's size: the timer's, or running_avg's and hash_collect's pool; virtual threads: jdk.virtualThreadScheduler.parallelism); GHC GHCRTS=-NT; Node, Bun, Deno, Python asyncio, PyPy, Nim and Boost.Asio run one thread whatever T, and Rust std::thread a thread per task: one row each, at the first T"
+peer_knobs="ours --threads T; Go GOMAXPROCS=T; tokio TOKIO_WORKER_THREADS=T; async-std ASYNC_STD_THREAD_COUNT=T; C# BENCH_THREADS=T (the thread pool's minimum and maximum); the BEAM +S T:T (ERL_FLAGS, Elixir and Erlang); rayon RAYON_NUM_THREADS=T; Java BENCH_THREADS=T (the executor's size: the timer's, or running_avg's and hash_collect's pool; virtual threads: jdk.virtualThreadScheduler.parallelism); GHC GHCRTS=-NT; Node, Bun, Deno, Python asyncio, PyPy, Nim, Boost.Asio and the floor run one thread whatever T, and Rust std::thread a thread per task: one row each, at the first T"
 
 # The sleep of coro_timer and coro_shared under --peers when SLEEP_MS is unset. Longer than the
 # slowest runtime here took to spawn 1M tasks (Python and Elixir: 15-24 s): a task that ends before
@@ -596,6 +600,16 @@ detect_erlang() {
   case $v in [0-9]*' '[0-9]*) ;; *) missing erlang "a working \`$ERL\`"; return 1 ;; esac
   echo "${v%% *}" >"$pw/erlang.version"
   echo "Erlang/OTP ${v%% *}, erts ${v#* }"
+}
+
+# The floor's version is its compiler's: "g++ 12.2.0", "clang 14.0.6".
+detect_floor() {
+  local line name
+  have "$CXX" || { missing floor "\`$CXX\`"; return 1; }
+  line=$("$CXX" --version 2>&1 | head -n 1)
+  case $line in *clang*) name=clang ;; *) name=${line%% *} ;; esac
+  echo "$name $(first_version "$line")" >"$pw/floor.version"
+  echo "$line, -O2 -std=c++20"
 }
 
 detect_asio() {
@@ -1063,20 +1077,23 @@ build_jdk21() {
   for p in $(programs_of "$1"); do launcher "$p" "$java" -cp "$pb/$1" "$(java_class "$p")" || return 1; done
 }
 
-# Boost.Asio: compiled again only when the source or the compiler changed; into a temporary
-# file first, so an interrupted build never leaves a binary that looks up to date.
-build_asio() {
+# The C++ groups (Boost.Asio, the floor): compiled again only when the source or the compiler
+# changed; into a temporary file first, so an interrupted build never leaves a binary that looks
+# up to date.
+build_cxx() {
   local p src stamp
-  copy_src asio || return 1
+  copy_src "$1" || return 1
   stamp="$CXX -O2 -std=c++20 -pthread | $("$CXX" --version 2>&1 | head -n 1)"
-  [ "$(cat "$pb/asio.stamp" 2>/dev/null)" = "$stamp" ] || rm -f "$pb/bin"/asio-*
-  for p in $(programs_of asio); do
-    src=$pb/src/asio/${p#asio-}.cpp
+  [ "$(cat "$pb/$1.stamp" 2>/dev/null)" = "$stamp" ] || rm -f "$pb/bin/$1"-*
+  for p in $(programs_of "$1"); do
+    src=$pb/src/$1/${p#"$1"-}.cpp
     [ "$pb/bin/$p" -nt "$src" ] && continue
     "$CXX" -O2 -std=c++20 -pthread -o "$pb/bin/$p.tmp" "$src" && mv "$pb/bin/$p.tmp" "$pb/bin/$p" || return 1
   done
-  echo "$stamp" >"$pb/asio.stamp"
+  echo "$stamp" >"$pb/$1.stamp"
 }
+build_asio() { build_cxx asio; }
+build_floor() { build_cxx floor; }
 
 # build_reason LOG: why a build failed: its first line that says error (a warning that mentions
 # one, even MSBuild's "FILE : warning CODE: ...", is not it), else its last line, on one line of at most 160 characters.

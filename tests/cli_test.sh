@@ -77,6 +77,22 @@ if [ -r /proc/meminfo ]; then
   done
 fi
 
+# The frame region's bound is exact: the largest N it names is not refused for the region, one
+# more is (that N is refused for memory instead, on any host with less than 32 GiB available).
+for s in coro_timer coro_shared; do
+  run_cmd "$bin/$s" 1000000000000000
+  most=${err##*at most }
+  most=${most%% *}
+  frame=$(printf '%s\n' "$err" | sed -n 's/.*(\([0-9]*\) bytes each).*/\1/p')
+  run_cmd "$bin/$s" $((most + 1))
+  check "$s $((most + 1)) ($frame-byte frames): refused, one past the region's bound" \
+    exited 2 "N=$((most + 1)) needs .* GiB of frames \\($frame bytes each\\).*: at most $most \\(see --help\\)$"
+  if [ "$(awk -v n="$most" -v f="$frame" '/^MemAvailable:/ { print ($2 * 1024 < n * f) }' /proc/meminfo)" = 1 ]; then
+    run_cmd "$bin/$s" "$most"
+    check "$s $most: within the region's bound, refused for memory only" exited 2 "N=$most needs about .* GiB resident"
+  fi
+done
+
 # bad_input NAME PATTERN ARGS...: exit 2, one stderr line matching PATTERN (case-insensitive).
 bad_input() {
   local name=$1 pattern=$2
@@ -99,7 +115,10 @@ for s in $scenarios; do
   bad_input "option without its value" "$opt needs a value" 10 "$opt"
   bad_input "non-numeric option value" "$opt must be a whole number" 10 "$opt" soon
   bad_input "extra argument" "unexpected argument 'extra'" 10 extra
-  bad_input "N beyond physical memory" "needs about .* GiB resident, more than the .* GiB available now" 1000000000000000
+  case $s in
+    threads) bad_input "N beyond physical memory" "needs about .* GiB resident, more than the .* GiB available now" 1000000000000000 ;;
+    *) bad_input "N beyond the frame region" "needs .* GiB of frames \\([0-9]+ bytes each\\), more than the 32 GiB their region spans .*: at most [0-9]+ " 1000000000000000 ;;
+  esac
   run_cmd "$bin/$s" --help
   check "$s --help: usage on stdout, exit 0" eval '[ "$rc" = 0 ] && has "$out" "^usage: $s N"'
 done

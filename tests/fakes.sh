@@ -219,8 +219,8 @@ if [ "$1" = -x ]; then
 fi
 out= src=
 while [ $# -gt 0 ]; do case $1 in -o) out=$2; shift ;; *.cpp) src=$1 ;; esac; shift; done
-s=${src##*/}
-printf '#!/bin/sh\nfp="%s"\nset -- "asio-%s" "%s" "$@"\n. "$fp"\n' "$tools/fakepeer" "${s%.cpp}" "${s%.cpp}" >"$out" && chmod +x "$out"
+s=${src##*/} p=${out##*/}
+printf '#!/bin/sh\nfp="%s"\nset -- "%s" "%s" "$@"\n. "$fp"\n' "$tools/fakepeer" "${p%.tmp}" "${s%.cpp}" >"$out" && chmod +x "$out"
 EOF
 # The runtimes the npm registry serves (Bun, Deno, a current Node) and the ones from Debian (PyPy,
 # GHC, Nim, Erlang): each runs or builds fake programs named as the real ones.

@@ -44,9 +44,9 @@ check "ours comes first in each scenario" \
 check "the scenarios come in their order" \
   [ "$(table_rows | awk -F' [|] ' '{ print substr($1, 3) }' | uniq | tr '\n' ' ')" = "threads coro_timer coro_shared atomic_counter running_avg hash_collect " ]
 check "coro_timer: every runtime, its version detected at run time" \
-  [ "$(rows_of coro_timer | cut -d'|' -f1 | tr '\n' ';')" = "c++20 (this repo);go 1.19.8;c# .NET 10.0.3 JIT;c# .NET 10.0.2 NativeAOT;c# .NET 10.0.3 JIT;c# .NET 10.0.2 NativeAOT;rust tokio 1.99.0;rust tokio 1.99.0;rust tokio 1.99.0;rust async-std 1.99.1;rust async-std 1.99.1;node 20.0.0;bun 1.4.4;deno 2.9.6;node 26.10.0 (npm);python 3.11.0;pypy 7.3.11;elixir 1.14.0 (OTP 25);erlang/OTP 25;java 17.0.2;haskell ghc 9.0.2;nim 1.6.10;boost.asio 1.74.0;" ]
+  [ "$(rows_of coro_timer | cut -d'|' -f1 | tr '\n' ';')" = "c++20 (this repo);floor: no coroutine, g++ 12.2.0;go 1.19.8;c# .NET 10.0.3 JIT;c# .NET 10.0.2 NativeAOT;c# .NET 10.0.3 JIT;c# .NET 10.0.2 NativeAOT;rust tokio 1.99.0;rust tokio 1.99.0;rust tokio 1.99.0;rust async-std 1.99.1;rust async-std 1.99.1;node 20.0.0;bun 1.4.4;deno 2.9.6;node 26.10.0 (npm);python 3.11.0;pypy 7.3.11;elixir 1.14.0 (OTP 25);erlang/OTP 25;java 17.0.2;haskell ghc 9.0.2;nim 1.6.10;boost.asio 1.74.0;" ]
 check "tokio has a spawn and a join_all row" has "$(rows_of coro_timer)" '^rust tokio 1.99.0\|join_all '
-check "coro_shared has the same runtimes" [ "$(rows_of coro_shared | wc -l)" -eq 20 ]
+check "coro_shared has the same runtimes" [ "$(rows_of coro_shared | wc -l)" -eq 21 ]
 check "threads: ours, Rust std::thread and Java platform threads" \
   [ "$(rows_of threads | cut -d'|' -f1 | tr '\n' ';')" = "c++20 (this repo);rust 1.70.0 std;java 17.0.2;" ]
 check "atomic_counter: ours, Go, C# twice, tokio and Node" \

@@ -24,7 +24,7 @@ for s in $scenarios; do cp "$bin/$s" "$box/"; done
 cd "$box" || exit 1
 
 # 1. One run of every runtime but C#, all scenarios, 20 tasks, 50 ms sleeps, nothing installed.
-peers="go tokio async-std rust-std rayon node python elixir java asio pypy haskell nim erlang"
+peers="floor go tokio async-std rust-std rayon node python elixir java asio pypy haskell nim erlang"
 bench RUNS=1 SLEEP_MS=50 PEERS="$peers" PEERS_BUILD="$pb" PEERS_INSTALL=no PEERS_CARGO=auto ./run.sh --peers 20
 sec=$(last_section)
 check "run.sh --peers with every runtime but C# exits 0" [ "$rc" -eq 0 ]
@@ -46,6 +46,7 @@ want() {
     check "$name: $k measured row(s) in $s" [ "$(rows "$label" "$s")" -eq "$k" ]
   done
 }
+want "the floor" floor 'floor: no coroutine, [a-z+]+ [0-9.]+' "coro_timer=1 coro_shared=1"
 want Go go 'go [0-9.]+' "coro_timer=1 coro_shared=2 atomic_counter=1 running_avg=2 hash_collect=2"
 want tokio rust 'rust tokio [0-9.]+' "coro_timer=3 coro_shared=2 atomic_counter=1 running_avg=2 hash_collect=2"
 want async-std rust 'rust async-std [0-9.]+' "coro_timer=2 coro_shared=1 running_avg=2 hash_collect=2"
