@@ -501,7 +501,11 @@ private:
         // A chunk's tail too small for this frame is left untouched: no RSS, only address space.
         std::size_t chunk = std::max(next_chunk_, need);
         if (chunk >= os::huge_page) chunk = os::round_huge(chunk);
-        char* p = region.take(chunk);
+        // Near the region's end, smaller chunks: the region fills to within a frame. Every chunk is
+        // a multiple of 16, so its end is 16-aligned and align_up never passes it.
+        const std::size_t least = (need + frame_region::aligned - 1) & ~(frame_region::aligned - 1);
+        char* p;
+        while (!(p = region.take(chunk)) && chunk > least) chunk = std::max(least, chunk / 2 & ~(frame_region::aligned - 1));
         if (!p) throw std::bad_alloc();
         if (chunk >= os::huge_page) os::advise_huge(p, chunk);
         chunk_at_ = p;
@@ -986,13 +990,15 @@ private:
 
 // T loops on T threads: loop 0 is the thread that creates the runtime (main), the others get
 // threads of their own. Tasks are spread round-robin, and each stays on its loop to its end. With
-// `jitter`, every sleep lasts a uniform draw from [d, d + jitter] (each loop draws from its own
-// stream, splitmix64 from seed + its index: with one loop, the same sleeps in every run).
+// `jitter`, every sleep lasts a uniform draw from [d, d + jitter], helpers' and d <= 0 included
+// (each loop draws from its own stream, splitmix64 from seed + its index: with one loop, the same
+// sleeps in every run).
 class runtime {
 public:
     explicit runtime(unsigned threads, std::chrono::milliseconds jitter = {}, std::uint64_t seed = 0) {
         if (threads < 1) throw std::invalid_argument("runtime needs at least one thread");
-        if (jitter.count() < 0) throw std::invalid_argument("runtime: a negative jitter");
+        if (jitter.count() < 0 || jitter.count() > std::int64_t{1} << 40)
+            throw std::invalid_argument("runtime: jitter must be from 0 to 2^40 ms");
         loops_.reserve(threads);
         for (unsigned i = 0; i < threads; ++i)
             loops_.emplace_back(new detail::loop(*this, i, threads, static_cast<std::uint64_t>(jitter.count()), seed));
@@ -1415,7 +1421,7 @@ public:
     }
 
     // --threads T: event loops, one per thread. More loops than tasks is allowed (some stay idle).
-    unsigned threads() { return static_cast<unsigned>(number("--threads", 1, 1, 1024)); }
+    unsigned threads() { return threads_ = static_cast<unsigned>(number("--threads", 1, 1, 1024)); }
 
     // Rejects anything not read, then refuses an N whose resident memory would not fit in what is
     // available now: a run killed for memory halfway is no measurement.
@@ -1427,10 +1433,13 @@ public:
                                                  : "unexpected argument '" + std::string(arg) + "'");
             }
         // A region's 32-bit links span 32 GiB of frames, whatever the host: refused before memory is.
-        // (A chunk's tail too small for a frame stays unused, under a frame per 32 MiB: a run within
-        // 0.01 % of this bound may still run out, and then exits 1 saying after how many tasks.)
+        // The bound allows for what frames cannot use: the region's first 2 MiB, a chunk's tail too
+        // small for a frame (a frame per chunk), and each other loop's last chunk (up to 32 MiB).
         const double frames = static_cast<double>(n_) * detail::probed_frame_bytes;
-        if (constexpr double region = detail::frame_region::max_bytes - os::huge_page; frames > region) {
+        const double region = static_cast<double>(detail::frame_region::max_bytes) - os::huge_page -
+                              (threads_ - 1) * double(32 << 20) -
+                              (detail::frame_region::max_bytes / (32 << 20) + 16) * detail::probed_frame_bytes;
+        if (frames > region) {
             char msg[300];
             std::snprintf(msg, sizeof msg,
                           "N=%llu needs %.1f GiB of frames (%.0f bytes each), more than the 32 GiB their region spans "
@@ -1485,6 +1494,7 @@ private:
     char** argv_;
     bool used_[max_args] = {};
     std::uint64_t n_ = 0;
+    unsigned threads_ = 1;
     std::string params_;
 };
 

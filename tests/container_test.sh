@@ -34,8 +34,8 @@ in_cgroup() {
 v2() { printf 'mkdir -p %s && echo %s >%s/memory.max && echo %s >%s/memory.current && echo "anon 1\ninactive_file %s" >%s/memory.stat\n' "$1" "$2" "$1" "$3" "$1" "${4:-0}" "$1"; }
 v1() { printf 'mkdir -p %s && echo %s >%s/memory.limit_in_bytes && echo %s >%s/memory.usage_in_bytes && echo "cache 1\ntotal_inactive_file %s" >%s/memory.stat\n' "$1" "$2" "$1" "$3" "$1" "${4:-0}" "$1"; }
 mib=1048576
-# 3M tasks need about 137 MiB of frames with g++ (48 bytes), 92 with clang (32): more than 64 MiB.
-big=3000000
+# 4M tasks need about 153 MiB of frames with g++ (40 bytes), 92 with clang (24): more than 64 MiB.
+big=4000000
 timer() { in_cgroup "$1" "$2" "$bin/coro_timer" "$big" --sleep-ms 1; }
 
 # 1. The binaries' refusal: the smaller of MemAvailable and the cgroup's room, named.

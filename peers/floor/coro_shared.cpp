@@ -51,13 +51,14 @@ void resume(std::uint32_t i) {
     }
 }
 
-// N (>= 1, < 2^32) and SLEEP_MS from the command line; anything else is a usage error, exit 2.
+// N (1 to 2^32 - 2: indexes + 1 fit 32 bits) and SLEEP_MS (at most a day) from the command line;
+// anything else is a usage error, exit 2.
 static void args(int argc, char** argv, long& n, long& ms) {
     char* end = nullptr;
     n = argc > 1 ? std::strtol(argv[1], &end, 10) : 0;
     bool ok = argc >= 2 && argc <= 3 && *argv[1] && !*end && n >= 1 && n < (1L << 32) - 1;
-    if (ok && argc == 3) ms = std::strtol(argv[2], &end, 10), ok = *argv[2] && !*end && ms >= 0;
-    if (!ok) std::fprintf(stderr, "usage: coro_shared N [SLEEP_MS=5000]  (1 <= N < 2^32 - 1)\n"), std::exit(2);
+    if (ok && argc == 3) ms = std::strtol(argv[2], &end, 10), ok = *argv[2] && !*end && ms >= 0 && ms <= 86400000;
+    if (!ok) std::fprintf(stderr, "usage: coro_shared N [SLEEP_MS=5000]  (1 <= N < 2^32 - 1, SLEEP_MS <= 86400000)\n"), std::exit(2);
 }
 
 // The resident set in KiB, for rss_wait_kib=: VmRSS from /proc/self/status (Linux), "-" elsewhere.
@@ -76,7 +77,6 @@ int main(int argc, char** argv) {
     long n = 0, ms = 5000;
     args(argc, argv, n, ms);
     const auto start = clock_type::now();
-    const auto due = start + milliseconds(ms);  // the timer that sets the event
     try {
         tasks.reserve(static_cast<std::size_t>(n));
     } catch (const std::bad_alloc&) {
@@ -89,6 +89,7 @@ int main(int argc, char** argv) {
     const auto spawn = std::chrono::round<milliseconds>(clock_type::now() - start).count();
     const long ended_at_spawn = completed;
     const std::string rss_wait = rss_kib();
+    const auto due = clock_type::now() + milliseconds(ms);  // the timer, filed once all wait (as ours)
     std::this_thread::sleep_until(due);  // the loop, with one timer: set the event, resume every waiter
     check(clock_type::now() >= due, "the timer fired early");
     done.set = true;

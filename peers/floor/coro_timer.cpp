@@ -55,13 +55,14 @@ void resume(std::uint32_t i, std::int64_t sleep_ms) {
     }
 }
 
-// N (>= 1, < 2^32) and SLEEP_MS from the command line; anything else is a usage error, exit 2.
+// N (1 to 2^32 - 2: indexes + 1 fit 32 bits) and SLEEP_MS (at most a day) from the command line;
+// anything else is a usage error, exit 2.
 static void args(int argc, char** argv, long& n, long& ms) {
     char* end = nullptr;
     n = argc > 1 ? std::strtol(argv[1], &end, 10) : 0;
     bool ok = argc >= 2 && argc <= 3 && *argv[1] && !*end && n >= 1 && n < (1L << 32) - 1;
-    if (ok && argc == 3) ms = std::strtol(argv[2], &end, 10), ok = *argv[2] && !*end && ms >= 0;
-    if (!ok) std::fprintf(stderr, "usage: coro_timer N [SLEEP_MS=5000]  (1 <= N < 2^32 - 1)\n"), std::exit(2);
+    if (ok && argc == 3) ms = std::strtol(argv[2], &end, 10), ok = *argv[2] && !*end && ms >= 0 && ms <= 86400000;
+    if (!ok) std::fprintf(stderr, "usage: coro_timer N [SLEEP_MS=5000]  (1 <= N < 2^32 - 1, SLEEP_MS <= 86400000)\n"), std::exit(2);
 }
 
 // The resident set in KiB, for rss_wait_kib=: VmRSS from /proc/self/status (Linux), "-" elsewhere.
