@@ -34,13 +34,28 @@ for f in $docs; do
   done
 done
 
-# The first table's sources: the first citation after it, and for rows marked ² the citation on
-# the line that begins with ².
+# The first table's sources: the section cited above it (with the machine), and for a row whose
+# label carries a footnote mark, the section that footnote cites ("N. ..." under the table).
+cite_in() { tr '\n' ' ' | grep -oE 'RESULTS\.md,[[:space:]]+20[0-9-]+[[:space:]]+[0-9:]{5}' | head -n 1 | sed -E 's/^RESULTS\.md,[[:space:]]+//; s/[[:space:]]+/ /'; }
+above=$(sed -n "1,$((first_table - 1))p" README.md)
 after=$(sed -n "$((table_end + 1)),\$p" README.md)
-main=$(printf '%s\n' "$after" | tr '\n' ' ' | grep -oE 'RESULTS\.md,[[:space:]]+20[0-9-]+[[:space:]]+[0-9:]{5}' | head -n 1 | sed -E 's/^RESULTS\.md,[[:space:]]+//; s/[[:space:]]+/ /')
-alt=$(printf '%s\n' "$after" | awk '/^²/ { on = 1 } on && /^$/ { exit } on' | tr '\n' ' ' |
-  grep -oE 'RESULTS\.md,[[:space:]]+20[0-9-]+[[:space:]]+[0-9:]{5}' | head -n 1 | sed -E 's/^RESULTS\.md,[[:space:]]+//; s/[[:space:]]+/ /')
-check "the first table cites its section under it (${main:-none})" [ -n "$(section "${main:-x}")" ]
+main=$(printf '%s\n' "$above" | cite_in)
+check "the first table cites its section above it (${main:-none})" [ -n "$(section "${main:-x}")" ]
+# The machine README names is the section's: each `key: value` above the table is a line of that
+# section's heading, word for word (machine text is data: compared, never matched).
+facts=$(printf '%s\n' "$above" | tr '\n' ' ' | grep -oE '`[A-Za-z ]+: [^`]+`' | tr -d '`')
+check "the first screen names the machine (\`CPU: ...\` above the table)" eval 'printf "%s\n" "$facts" | grep -q "^CPU: "'
+while IFS= read -r fact; do
+  [ -n "$fact" ] || continue
+  check "the machine fact '$fact' is in the heading of RESULTS.md, $main" eval 'section "$main" | grep -qxF -- "- $fact"'
+done <<FACTS
+$facts
+FACTS
+# footnote_source K: the section that the first table's footnote K ("K. ...") cites, if any.
+footnote_source() {
+  printf '%s\n' "$after" | awk -v k="$1." '$1 == k { on = 1; print; next } on && (/^[0-9]+[.] / || /^$/) { exit } on' | cite_in
+}
+cpu_of() { section "$1" | grep -m1 '^- CPU: '; }
 # numbers_of TIME: every number the section's table rows hold, a cell each, and each row's user +
 # sys (the columns headed "user s" and "sys s"), as the README writes CPU.
 numbers_of() {
@@ -49,19 +64,22 @@ numbers_of() {
     /^\| [a-z]/ { for (i = 2; i <= NF; i++) { v = $i; sub(/ [|]$/, "", v); print v }
       if (u && s) printf "%.2f\n", $u + $s }' | grep -E '^[0-9]+([.][0-9]+)?$' | sort -u
 }
-numbers_of "${main:-x}" >"$tmp/main.numbers"
-[ -z "$alt" ] || numbers_of "$alt" >"$tmp/alt.numbers"
 rows=$(sed -n "$((first_table + 2)),${table_end}p" README.md)
 while IFS= read -r row; do
   [ -n "$row" ] || continue
-  src=$tmp/main.numbers
-  case $row in *²*) src=$tmp/alt.numbers ;; esac
   label=$(printf '%s\n' "$row" | awk -F'|' '{ print $2 }' | sed 's/^ *//; s/ *$//')
+  src=$main
+  for mark in $(printf '%s\n' "$label" | grep -oE '[¹²³⁴⁵⁶⁷⁸⁹]' | sed 'y/¹²³⁴⁵⁶⁷⁸⁹/123456789/'); do
+    alt=$(footnote_source "$mark")
+    [ -z "$alt" ] || src=$alt
+  done
+  numbers_of "${src:-x}" >"$tmp/row.numbers"
   missing=$(printf '%s\n' "$row" | awk -F'|' '{ for (i = 3; i < NF; i++) print $i }' | tr -d ' *' |
-    grep -E '^[0-9]+([.][0-9]+)?$' | while read -r v; do grep -qxF -- "$v" "$src" || printf '%s ' "$v"; done)
-  check "every number of the first table's row '$label' is in its section${missing:+ (not: $missing)}" [ -z "$missing" ]
-done <<EOF
+    grep -E '^[0-9]+([.][0-9]+)?$' | while read -r v; do grep -qxF -- "$v" "$tmp/row.numbers" || printf '%s ' "$v"; done)
+  check "every number of the first table's row '$label' is in its section, ${src:-none}${missing:+ (not: $missing)}" [ -z "$missing" ]
+  [ "$src" = "$main" ] || check "the row '$label' was measured on the same machine as the rest ($src)" [ "$(cpu_of "$src")" = "$(cpu_of "$main")" ]
+done <<ROWS
 $rows
-EOF
+ROWS
 
 finish
