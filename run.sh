@@ -256,7 +256,19 @@ escape_to() { local _bar='\|'; printf -v "$1" '%s' "${2//|/$_bar}"; }
 # is_count V: digits only, >= 1, and short enough for shell arithmetic.
 is_count() {
   case $1 in '' | *[!0-9]*) return 1 ;; esac
-  [ ${#1} -le 18 ] && [ $((10#$1)) -ge 1 ]
+  set -- "${1#"${1%%[!0]*}"}" # leading zeros off
+  [ -n "$1" ] && [ ${#1} -le 18 ]
+}
+# need_count NAME V: exits 2 unless is_count V, saying whether V is not a count or too large for
+# the shell's 64-bit arithmetic (18 digits; a binary refuses an N that will not fit in memory).
+max_count=999999999999999999
+need_count() {
+  is_count "$2" && return 0
+  case $2 in
+    '' | *[!0-9]*) bad "$1 must be a whole number >= 1 (digits only), got '$2'" ;;
+    *[1-9]*) bad "$1 is too large: $2 (run.sh takes at most $max_count)" ;;
+    *) bad "$1 must be >= 1, got '$2'" ;;
+  esac
 }
 
 bad() { echo "run.sh: $*" >&2; exit 2; }
@@ -1275,7 +1287,7 @@ write_section() {
 # counts bursts in an int, Node hits in a double's 53 bits), or none.
 check_variants() {
   local st
-  [ -z "$SLEEP_MS" ] || is_count "$SLEEP_MS" || bad "SLEEP_MS must be a whole number >= 1, got '$SLEEP_MS'"
+  [ -z "$SLEEP_MS" ] || need_count SLEEP_MS "$SLEEP_MS"
   [ -z "$HITS" ] || { is_count "$HITS" && [ "$HITS" -le 9007199254740991 ]; } ||
     bad "HITS must be a whole number from 1 to 9007199254740991, got '$HITS'"
   case $MODE in '' | loop | once) ;; *) bad "MODE must be loop or once, got '$MODE'" ;; esac
@@ -1367,7 +1379,7 @@ for arg in "$@"; do
     --sweep) bad "--sweep comes first (usage: ./run.sh --sweep [--peers] [scenario ...])" ;;
     --peers) bad "--peers comes first (usage: ./run.sh --peers N [scenario ...] or ./run.sh --sweep --peers [scenario ...])" ;;
     --plan) bad "--plan comes first (usage: ./run.sh --plan ARGS ...)" ;;
-    -*) bad "unknown option '$arg' (allowed: --plan, --sweep, --peers, --help; settings go in the environment, see --help)" ;;
+    -*) bad "unknown option '$arg' (allowed: --plan, --sweep, --peers, --replicate [NAME [--quick]], --help; settings go in the environment, see --help)" ;;
   esac
 done
 if [ -n "$replicate" ]; then
@@ -1376,7 +1388,7 @@ elif [ -n "$sweep" ]; then
   SWEEP=${SWEEP:-$default_sweep}
   sweep_ns=
   for n in $SWEEP; do
-    is_count "$n" || bad "SWEEP must be whole numbers >= 1 separated by spaces, got '$n'"
+    need_count "SWEEP's N" "$n"
     sweep_ns="$sweep_ns $((10#$n))"
   done
   [ -n "$sweep_ns" ] || bad "SWEEP is empty (default: \"$default_sweep\")"
@@ -1388,14 +1400,14 @@ elif [ -n "$sweep" ]; then
   [ $# -eq 0 ] || ! is_count "$1" || bad "--sweep takes no N: the task counts come from SWEEP (now \"$sweep_ns\")"
 else
   [ $# -ge 1 ] || bad "missing N (usage: $form)"
-  is_count "$1" || bad "N must be a whole number >= 1 (digits only), got '$1'"
+  need_count N "$1"
   N=$((10#$1))
   shift
 fi
 [ -z "$replicate" ] || replicate_settings "$rep_name"
 RUNS=${RUNS:-5} THREAD_CAP=${THREAD_CAP:-10000} THREADS=${THREADS:-} SLEEP_MS=${SLEEP_MS:-}
-is_count "$RUNS" || bad "RUNS must be a whole number >= 1, got '$RUNS'"
-is_count "$THREAD_CAP" || bad "THREAD_CAP must be a whole number >= 1, got '$THREAD_CAP'"
+need_count RUNS "$RUNS"
+need_count THREAD_CAP "$THREAD_CAP"
 for t in $THREADS; do
   { is_count "$t" && [ "$t" -le 1024 ]; } || bad "THREADS must be whole numbers from 1 to 1024, got '$THREADS'"
 done
@@ -1406,6 +1418,8 @@ peers_settings
 # A relative RESULTS is relative to where the user stands; the default lives beside run.sh.
 here=$PWD
 cd "$(dirname "$0")" || exit 1
+# Set but empty is a mistake, not a request for the tracked RESULTS.md.
+[ "${RESULTS-unset}" != "" ] || bad "RESULTS is empty: unset it to append to RESULTS.md beside run.sh, or name a file"
 RESULTS=${RESULTS:-$PWD/RESULTS.md}
 case $RESULTS in /*) ;; *) RESULTS=$here/$RESULTS ;; esac
 

@@ -132,7 +132,7 @@ check "bad table settings fail check_published, one line a table" \
 check "a number with a leading zero" settings_said 1 'HITS=060000000 has a leading zero'
 check "BURST without SPAWN_FROM=task" settings_said 2 'BURST needs SPAWN_FROM=task: the bursts are a spawning task.s'
 check "BURST_PAUSE_MS without BURST" settings_said 3 'BURST_PAUSE_MS needs BURST'
-check "a sleep of 0 ms" settings_said 4 "SLEEP_MS must be a whole number >= 1, got '0'"
+check "a sleep of 0 ms" settings_said 4 "SLEEP_MS must be >= 1, got '0'"
 check "a pause above a day" settings_said 5 "BURST_PAUSE_MS must be a whole number from 0 to 86400000, got '99999999999'"
 check "an unknown mode" settings_said 6 "MODE must be loop or once, got 'twice'"
 printf 'run\tBURST\t5\n' >>"$settings"

@@ -186,7 +186,13 @@ check "the binary's last stderr line stops before time's report" [ "$(lib last_e
 # 5. Bad arguments: exit 2, one line naming the problem, RESULTS untouched.
 cp "$res" "$tmp/before"
 bad_case "N must be" ./run.sh abc
-bad_case "N must be" ./run.sh 0
+bad_case "N must be >= 1, got '0'" ./run.sh 0
+bad_case "N must be >= 1, got '000'" ./run.sh 000
+bad_case "N is too large: 99999999999999999999 [(]run.sh takes at most 999999999999999999[)]" ./run.sh 99999999999999999999
+bad_case "RUNS is too large" RUNS=1000000000000000000 ./run.sh 10
+tracked=$(cksum <RESULTS.md)
+bad_case "RESULTS is empty: unset it to append to RESULTS.md beside run.sh" RESULTS= ./run.sh 10
+check "an empty RESULTS leaves the tracked RESULTS.md alone" [ "$(cksum <RESULTS.md)" = "$tracked" ]
 bad_case "missing N" ./run.sh
 bad_case "unknown scenario 'nosuch'" ./run.sh 10 nosuch
 bad_case "RUNS must be" RUNS=x ./run.sh 10
@@ -195,7 +201,7 @@ bad_case "THREADS must be" THREADS=-1 ./run.sh 10
 bad_case "THREADS must be" THREADS="1 x" ./run.sh 10
 bad_case "THREADS must be" THREADS="2 1025" ./run.sh 10
 bad_case "SLEEP_MS must be" SLEEP_MS=1.5 ./run.sh 10
-bad_case "unknown option '--fast'" ./run.sh --fast 10
+bad_case "unknown option '--fast' [(]allowed: --plan, --sweep, --peers, --replicate [[]NAME [[]--quick[]][]], --help;" ./run.sh --fast 10
 bad_case "HITS must be a whole number from 1 to 9007199254740991, got '0'" HITS=0 ./run.sh 10
 bad_case "HITS must be a whole number" HITS=9007199254740992 ./run.sh 10
 bad_case "MODE must be loop or once, got 'twice'" MODE=twice ./run.sh 10
