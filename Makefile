@@ -15,7 +15,7 @@ CATCH_LIBS := $(shell pkg-config --libs catch2-with-main 2>/dev/null)
 BIN_DIR ?= .
 BIN := $(if $(filter .,$(BIN_DIR)),,$(BIN_DIR)/)
 
-all: $(addprefix $(BIN),$(SCENARIOS))
+all: $(addprefix $(BIN),$(SCENARIOS)) $(BIN)tools/fault_rate
 
 # Everything built depends on a stamp that holds the compiler (its --version) and the flags: when
 # either changes (`make CXX=clang++` after a g++ build), the stamp changes and everything rebuilds.
@@ -24,6 +24,11 @@ BUILD_ID := $(CXX) | $(shell $(CXX) --version 2>/dev/null | head -n 1) | $(REQUI
 $(shell mkdir -p $(BIN_DIR); [ "$$(cat $(STAMP) 2>/dev/null)" = '$(BUILD_ID)' ] || printf '%s\n' '$(BUILD_ID)' > $(STAMP))
 
 $(BIN)%: %.cpp common.hpp $(STAMP)
+	$(CXX) $(REQUIRED) $(CXXFLAGS) -o $@ $<
+
+# Not a scenario: how fast the machine faults in fresh memory, for run.sh's heading.
+$(BIN)tools/fault_rate: tools/fault_rate.cpp $(STAMP)
+	@mkdir -p $(dir $@)
 	$(CXX) $(REQUIRED) $(CXXFLAGS) -o $@ $<
 
 # Catch2's main takes ~17 s to compile: built once per compiler, linked into the test binary.
@@ -88,6 +93,6 @@ print-build:
 	@echo "flags=$(REQUIRED) $(CXXFLAGS)"
 
 clean:
-	rm -rf $(SCENARIOS) $(STAMP) tests/build
+	rm -rf $(SCENARIOS) tools/fault_rate $(STAMP) tests/build
 
 .PHONY: all test test-binaries test-peers asan tsan catch2 print-build clean

@@ -1490,6 +1490,20 @@ if ! make >"$work/make.log" 2>&1; then
   exit 1
 fi
 
+# How fast this machine hands out fresh memory, read once before the runs for the heading: it sets
+# every runtime's spawn time and much of its sys time (tools/fault_rate.cpp).
+fresh="not measured: tools/fault_rate was not built"
+if [ -x tools/fault_rate ]; then
+  if out=$(tools/fault_rate 2>&1); then
+    fresh=$(printf '%s\n' "$out" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+      END { if (v["first_mbps"] > 0 && v["second_mbps"] > 0 && v["mib"] > 0)
+              printf "first touch %s MB/s, again %s MB/s (%s MiB, a write a page)", v["first_mbps"], v["second_mbps"], v["mib"] }')
+    [ -n "$fresh" ] || fresh="not measured: tools/fault_rate printed '$(printf '%s' "$out" | head -n 1)'"
+  else
+    fresh="not measured: $(printf '%s' "$out" | head -n 1)"
+  fi
+fi
+
 commit=$(git rev-parse --short HEAD 2>/dev/null) || commit=unknown
 # RESULTS.md itself changes with every run, so it does not make the tree dirty.
 if [ "$commit" != unknown ] && [ -n "$(git status --porcelain --untracked-files=no -- . ':(exclude)RESULTS.md' 2>/dev/null)" ]; then
@@ -1554,6 +1568,7 @@ stamp=${when#*|} when=${when%|*}
   echo "- CPU: ${cpu:-$(uname -m)}"
   echo "- cores: $cores_text"
   echo "- memory: $mem_text"
+  echo "- fresh memory: $fresh"
   echo "- compiler: ${compiler:-unknown}"
   echo "- flags: ${flags:-unknown}"
 } >"$work/machine"

@@ -16,7 +16,7 @@ mask() {
   T=$tmp awk '
     { gsub(ENVIRON["T"], "TMP") }
     /^## / { sub(/^## [0-9-]+ [0-9:]+ UTC/, "## DATE") }
-    /^- (commit|OS|kernel|CPU|cores|memory): / { sub(/: .*/, ": #") }
+    /^- (commit|OS|kernel|CPU|cores|memory|fresh memory): / { sub(/: .*/, ": #") }
     # The name of a chart has the time in it, and "-2" when one of that name was already there.
     /^!\[/ { gsub(/[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]-[0-9][0-9][0-9][0-9]/, "STAMP"); gsub(/-[0-9]+[.]svg/, ".svg") }
     /^\| scenario / { avg = 0; n = split($0, c, " [|] "); for (i = 1; i <= n; i++) if (c[i] == "avg RSS MiB") avg = i }

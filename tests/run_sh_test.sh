@@ -30,6 +30,8 @@ echo "done" >&2
 EOF
   chmod +x "$box/$1"
 }
+# The real reading of fresh memory (make test builds it first), and below, its failures.
+mkdir -p "$box/tools" && cp tools/fault_rate "$box/tools/"
 fake threads ""
 fake coro_timer "frame_bytes=64 late_max_ms=3.25 "
 fake coro_shared "frame_bytes=48 "
@@ -63,6 +65,8 @@ check "the section has a heading with N and RUNS" has "$sec" '^## .* UTC — N=1
 check "the section names commit, OS, kernel, CPU, cores, memory" \
   has "$(printf '%s\n' "$sec" | grep -c -e '^- commit: [0-9a-z-]*$' -e '^- OS: ' -e '^- kernel: ' -e '^- CPU: ' \
     -e '^- cores: [0-9]' -e '^- memory: [0-9.]* GiB$')" '^6$'
+check "the heading says how fast fresh memory came, first touch and again" \
+  has "$sec" '^- fresh memory: first touch [1-9][0-9]* MB/s, again [1-9][0-9]* MB/s [(]256 MiB, a write a page[)]$'
 check "the compiler line comes from make print-build" has "$sec" '^- compiler: g\+\+ \(Fake\) 12.2.0$'
 check "the flags line comes from make print-build" has "$sec" '^- flags: -std=c\+\+20 -pthread -O2$'
 check "the header row has 16 columns with units" has "$sec" '^\| scenario \| variant \| N \| threads \| wall s \| user s \| sys s \| spawn s \| max RSS MiB \| avg RSS MiB \| RSS at wait MiB \| own avg RSS MiB \| bytes/task \| frame bytes \| late max ms \| max RSS spread MiB \|$'
@@ -216,6 +220,17 @@ bad_case "START must be gated, eager or both" START="gated lazy" ./run.sh 10
 bench ./run.sh --help
 check "--help exits 0" [ "$rc" -eq 0 ]
 check "--help prints usage on stdout" has "$out" '^usage: ./run.sh N'
+mv tools/fault_rate tools/fault_rate.real
+printf '#!/bin/sh\necho "fault_rate: mmap failed: Cannot allocate memory" >&2\nexit 1\n' >tools/fault_rate && chmod +x tools/fault_rate
+bench RUNS=1 ./run.sh 10 coro_timer
+check "a failed reading of fresh memory is named in the heading, and the run goes on" \
+  eval '[ "$rc" -eq 0 ] && has "$(last_section)" "^- fresh memory: not measured: fault_rate: mmap failed: Cannot allocate memory$"'
+rm tools/fault_rate
+bench RUNS=1 ./run.sh 10 coro_timer
+check "without tools/fault_rate the heading says it was not built" \
+  eval '[ "$rc" -eq 0 ] && has "$(last_section)" "^- fresh memory: not measured: tools/fault_rate was not built$"'
+mv tools/fault_rate.real tools/fault_rate
+cp "$res" "$tmp/before"
 bench FAIL_MAKE=1 ./run.sh 10
 check "a failed make exits 1 and says so, RESULTS untouched" eval 'exited 1 "make failed" && cmp -s "$res" "$tmp/before"'
 
