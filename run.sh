@@ -1005,9 +1005,10 @@ LINE
           if [ -n "$peers" ]; then
             # A bar of the scenario's chart; one that held fewer than N tasks at once says so.
             cell_to v alive
-            case $v in no*) label="$label (not all alive)" ;; esac
+            all_alive=yes
+            case $v in no*) all_alive=no ;; esac
             best_rss_to v && mib_to v "$v"
-            printf '%s\t%s\n' "$label" "$v" >>"$work/bars.$s"
+            printf '%s\t%s\t-\t%s\n' "$label" "$v" "$all_alive" >>"$work/bars.$s"
             peer_facts "$runtime"
           fi
         fi
@@ -1240,10 +1241,17 @@ draw_charts() {
         # One chart for the section: the write-up's key figure, memory at its largest N.
         [ "$s" = "${scenarios%% *}" ] || continue
         replicate_bars >"$work/bars.sorted"
-        printf '%s\n' "A hollow diamond: the figure $rep_name published for that runtime, in MiB as it defined its unit." >"$work/chart_notes.rep"
-        draw_chart "$work/bars.sorted" "$work/chart_notes.rep" "replicate-$stamp-$rep_name" \
-          "Max RSS of N=${sweep_ns##* } tasks, here and as published: $rep_name" \
-          "$rep_name: max RSS (MiB) of each runtime at N=${sweep_ns##* }, measured here, and as published" -b -m "c++20 (this repo)" ;;
+        if [ -n "$quick" ]; then # at N / 10: nothing published stands beside it
+          printf '%s\n' "--quick: N divided by 10, so no figure $rep_name published is shown." >"$work/chart_notes.rep"
+          draw_chart "$work/bars.sorted" "$work/chart_notes.rep" "replicate-$stamp-$rep_name" \
+            "Max RSS of N=${sweep_ns##* } tasks here (--quick): $rep_name" \
+            "$rep_name: max RSS (MiB) of each runtime at N=${sweep_ns##* } (--quick), measured here" -b -m "c++20 (this repo)"
+        else
+          printf '%s\n' "A hollow diamond: the figure $rep_name published for that runtime, in MiB as it defined its unit." >"$work/chart_notes.rep"
+          draw_chart "$work/bars.sorted" "$work/chart_notes.rep" "replicate-$stamp-$rep_name" \
+            "Max RSS of N=${sweep_ns##* } tasks, here and as published: $rep_name" \
+            "$rep_name: max RSS (MiB) of each runtime at N=${sweep_ns##* }, measured here, and as published" -b -m "c++20 (this repo)"
+        fi ;;
       peers_sweep)
         [ -f "$work/points.$s" ] || : >"$work/points.$s"
         [ -f "$work/chart_notes.$s" ] || : >"$work/chart_notes.$s"

@@ -4,8 +4,10 @@
 #     Input: one point a line, three tab-separated fields: series, N (whole number >= 1), MiB (> 0).
 #     Series keep the order they first appear in; each is drawn in increasing N.
 #   Bars (-b): one horizontal bar per runtime, MiB along x, in input order from the top.
-#     Input: one bar a line, two or three tab-separated fields: label, MiB (> 0), and a published
-#     MiB ("-" or nothing for none), drawn as a hollow diamond on the bar's row.
+#     Input: one bar a line, two to four tab-separated fields: label, MiB (> 0), a published MiB
+#     ("-" or nothing for none), drawn as a hollow diamond on the bar's row and named in its value,
+#     and "no" where the bar's tasks were not all alive at once (hatched, and said on the bar).
+#     On a log axis each bar but ours also says its ratio to ours (the first bar -m marks).
 # MiB are on a log scale when the values span more than two decades, or with -l. -m marks the
 # series or bars whose names begin with MARK (ours among the peers): thicker, filled, bold.
 # Run:   charts/svg.sh [-b] [-t TITLE] [-s SUBTITLE] [-y Y_LABEL] [-n NOTE]... [-m MARK] [-l] [FILE] >chart.svg
@@ -266,11 +268,14 @@ END {
 bars_chart='
 /^[ \t]*$/ { next }
 {
-  if (NF < 2 || NF > 3) die("line " NR ": expected 2 or 3 tab-separated fields (label, MiB[, published MiB]), got " NF)
+  if (NF < 2 || NF > 4) die("line " NR ": expected 2 to 4 tab-separated fields (label, MiB[, published MiB[, all alive]]), got " NF)
   if ($1 == "") die("line " NR ": empty label")
   if ($2 !~ /^[0-9]*[.]?[0-9]+$/ || $2 + 0 <= 0) die("line " NR ": MiB must be a number > 0, got \"" $2 "\"")
-  p = NF == 3 ? $3 : ""
+  p = NF >= 3 ? $3 : ""
   if (p == "-") p = ""
+  a = NF == 4 ? $4 : "-"
+  if (a != "-" && a != "yes" && a != "no") die("line " NR ": all alive must be yes, no or -, got \"" a "\"")
+  alive[nb + 1] = a; if (a == "no") nnot++
   if (p != "" && (p !~ /^[0-9]*[.]?[0-9]+$/ || p + 0 <= 0)) die("line " NR ": a published MiB must be a number > 0 or -, got \"" p "\"")
   if ($1 in seen) die("line " NR ": a second bar for " $1)
   seen[$1] = 1
@@ -290,23 +295,40 @@ END {
   mark = ENVIRON["SVG_MARK"]
   longest = 0
   for (k = 1; k <= nb; k++) if (length(label[k]) > longest) longest = length(label[k])
+  scale(lo, hi)
+  # On a log axis a bar twice as long is many times as large: each bar says its ratio to ours.
+  for (k = 1; k <= nb && !ours; k++) if (mark != "" && index(label[k], mark) == 1) ours = mib[k]
+  for (k = 1; k <= nb; k++) {
+    value[k] = mib[k] (pub[k] == "" ? "" : " here, " pub[k] " published")
+    if (ylog && ours > 0 && !(mark != "" && index(label[k], mark) == 1)) {
+      ratio[k] = mib[k] / ours; value[k] = value[k] sprintf(ratio[k] >= 10 ? ", %.0f × ours" : ", %.1f × ours", ratio[k])
+    }
+    if (alive[k] == "no") value[k] = value[k] ", not all alive"
+    if (length(value[k]) > widest) widest = length(value[k])
+  }
   # Labels right-aligned left of the bars; the value right of each bar, inside the page.
   L = 16 + int(longest * 12 * CW + 0.5) + 10; PW = 520
   R = L + PW
-  W = R + 80
+  W = R + 16 + int(widest * 12 * CW + 0.5)
   if (W < 760) W = 760
   nsub = subtitle(int((W - 2 * 16) / (12 * CW)))
-  T = 30 + 18 * nsub + 24 + (npub ? 20 : 0)
+  T = 30 + 18 * nsub + 24 + (npub || nnot ? 20 : 0)
   ROW = 22
   B = T + ROW * nb + 8
   notes(W)
   H = B + 52 + (nn ? 10 + 16 * nn : 0) + 8
-  scale(lo, hi)
 
   page(W, H, ENVIRON["SVG_TITLE"], nsub)
-  if (npub) {
+  if (nnot) printf "<defs><pattern id=\"not-alive\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#dde3ea\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#9ab\" stroke-width=\"3\"/></pattern></defs>\n"
+  if (npub || nnot) {
     printf "<g class=\"key\" fill=\"#111\"><rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\" fill=\"#9ab\"/><text x=\"%d\" y=\"%d\">measured here</text>", L, T - 22, L + 20, T - 13
-    printf "<polygon points=\"%d,%d %d,%d %d,%d %d,%d\" fill=\"#ffffff\" stroke=\"#111\" stroke-width=\"1.5\"/><text x=\"%d\" y=\"%d\">published</text></g>\n", L + 136, T - 23, L + 142, T - 17, L + 136, T - 11, L + 130, T - 17, L + 150, T - 13
+    kx = L + 136
+    if (npub) {
+      printf "<polygon points=\"%d,%d %d,%d %d,%d %d,%d\" fill=\"#ffffff\" stroke=\"#111\" stroke-width=\"1.5\"/><text x=\"%d\" y=\"%d\">published</text>", kx, T - 23, kx + 6, T - 17, kx, T - 11, kx - 6, T - 17, kx + 14, T - 13
+      kx += 110
+    }
+    if (nnot) printf "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\" fill=\"url(#not-alive)\"/><text x=\"%d\" y=\"%d\">not all N alive at once: not a measure of N waiting tasks</text>", kx - 6, T - 22, kx + 14, T - 13
+    printf "</g>\n"
   }
   # Grid and MiB ticks along the bottom.
   printf "<g class=\"grid\" stroke=\"#e4e4e4\" stroke-width=\"1\">\n"
@@ -335,13 +357,14 @@ END {
     y = T + 4 + ROW * (k - 1); mid = y + (ROW - 8) / 2
     marked = mark != "" && index(label[k], mark) == 1
     x0 = bx(ylog ? pow10(ylo) : 0); x1 = bx(mib[k])
-    printf "<g class=\"bar\" data-label=\"%s\" data-mib=\"%s\" data-published=\"%s\" data-x=\"%.1f\" data-w=\"%.1f\"%s>", esc(label[k]), mib[k], pub[k] == "" ? "-" : pub[k], x0, x1 - x0, marked ? " data-marked=\"yes\"" : ""
+    printf "<g class=\"bar\" data-label=\"%s\" data-mib=\"%s\" data-published=\"%s\" data-alive=\"%s\" data-ratio=\"%s\" data-x=\"%.1f\" data-w=\"%.1f\"%s>", esc(label[k]), mib[k], pub[k] == "" ? "-" : pub[k], alive[k], k in ratio ? sprintf("%.2f", ratio[k]) : "-", x0, x1 - x0, marked ? " data-marked=\"yes\"" : ""
     printf "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" fill=\"#111\"%s>%s</text>", L - 8, mid + 4, marked ? " font-weight=\"bold\"" : "", esc(label[k])
-    printf "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>", x0, y, x1 - x0, ROW - 8, marked ? "#d62728" : "#9ab"
+    printf "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>", x0, y, x1 - x0, ROW - 8, marked ? "#d62728" : alive[k] == "no" ? "url(#not-alive)" : "#9ab"
     # The value right of the bar, or of the diamond where that lies further right.
     tx = x1
     if (pub[k] != "") { px = bx(pub[k]); if (px + 6 > tx) tx = px + 6 }
-    printf "<text x=\"%.1f\" y=\"%.1f\" fill=\"#333\"%s>%s</text>", tx + 4, mid + 4, marked ? " font-weight=\"bold\"" : "", mib[k]
+    # Each figure says what it is: measured, published, ratio, all alive or not.
+    printf "<text class=\"value\" x=\"%.1f\" y=\"%.1f\" fill=\"#333\"%s>%s</text>", tx + 4, mid + 4, marked ? " font-weight=\"bold\"" : "", esc(value[k])
     if (pub[k] != "") {
       printf "<polygon class=\"published\" points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"#ffffff\" stroke=\"#111\" stroke-width=\"1.5\"/>", px, mid - 6, px + 6, mid, px, mid + 6, px - 6, mid
     }

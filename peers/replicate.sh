@@ -495,10 +495,10 @@ ROW
 write_replicate_section() {
   replicate_awk >"$work/replicate.awk"
   {
-    echo "## $when — replicate $(pub_value "$pubfile" about name)"
+    echo "## $when — replicate $(pub_value "$pubfile" about name)${quick:+ --quick, N / 10: nothing set against the published figures}"
     echo
     cat "$work/machine"
-    echo "- N=$(echo "$sweep_ns" | tr ' ' ','), RUNS=$RUNS${SLEEP_MS:+, SLEEP_MS=$SLEEP_MS}$(mode_settings)${quick:+; --quick: every N of the write-up above 1 divided by 10${HITS:+, and HITS too}}"
+    echo "- N=$(echo "$sweep_ns" | tr ' ' ','), RUNS=$RUNS${SLEEP_MS:+, SLEEP_MS=$SLEEP_MS}$(mode_settings)${quick:+; --quick: every N of the write-up above 1 divided by 10${HITS:+, and HITS too}, so no figure is set against a published one and no claim is judged (keeping N and cutting the sleep instead would change whether every task is alive at once)}"
     [ "$resumed" -eq 0 ] || echo "- resumed: $resumed of the configurations were measured by an earlier run of this replication at commit $commit, kept in PEERS_BUILD/replicate"
     [ -n "$rep_cache" ] || echo "- not resumable: the tree has changes that are not committed, so no configuration's result is kept for a later run"
     peers_lines | grep -v '^- sleep: '
@@ -518,13 +518,13 @@ write_replicate_section() {
 }
 
 # replicate_bars: the chart's bars, from the first of the write-up's tables at its largest N: a bar
-# per row of it measured here, its label the write-up's with the runtime here, its max RSS and the
+# per row of it measured here, its label the write-up's with the runtime here, its max RSS, the
 # published figure in MiB (from the first column of max RSS, in its unit as the write-up defined
-# it), smallest first.
+# it), and "no" where its tasks were not all alive at once; smallest first.
 replicate_bars() {
   awk -F '\t' -v quick="$quick" "$(published_awk)"'
     FILENAME == ARGV[2] { here[$1] = $2; if ($1 ~ /^ours:/) { ours[$1] = 1; rscen[$1] = $4 } }
-    FILENAME == ARGV[3] { max_kib[$1, $2] = $7; why[$1, $2] = $3 }
+    FILENAME == ARGV[3] { max_kib[$1, $2] = $7; why[$1, $2] = $3; alive[$1, $2] = $10 }
     END {
       for (t = 1; t <= nt; t++) if (!top || tn[t] + 0 > tn[top] + 0) top = t
       for (c = 1; c <= nc; c++) if (measure[cols[c]] == "max_rss") { col = cols[c]; break }
@@ -538,7 +538,7 @@ replicate_bars() {
       if (why[l, n] != "-" || max_kib[l, n] == "") return
       k = id SUBSEP tkey[top] SUBSEP col
       p = col == "" || quick || !(k in plo) ? "-" : sprintf("%.1f", (plo[k] + phi[k]) / 2 / 1024)
-      printf "%s\t%.1f\t%s\n", name, max_kib[l, n] / 1024, p
+      printf "%s\t%.1f\t%s\t%s\n", name, max_kib[l, n] / 1024, p, alive[l, n] ~ /^no/ ? "no" : "-"
     }' "$pubfile" "$work/rep.here" "$work/rep.values" | sort -t "$tab" -k2,2n
 }
 
@@ -593,7 +593,9 @@ END {
     head = "| runtime there | runtime here |"; sep = "|---|---|"
     for (c = 1; c <= nc; c++) {
       u = units[cols[c]]; if (u == "KiB,") u = "KiB"
-      head = head sprintf(" %s here %s | published %s | here / published |", ctitle[cols[c]], u, u); sep = sep "--:|--:|--:|"
+      # --quick measures at N / 10: no published figure stands beside it (here, or in the chart).
+      if (quick) { head = head sprintf(" %s here %s |", ctitle[cols[c]], u); sep = sep "--:|" }
+      else { head = head sprintf(" %s here %s | published %s | here / published |", ctitle[cols[c]], u, u); sep = sep "--:|--:|--:|" }
     }
     print head " all alive |"; print sep "---|"
     for (r = 1; r <= nr + no; r++) {
@@ -617,7 +619,8 @@ END {
         }
         if (mixed && (fk in hlo)) h = h " " u
         if (mixed && has(p)) p = p " " funit[fk]
-        line = line " " cell(h) " | " (id ~ /^ours:/ ? "" : cell(p == "" ? "-" : p)) " | " (id ~ /^ours:/ ? "" : ra) " |"
+        if (quick) line = line " " cell(h) " |"
+        else line = line " " cell(h) " | " (id ~ /^ours:/ ? "" : cell(p == "" ? "-" : p)) " | " (id ~ /^ours:/ ? "" : ra) " |"
       }
       print line " " ((k in alive) && has(alive[k]) ? cell(alive[k]) : "-") " |"
     }
@@ -627,13 +630,15 @@ END {
   }
   printf "%s", notes
   if ("figures" in about) printf "- published: none here: %s\n", about["figures"]
-  printf "- here / published: the figure measured here over the one published (over its lowest and highest reading where it printed several); each figure here is the run with the lowest wall time of RUNS=%s, max RSS and CPU from /usr/bin/time (CPU %% = (user + sys) / wall), converted to the write-up's unit as it defined it: %s\n", runs_here, about["unit"]
+  if (quick) printf "- each figure here is the run with the lowest wall time of RUNS=%s, max RSS and CPU from /usr/bin/time (CPU %% = (user + sys) / wall), in the write-up's unit as it defined it: %s\n", runs_here, about["unit"]
+  else printf "- here / published: the figure measured here over the one published (over its lowest and highest reading where it printed several); each figure here is the run with the lowest wall time of RUNS=%s, max RSS and CPU from /usr/bin/time (CPU %% = (user + sys) / wall), converted to the write-up's unit as it defined it: %s\n", runs_here, about["unit"]
   printf "- the write-up: \"%s\", %s, %s (%s), read %s; its machine: %s; its versions: %s; its runs: %s\n", about["title"], about["author"], about["published"], about["url"], about["read"], about["machine"], about["versions"], about["runs"]
   while ((getline line < notes_file) > 0) print line
   print ""
   # The claims, each as the write-up states it and, where its own figures bear out something more
   # precise, that too; each checked on the published figures and on those measured here.
-  if (ncl) {
+  if (ncl && quick) printf "- its claims: not judged with --quick, whose N are not the write-up's\n\n"
+  if (ncl && !quick) {
     print "### Its claims, checked"
     print ""
     print "| claim | published | holds there? | here | holds here? |"
@@ -649,6 +654,7 @@ END {
   print ""
   printf "- the machine: %s there; %s here\n", about["machine"], machine_here
   printf "- runs: %s there; the best of RUNS=%s here\n", about["runs"], runs_here
+  if (quick) print "- N: the write-up's there; each N above 1 divided by 10 here (--quick)"
   for (i = 1; i <= nf; i++) for (r = 1; r <= nr; r++) {
     id = rows[r]
     if (fid[i] != id && fid[i] != "*") continue

@@ -129,9 +129,11 @@ check "tasks ended before spawning did: no, with how many" [ "$(cells coro_timer
 check "spawning outlasted the sleep, none ended: flagged" [ "$(cells coro_timer "node 20.0.0")" = "0.06;yes; spawning outlasted the sleep;-" ]
 check "ours gets the same columns" [ "$(cells coro_timer "c++20 (this repo)")" = "0.00;yes;-" ]
 sec=$(last_section)
-check "a bar of a row that held fewer than N tasks at once says so" \
-  grep -q 'data-label="go 1.19.8 (not all alive)"' "$tmp/charts/$(charts_of_section | grep coro_timer)"
-check "and only that one" [ "$(grep -c 'not all alive' "$tmp/charts/$(charts_of_section | grep coro_timer)")" -eq 1 ]
+chart=$tmp/charts/$(charts_of_section | grep coro_timer)
+check "a bar of a row that held fewer than N tasks at once says so on the bar: hatched, and in its value" \
+  eval 'grep -q "data-label=\"go 1.19.8\"[^>]* data-alive=\"no\".*fill=\"url(#not-alive)\".*class=\"value\"[^>]*>[^<]*, not all alive<" "$chart"'
+check "and only that one" [ "$(grep -c 'data-alive="no"' "$chart")" -eq 1 ]
+check "the key explains the hatching" grep -q 'not all N alive at once' "$chart"
 check "atomic_counter rows show hits/s, no alive cell" [ "$(cells atomic_counter "go 1.19.8")" = "-;-;100" ]
 check "the section states the rule" has "$(last_section)" '^- spawn s: ours, from the first spawn until every task waited .*; a peer, until its spawn loop returned'
 check "spawn_s prefers our waiting_ms" [ "$(lib spawn_s "scenario=x spawn_ms=10 waiting_ms=1500")" = 1.50 ]

@@ -361,8 +361,17 @@ rm -f args.log
 bench ./run.sh --replicate tiny-2099 --quick
 check "--quick exits 0" [ "$rc" -eq 0 ]
 check "it runs N / 10" eval '[ "$(grep -c "^go-coro_timer 10 50$" args.log)" -eq 2 ] && ! grep -q "^go-coro_timer 100 " args.log'
-check "and says so" has "$(last_section)" '^- N=1,10, RUNS=2, SLEEP_MS=50; --quick: every N of the write-up above 1 divided by 10$'
-check "each table too" has "$(last_section)" '^### A hundred tasks \(here N=10, --quick\)$'
+sec=$(last_section)
+check "and says so, and why nothing is set against the published figures" has "$sec" \
+  '^- N=1,10, RUNS=2, SLEEP_MS=50; --quick: every N of the write-up above 1 divided by 10, so no figure is set against a published one and no claim is judged [(]keeping N and cutting the sleep instead would change whether every task is alive at once[)]$'
+check "its title too" has "$sec" '^## .* — replicate tiny-2099 --quick, N / 10: nothing set against the published figures$'
+check "each table too" has "$sec" '^### A hundred tasks \(here N=10, --quick\)$'
+check "no published column, no ratio" eval '! has "$sec" "published [A-Za-z]+ [|]|here / published"'
+check "no claim judged, and it says so" eval '! has "$sec" "^### Its claims" && has "$sec" "^- its claims: not judged with --quick"'
+check "what differs names --quick" has "$sec" '^- N: the write-up.s there; each N above 1 divided by 10 here [(]--quick[)]$'
+quick_chart=$(ls -t "$tmp/charts"/replicate-*tiny-2099*.svg | head -n 1)
+check "its chart shows no published marker and does not say 'as published'" \
+  eval '! grep -q "as published" "$quick_chart" && ! grep -q "class=.published" "$quick_chart"'
 
 # 4. Stopped halfway, a replication leaves RESULTS as it was; run again at the same commit, it
 # resumes: what was measured is not measured again, and the section says so.

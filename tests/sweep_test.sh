@@ -234,8 +234,8 @@ interrupt INT 130
 cp "$res" "$tmp/before"
 ls "$rdir/charts" >"$tmp/charts_before"
 untouched() { charts_unchanged; } # bad_case: no chart written either
-bad_case "SWEEP must be whole numbers" SWEEP="1 1e6" ./run.sh --sweep
-bad_case "SWEEP must be whole numbers" SWEEP="1 0" ./run.sh --sweep
+bad_case "SWEEP's N must be a whole number >= 1 [(]digits only[)], got '1e6'" SWEEP="1 1e6" ./run.sh --sweep
+bad_case "SWEEP's N must be >= 1, got '0'" SWEEP="1 0" ./run.sh --sweep
 bad_case "SWEEP is empty" SWEEP=" " ./run.sh --sweep
 bad_case "--sweep takes no N" ./run.sh --sweep 10
 bad_case "--sweep comes first" ./run.sh 10 --sweep
@@ -316,6 +316,15 @@ check "a diamond for each published figure, and a key that says so" \
   eval '[ "$(grep -c "class=\"published\"" "$tmp/bars.svg")" -eq 1 ] && grep -q ">published</text>" "$tmp/bars.svg"'
 check "values spanning more than two decades get a log axis" has "$out" 'data-y-scale="log"'
 check "ours is marked, and only ours" [ "$(grep -c 'data-marked="yes"' "$tmp/bars.svg")" -eq 1 ]
+# values LABEL: the text beside LABEL's bar.
+value_of() { grep "data-label=\"$1\"" "$tmp/bars.svg" | sed -E 's/.*class="value"[^>]*>([^<]*)<.*/\1/'; }
+check "a bar beside a published figure says which is which" [ "$(value_of 'c# &lt;aot&gt; &amp; co')" = "190.1 here, 196.59 published, 3.9 × ours" ]
+check "on a log axis every bar but ours gives its ratio to ours" \
+  eval '[ "$(value_of go)" = "9597.8, 195 × ours" ] && [ "$(value_of ours)" = "49.3" ] && grep -q "data-label=\"go\"[^>]* data-ratio=\"194.68\"" "$tmp/bars.svg"'
+printf 'ours\t10\t-\tyes\nslow\t15\t-\tno\n' >"$tmp/alive.tsv"
+svg -b -m ours "$tmp/alive.tsv"
+check "on a linear axis no ratio; a bar whose tasks were not all alive is hatched and says so, and the key explains it" \
+  eval '! has "$out" "× ours" && has "$out" "data-label=\"slow\"[^>]* data-alive=\"no\".*url[(]#not-alive[)].*>15, not all alive<" && has "$out" "not all N alive at once" && [ "$(printf "%s\n" "$out" | grep -c "url(#not-alive)")" -eq 2 ]'
 printf 'a\t10\nb\t20\n' >"$tmp/bars2.tsv"
 svg -b "$tmp/bars2.tsv"
 check "values within two decades get a linear axis from 0, and no key without published figures" \
@@ -328,7 +337,11 @@ svg -b "$tmp/bad.tsv"
 check "a published figure that is no number is refused" exited 2 "line 1: a published MiB must be"
 printf 'a\n' >"$tmp/bad.tsv"
 svg -b "$tmp/bad.tsv"
-check "a line without its MiB is refused" exited 2 "line 1: expected 2 or 3 tab-separated fields"
+check "a line without its MiB is refused" exited 2 "line 1: expected 2 to 4 tab-separated fields"
+printf 'a\t10\t-\tmaybe\n' >"$tmp/bad.tsv"
+svg -b "$tmp/bad.tsv"
+check "an all-alive field other than yes, no or - is refused" exited 2 'line 1: all alive must be yes, no or -, got "maybe"'
+
 svg -b /dev/null
 check "no bars is an error" exited 2 "no bars to draw"
 check "no temp files are left at the end" no_temp_files
