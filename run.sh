@@ -131,11 +131,13 @@ usage: ./run.sh N [scenario ...]
             without NAME, lists the public write-ups it knows (peers/published/NAME.tsv); with it,
             runs that write-up's configuration (its scenarios, N list, sleep, runs and runtimes,
             and ours) into a section with its tables in their own shape, the published figures
-            beside ours, its claims checked and what differs; --quick divides its N by 10. A run
+            beside ours, its claims checked and what differs; --quick divides its N by 10 and
+            then sets nothing against the published figures and judges no claim. A run
             stopped halfway resumes at the same commit (each result is kept in PEERS_BUILD)
   --plan    prints every run the rest of the command line would make (program, N, threads,
-            options, environment, runs, time limit) and their count, then exits: it builds,
-            installs and writes nothing
+            options, environment, runs, time limit), their count and the time they will take
+            here (runs, and builds as long as each took last), then exits: it builds,
+            installs and writes nothing; a run says at its end how long it took against that
   scenario  any of: $all_scenarios
             (default: all of them; with --peers, all of those it runs)
 environment:
@@ -916,7 +918,8 @@ count_runs() {
 # print_plan: --plan's listing of the plan on stdin: what it adds up to, then a line per
 # configuration, its columns aligned (and a line for the N a sweep leaves out).
 print_plan() {
-  local kind s g prog n tcell args env runs limit variant label flags
+  local kind s g prog n tcell args env runs limit variant label flags runs_s builds_s unbuilt plan
+  plan=$(cat)
   while IFS=$tab read -r kind s g prog n tcell args env runs limit variant label flags; do
     case $kind in
       skip) variant="not run, above THREAD_CAP=$THREAD_CAP" runs=0 ;;
@@ -925,7 +928,7 @@ print_plan() {
     esac
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
       "$kind" "$s" "$(runtime_label "$g")" "${prog#./}" "$n" "$tcell" "$args" "$env" "$runs" "$limit" "$variant"
-  done | awk -F '\t' -v cmd="$command_line" '
+  done < <(printf '%s\n' "$plan") | awk -F '\t' -v cmd="$command_line" '
     BEGIN { line[0] = "kind\tscenario\truntime\tprogram\tN\tthreads\toptions\tenvironment\truns\tlimit s\tvariant" }
     { line[NR] = $0; runs += $9; if ($1 == "row" || $1 == "point") configs++ }
     END {
@@ -939,6 +942,60 @@ print_plan() {
     }'
   echo
   echo "Nothing was built or run.${peers:+ When it runs, a runtime whose toolchain is missing is left out, and one whose build fails gets a row that says so.}"
+  read -r runs_s builds_s unbuilt <<EOF
+$(printf '%s\n' "$plan" | estimate_plan)
+EOF
+  [ -n "$peers" ] || builds_s=0
+  printf 'Estimated time here: about %s: %s of runs (each its sleep, start-up and spawning)' "$(minutes $((runs_s + builds_s)))" "$(minutes "$runs_s")"
+  [ -z "$peers" ] || printf ', %s of builds (each group as long as its last build here%s)' "$(minutes "$builds_s")" \
+    "$([ "$unbuilt" -eq 0 ] || echo "; $unbuilt never built here, guessed at 1 to 4 min each")"
+  echo .
+}
+
+# estimate_plan: what the plan on stdin will take here, in seconds, as "RUNS_S BUILDS_S UNBUILT".
+# Each run lasts its sleep (atomic_counter: times the rounds it needs, plus its bursts' pauses and a
+# poll; running_avg and hash_collect: none), a second to start and its spawning, at most its time
+# limit. Each peer's group adds its last build's time here (PEERS_BUILD/GROUP.build_s), or, never
+# built here, a guess: UNBUILT counts those. --plan, the --replicate list and a finished run's
+# comparison all use this one estimate.
+estimate_plan() {
+  local runs_s g s builds=0 unbuilt=0
+  { read -r runs_s; while read -r g; do
+      if [ -n "${pb:-}" ] && read -r s 2>/dev/null <"$pb/$g.build_s"; then builds=$((builds + s))
+      else
+        unbuilt=$((unbuilt + 1))
+        case $g in rust* | tokio* | asyncstd* | rayon* | csharpaot*) builds=$((builds + 240)) ;; *) builds=$((builds + 60)) ;; esac
+      fi
+    done; } < <(awk -F '\t' '
+    # opt(ARGS, NAME): the value after NAME in ARGS, or "".
+    function opt(args, name,   a, i, k) { k = split(args, a, " "); for (i = 1; i < k; i++) if (a[i] == name) return a[i + 1]; return "" }
+    $1 == "base" || $1 == "row" || $1 == "point" {
+      s = $2; g = $3; n = $5; args = $7 == "-" ? "" : $7; limit = $10
+      if (g != "ours" && !(g in seen)) { seen[g] = 1; groups[++ng] = g }
+      ms = opt(args, "--sleep-ms")
+      if (ms == "" && g != "ours" && s ~ /^(threads|coro_timer|coro_shared|atomic_counter)$/ && split(args, a, " ") && a[1] ~ /^[0-9]+$/) ms = a[1]
+      if (ms == "") ms = s == "atomic_counter" ? 1000 : s ~ /^(threads|coro_timer|coro_shared)$/ ? 5000 : 0
+      need = ms / 1000
+      if (s == "atomic_counter") {
+        h = opt(args, "--hits"); rounds = opt(args, "--mode") == "once" ? 1 : h != "" ? int((h + n - 1) / n) : 10
+        k = opt(args, "--burst"); p = opt(args, "--burst-pause-ms"); q = opt(args, "--poll-ms")
+        need = need * rounds + (k != "" ? int((n - 1) / k) * (p == "" ? 1000 : p) / 1000 : 0) + (q == "" ? 0.1 : q / 1000)
+      }
+      # Spawning a million tasks took from 0.1 s (ours) to 24 s (Python) here (RESULTS.md,
+      # 2026-12-03 09:51): the slow spawners at their rate, every other at 2 s a million.
+      rate = g ~ /^python/ ? 25 : g ~ /^elixir/ ? 20 : g ~ /^pypy/ ? 12 : g ~ /^(go|erlang|haskell|deno)/ ? 6 : 2
+      each = need + 1 + rate * n / 1000000
+      if (limit ~ /^[0-9]+$/ && each > limit + 0) each = limit
+      total += $9 * each
+    }
+    END { printf "%d\n", total + 0.5; for (i = 1; i <= ng; i++) print groups[i] }')
+  echo "$runs_s $builds $unbuilt"
+}
+
+# minutes S: S seconds as "40 s", "12 min" or "2 h 05 min".
+minutes() {
+  local m=$((($1 + 59) / 60))
+  if [ "$1" -lt 60 ]; then printf '%d s' "$1"; elif [ "$m" -ge 60 ]; then printf '%d h %02d min' $((m / 60)) $((m % 60)); else printf '%d min' "$m"; fi
 }
 
 # run_plan PLAN: runs PLAN's lines in order, into the table's rows ($work/rows), the charts' bars
@@ -1491,6 +1548,7 @@ if [ ! -x "$time_bin" ]; then
   fi
 fi
 
+started=$SECONDS
 echo "run.sh: building with make" >&2
 if ! make >"$work/make.log" 2>&1; then
   cat "$work/make.log" >&2
@@ -1533,6 +1591,11 @@ case $commit in
 esac
 [ -z "$rep_cache" ] || mkdir -p "$rep_cache" || bad "cannot create $rep_cache"
 : >"$work/rep"
+# What --plan would have said, before the builds, to set beside the time the run takes.
+read -r est_runs est_builds est_unbuilt <<EOF
+$(make_plan | estimate_plan)
+EOF
+[ -n "$peers" ] || est_builds=0
 [ -z "$peers" ] || prepare_peers
 make_plan >"$work/plan"
 planned=$(count_runs "$work/plan") run_start=$SECONDS
@@ -1608,5 +1671,6 @@ if ! append_section "$work/title" "$work/section"; then
 fi
 cat "$work/section"
 echo "run.sh: appended to $RESULTS${charts:+; charts in $chart_dir: $charts}" >&2
+echo "run.sh: took $(minutes $((SECONDS - started))); estimated $(minutes $((est_runs + est_builds)))$([ "$resumed" -eq 0 ] || echo ", for the whole run: $resumed configurations were kept from an earlier one")" >&2
 [ -n "$replicate" ] || [ -z "$rep_cache" ] || rm -rf "$rep_cache"
 [ "$failures" -eq 0 ]

@@ -1126,7 +1126,7 @@ SETS
 # prepare_peers: finds the toolchains the chosen scenarios need, builds their groups one at a
 # time and leaves in $pw/GROUP.state: ok, missing, skip, unchosen or "build failed: ...".
 prepare_peers() {
-  local g tc pn log groups ready build
+  local g tc pn log groups ready build built
   pw=$work/peers
   mkdir -p "$pw" && : >"$pw/tools" && : >"$pw/tools.last" && : >"$pw/missing" && : >"$pw/notes" && : >"$pw/limits" || exit 1
   groups=$(printf '%s\n' "$catalogue_tab" | awk -F '\t' -v sel=" $scenarios " '$3 != "ours" && index(sel, " " $1 " ") && !seen[$3]++ { print $3 }')
@@ -1160,8 +1160,10 @@ prepare_peers() {
     log=$pb/logs/$g.log
     : >"$log"
     echo "run.sh: --peers: building $g (log: $log)" >&2
+    built=$SECONDS
     if run_logged "$log" "$build" "$g"; then
       echo ok >"$pw/$g.state"
+      echo $((SECONDS - built)) >"$pb/$g.build_s" # for the next estimate (run.sh: estimate_plan)
     else
       # The section names the log under PEERS_BUILD, not by its path on this machine.
       echo "build failed: $(build_reason "$log") (log: PEERS_BUILD/logs/$g.log)" >"$pw/$g.state"

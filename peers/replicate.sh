@@ -298,44 +298,16 @@ AWK
 }
 
 # replicate_list: every write-up --replicate knows, one entry each, and how long its replication
-# takes here, about: for each table and each row in it with a program here (and ours), its runs
-# times the time each must last (its sleep, the rounds of sleep atomic_counter needs and its
-# bursts' pauses, 5 s for a task without a sleep), or the wall the write-up published for it when
-# that is longer, plus 3 s and 2 s per million tasks for starting and spawning. The peers' builds
-# come on top, once (most of them a minute or two; NativeAOT and cargo more).
+# takes here: the estimate that --plan --replicate NAME ends with (estimate_plan in run.sh).
 replicate_list() {
-  local f
+  local f name
   echo "./run.sh --replicate NAME [--quick] runs one of these write-ups' tables again here:"
   for f in "$published_dir"/*.tsv; do
     [ -f "$f" ] || continue
-    awk -F '\t' -v peers_ms="$peers_sleep_ms" "$(published_awk)"'
-      END {
-        runs = run["RUNS"] == "" ? 5 : run["RUNS"]
-        for (t = 1; t <= nt; t++) {
-          delete set; split(tset[t], kv, " ")
-          for (v in run) set[v] = run[v]
-          for (i in kv) { v = kv[i]; sub(/=.*/, "", v); set[v] = substr(kv[i], length(v) + 2) }
-          n = tn[t]; delete ours
-          for (r = 1; r <= nr; r++) {
-            id = rows[r]; s = rscen[id]
-            if (prog[id] == "-" || (tscen[t] != "-" && tscen[t] != s)) continue
-            if (s == "running_avg" || s == "hash_collect") need = 5
-            else if (s == "atomic_counter") {
-              ms = set["SLEEP_MS"] == "" ? 1000 : set["SLEEP_MS"]
-              rounds = set["MODE"] == "once" ? 1 : set["HITS"] == "" ? 10 : set["HITS"] / n
-              need = ms * rounds / 1000 + (set["POLL_MS"] == "" ? 0.1 : set["POLL_MS"] / 1000)
-              if (set["BURST"] != "") need += (int((n - 1) / set["BURST"])) * (set["BURST_PAUSE_MS"] == "" ? 1 : set["BURST_PAUSE_MS"] / 1000)
-            } else need = (set["SLEEP_MS"] == "" ? peers_ms : set["SLEEP_MS"]) / 1000
-            each = need
-            for (c = 1; c <= nc; c++) if (measure[cols[c]] ~ /^wall/ && (id, tkey[t], cols[c]) in phi && phi[id, tkey[t], cols[c]] > each) each = phi[id, tkey[t], cols[c]]
-            secs += runs * (each + 3 + 2 * n / 1000000)
-            # Ours: one row per scenario, variant and threads among the rows, at the sleep alone.
-            k = s SUBSEP rvariant[id] SUBSEP rthreads[id]
-            if (!(k in ours)) { ours[k] = 1; secs += runs * (need + 3 + 2 * n / 1000000) }
-          }
-        }
-        printf "\n  %s: %s (%s), \"%s\"\n    %s\n    %s\n    about %d min of runs here, and the peers'"'"' builds\n", about["name"], about["author"], about["year"], about["title"], about["url"], about["measured"], (secs + 59) / 60
-      }' "$f"
+    awk -F '\t' "$(published_awk)"'
+      END { printf "\n  %s: %s (%s), \"%s\"\n    %s\n    %s\n", about["name"], about["author"], about["year"], about["title"], about["url"], about["measured"] }' "$f"
+    name=$(pub_value "$f" about name)
+    printf '    %s\n' "$("$0" --plan --replicate "$name" 2>&1 | sed -n 's/^Estimated time here: about \([^:]*\):.*/about \1 here, its builds included/p; s/^run.sh: \(.*\)/cannot plan it: \1/p' | head -n 1)"
   done
 }
 

@@ -197,7 +197,16 @@ rm -rf "$BENCH_TEST_LOCK"
 check "the listing exits 0 while another run.sh holds the lock" [ "$rc" -eq 0 ]
 check "it lists every write-up, with its URL" \
   eval 'for f in peers/published/*.tsv; do has_text "$out" "$(basename "$f" .tsv): " && has_text "$out" "$(lib pub_value "$f" about url)" || exit 1; done'
-check "and about how long each takes here" has "$out" "^    about [0-9]+ min of runs here, and the peers' builds$"
+listing=$out
+check "and about how long each takes here, its builds included" has "$listing" "^    about [0-9]+ (s|min|h [0-9]+ min) here, its builds included$"
+# The listing's estimate is --plan's, one computation for both.
+for f in peers/published/*.tsv; do
+  name=$(basename "$f" .tsv)
+  bench ./run.sh --plan --replicate "$name"
+  said=$(printf '%s\n' "$out" | sed -n 's/^Estimated time here: about \([^:]*\):.*/\1/p')
+  check "$name: the listing gives --plan's estimate (${said:-none})" \
+    eval '[ -n "$said" ] && printf "%s\n" "$listing" | grep -A4 "^  $name: " | grep -qxF "    about $said here, its builds included"'
+done
 
 # 2. A replication: the write-up's tables in its shape, ours last, published figures and ratios.
 bench ./run.sh --replicate tiny-2099

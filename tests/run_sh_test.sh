@@ -60,6 +60,8 @@ numbers_parse() {
 bench RUNS=2 ./run.sh 10
 sec=$(last_section)
 check "a normal run exits 0" [ "$rc" -eq 0 ]
+check "and says once how long it took against the estimate" \
+  eval '[ "$(printf "%s\n" "$err" | grep -c "^run.sh: took [0-9]")" -eq 1 ] && has "$err" "^run.sh: took [0-9]+ (s|min|h [0-9]+ min); estimated [0-9]+ (s|min|h [0-9]+ min)$"'
 check "a new RESULTS starts with its title" has "$(head -n 1 "$res")" '^# Results$'
 check "the section has a heading with N and RUNS" has "$sec" '^## .* UTC — N=10, RUNS=2$'
 check "the section names commit, OS, kernel, CPU, cores, memory" \
@@ -186,6 +188,14 @@ sed 's/ 0:05[.]01$/ 0:x5.01/' "$tmp/gnu" >"$tmp/gnu_bad_wall"
 run_cmd lib parse_gnu_time "$tmp/gnu_bad_wall"
 check "an unreadable wall time fails, naming it" eval '[ "$rc" -eq 1 ] && has_text "$out" "unreadable wall time: 0:x5.01"'
 check "the binary's last stderr line stops before time's report" [ "$(lib last_error "$tmp/gnu")" = "spawning 1000000 tasks" ]
+
+# --plan's estimate, the one a finished run sets beside its time.
+bench RUNS=2 SLEEP_MS=2000 ./run.sh --plan 1000000 coro_timer
+check "--plan ends with its estimate: runs x (sleep + 1 s to start + 2 s a million to spawn)" \
+  [ "$(printf '%s\n' "$out" | tail -n 1)" = "Estimated time here: about 10 s: 10 s of runs (each its sleep, start-up and spawning)." ]
+bench RUNS=3 ./run.sh --plan 100000 atomic_counter
+check "atomic_counter's estimate counts its rounds: 3 x (10 x 1 s + a poll + 1 s + 0.2 s)" \
+  [ "$(printf '%s\n' "$out" | tail -n 1)" = "Estimated time here: about 34 s: 34 s of runs (each its sleep, start-up and spawning)." ]
 
 # 5. Bad arguments: exit 2, one line naming the problem, RESULTS untouched.
 cp "$res" "$tmp/before"
