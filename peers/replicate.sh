@@ -300,14 +300,17 @@ AWK
 # replicate_list: every write-up --replicate knows, one entry each, and how long its replication
 # takes here: the estimate that --plan --replicate NAME ends with (estimate_plan in run.sh).
 replicate_list() {
-  local f name
+  local f name est
   echo "./run.sh --replicate NAME [--quick] runs one of these write-ups' tables again here:"
   for f in "$published_dir"/*.tsv; do
     [ -f "$f" ] || continue
     awk -F '\t' "$(published_awk)"'
       END { printf "\n  %s: %s (%s), \"%s\"\n    %s\n    %s\n", about["name"], about["author"], about["year"], about["title"], about["url"], about["measured"] }' "$f"
     name=$(pub_value "$f" about name)
-    printf '    %s\n' "$("$0" --plan --replicate "$name" 2>&1 | sed -n 's/^Estimated time here: about \([^:]*\):.*/about \1 here, its builds included/p; s/^run.sh: \(.*\)/cannot plan it: \1/p' | head -n 1)"
+    # run.sh itself, through bash: `bash run.sh` leaves a $0 that is no command (the listing runs
+    # before run.sh leaves the user's directory, so a relative $0 still names it).
+    est=$("$BASH" "$0" --plan --replicate "$name" 2>&1 | sed -n 's/^Estimated time here: about \([^:]*\):.*/about \1 here, its builds included/p; s/^run.sh: \(.*\)/cannot plan it: \1/p' | head -n 1)
+    printf '    %s\n' "${est:-cannot plan it: its --plan gave no estimate}"
   done
 }
 

@@ -199,6 +199,8 @@ check "it lists every write-up, with its URL" \
   eval 'for f in peers/published/*.tsv; do has_text "$out" "$(basename "$f" .tsv): " && has_text "$out" "$(lib pub_value "$f" about url)" || exit 1; done'
 listing=$out
 check "and about how long each takes here, its builds included" has "$listing" "^    about [0-9]+ (s|min|h [0-9]+ min) here, its builds included$"
+bench bash run.sh --replicate
+check "bash run.sh --replicate lists the same estimates as ./run.sh --replicate" [ "$out" = "$listing" ]
 # The listing's estimate is --plan's, one computation for both.
 for f in peers/published/*.tsv; do
   name=$(basename "$f" .tsv)

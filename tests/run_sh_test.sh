@@ -191,11 +191,11 @@ check "the binary's last stderr line stops before time's report" [ "$(lib last_e
 
 # --plan's estimate, the one a finished run sets beside its time.
 bench RUNS=2 SLEEP_MS=2000 ./run.sh --plan 1000000 coro_timer
-check "--plan ends with its estimate: runs x (sleep + 1 s to start + 2 s a million to spawn)" \
-  [ "$(printf '%s\n' "$out" | tail -n 1)" = "Estimated time here: about 10 s: 10 s of runs (each its sleep, start-up and spawning)." ]
+check "--plan ends with its estimate: runs x (sleep + 0.1 s to start + 0.5 s a million to spawn)" \
+  [ "$(printf '%s\n' "$out" | tail -n 1)" = "Estimated time here: about 5 s: 5 s of runs (each its sleep, start-up and spawning)." ]
 bench RUNS=3 ./run.sh --plan 100000 atomic_counter
-check "atomic_counter's estimate counts its rounds: 3 x (10 x 1 s + a poll + 1 s + 0.2 s)" \
-  [ "$(printf '%s\n' "$out" | tail -n 1)" = "Estimated time here: about 34 s: 34 s of runs (each its sleep, start-up and spawning)." ]
+check "atomic_counter's estimate counts its rounds: 3 x (10 x 1 s + a poll + 0.1 s + 0.05 s)" \
+  [ "$(printf '%s\n' "$out" | tail -n 1)" = "Estimated time here: about 31 s: 31 s of runs (each its sleep, start-up and spawning)." ]
 
 # 5. Bad arguments: exit 2, one line naming the problem, RESULTS untouched.
 cp "$res" "$tmp/before"
