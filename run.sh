@@ -1074,8 +1074,10 @@ LINE
       point)
         case " $flags " in *" first "*) sbase='' last_n='' last_rss='' stop='' ;; esac
         why=$stop
-        # The guard estimates from the series' N = 1 (none: from nothing) and its last N.
+        # The guard estimates from the series' N = 1 (none: from nothing) and its last N; a
+        # replication's first point, from the same row's points in its other groups.
         [ -n "$why" ] || [ -z "$last_n" ] || guard "$n" "${sbase:-0}" "$last_n" "$last_rss" || :
+        [ -n "$why" ] || [ -n "$last_n" ] || [ -z "$replicate" ] || replicate_guard "$label" "$n"
         if [ -n "$why" ]; then # not run: the guard, or a timeout at a smaller N
           echo "run.sh: $label N=$n: $why" >&2
           write_row "$s" "$runtime" "$variant" "$n" "$tcell" "$why" "$sbase"
@@ -1584,10 +1586,11 @@ case $commit in
   unknown | *-dirty) ;;
   *)
     if [ -n "$replicate" ]; then
-      rep_cache=$pb/replicate/$commit/$rep_name
+      # Each row's key holds its runtime's version; ours is named alike by every compiler.
+      rep_cache=$pb/replicate/$commit/$rep_name-$(printf '%s\n' "${CXX:-}" | cksum | cut -d' ' -f1)
     elif [ -n "$peers" ]; then
       # The key: the command and what it builds with that the plan does not show.
-      rep_cache=$pb/resume/$commit/$(printf '%s\n' "$command_line" "${CXX:-}" "${PEERS_PATCH:-}" | cksum | cut -d' ' -f1)
+      rep_cache=$pb/resume/$commit/$(printf '%s\n' "$command_line" "${CXX:-}" "${PEERS_PATCH:-}" "${PEERS_DOTNET:-}" | cksum | cut -d' ' -f1)
     fi ;;
 esac
 [ -z "$rep_cache" ] || mkdir -p "$rep_cache" || bad "cannot create $rep_cache"

@@ -174,19 +174,24 @@ EOF
 }
 
 # with_patched_copies KIND: the lines of peer_groups or peer_catalogue (KIND: groups, catalogue) on
-# stdin, and for each set of PEERS_PATCH a copy of every Rust group's: group GROUP@SET, program
-# PROGRAM@SET, built against that set's crate sources (build_patched). The copies follow their
-# group's last line, so that a patched row sits beside the unpatched ones.
+# stdin, and for each set of PEERS_PATCH a copy of every Rust group's, for each version of
+# PEERS_DOTNET a copy of both C# groups': group GROUP@SET, program PROGRAM@SET, built against that
+# set's crate sources or for that .NET (build_patched). The copies follow their group's last line,
+# so that a patched row sits beside the unpatched ones.
 rust_groups="tokio asyncstd ruststd rayon"
-patch_sets='' # PEERS_PATCH's sets, one a line: NAME=DIRECTORY words (patch_settings)
+dotnet_groups="csharp csharpaot"
+patch_sets='' # the sets, one a line: PEERS_PATCH's NAME=DIRECTORY words, then dotnet=VERSION (patch_settings)
 with_patched_copies() {
-  local sets=0 set
-  while IFS= read -r set; do [ -z "$set" ] || sets=$((sets + 1)); done <<SETS
+  local kinds='' set
+  while IFS= read -r set; do
+    case $set in '') ;; dotnet=*) kinds="$kinds dotnet" ;; *) kinds="$kinds rust" ;; esac
+  done <<SETS
 $patch_sets
 SETS
-  awk -F ' *[|] *' -v kind="$1" -v sets="$sets" -v rust=" $rust_groups " '
+  awk -F ' *[|] *' -v kind="$1" -v kinds="$kinds" -v rust=" $rust_groups " -v dotnet=" $dotnet_groups " '
+    BEGIN { sets = split(kinds, set_kind, " ") }
     function flush(   set, i, k, f, j, out) {
-      for (set = 1; set <= sets; set++) for (i = 1; i <= n; i++) {
+      for (set = 1; set <= sets; set++) if (set_kind[set] == copied) for (i = 1; i <= n; i++) {
         k = split(copies[i], f, / *[|] */); out = ""
         for (j = 1; j <= k; j++) {
           if (j == col || (kind == "catalogue" && j == 2)) f[j] = f[j] "@" set
@@ -199,7 +204,8 @@ SETS
     { col = kind == "groups" ? 1 : 3
       if (n && $col != last) flush()
       print
-      if (index(rust, " " $col " ")) { copies[++n] = $0; last = $col } }
+      of = index(rust, " " $col " ") ? "rust" : index(dotnet, " " $col " ") ? "dotnet" : ""
+      if (of != "") { copies[++n] = $0; last = $col; copied = of } }
     END { if (n) flush() }'
 }
 
@@ -334,6 +340,10 @@ peers_usage() {
                       set's rows sit beside the unpatched ones, labelled with the version its
                       Cargo.lock holds (and the commit of a git checkout); a patch that cargo
                       drops fails that set's build, and its rows say so
+  PEERS_DOTNET="9.0 [8.0 ...]"
+                      builds the C# peers again for each of these .NETs (the build copy's
+                      TargetFramework, packs from NuGet; the JIT ones self-contained), their rows
+                      beside .NET 10's
   PEER_TIMEOUT=S      each --peers run is stopped after S seconds and its row says so (default:
                       the larger of 60 s and 10 x the rounds of sleep the scenario needs)
 EOF
@@ -372,11 +382,12 @@ peers_settings() {
 # patch_settings: PEERS_PATCH="tokio=DIR pin-project-lite=DIR2; tokio=DIR3": sets separated by ";",
 # each one or more CRATE=DIRECTORY, each directory (relative to where the user stands) the source of
 # that crate: its Cargo.toml's [package] names it and gives its version. Each set becomes a build of
-# the Rust peers against those sources (build_patched). Anything else: exit 2, one line.
+# the Rust peers against those sources (build_patched). Then PEERS_DOTNET="9.0 8.0": each version a
+# set "dotnet=VERSION", a build of the C# peers for that .NET. Anything else: exit 2, one line.
 patch_settings() {
-  local set word name dir toml pkg
+  local set word name dir toml pkg v
   patch_sets=
-  [ -n "${PEERS_PATCH:-}" ] || return 0
+  [ -n "${PEERS_PATCH:-}${PEERS_DOTNET:-}" ] || return 0
   while IFS= read -r set; do
     [ -n "$(echo $set)" ] || continue
     for word in $set; do
@@ -395,8 +406,18 @@ patch_settings() {
     patch_sets="${patch_sets% }
 "
   done <<SETS
-$(printf '%s\n' "$PEERS_PATCH" | tr ';' '\n')
+$(printf '%s\n' "${PEERS_PATCH:-}" | tr ';' '\n')
 SETS
+  for v in ${PEERS_DOTNET:-}; do
+    case $v in
+      10.0) bad "PEERS_DOTNET: 10.0 is the C# peers' own .NET; name another (9.0, 8.0)" ;;
+      [1-9].0 | [1-9][0-9].0) ;;
+      *) bad "PEERS_DOTNET: '$v' is not a .NET version such as 9.0 or 8.0" ;;
+    esac
+    case $patch_sets in *"dotnet=$v"*) bad "PEERS_DOTNET names $v twice" ;; esac
+    patch_sets="${patch_sets}dotnet=$v
+"
+  done
   patch_sets=$(printf '%s' "$patch_sets" | grep .)
   tables_read
 }
@@ -766,7 +787,8 @@ patch_check() {
   for w in $(patch_set "$1"); do
     name=${w%%=*} want=$(crate_field "${w#*=}/Cargo.toml" version) got=$(lock_version "$2" "$name")
     [ "$got" = "$want" ] || {
-      echo "error: patch not used: $name $want (PEERS_PATCH set $1), cargo resolved ${got:+$name $got}${got:-no $name}"
+      if [ -n "$got" ]; then got="$name $got"; else got="no $name"; fi
+      echo "error: patch not used: $name $want (PEERS_PATCH set $1), cargo resolved $got"
       return 1
     }
   done
@@ -787,14 +809,17 @@ patch_label() {
   echo "(patched${commit:+, $commit})"
 }
 # patch_ready GROUP@SET: a set applies to a Rust group whose own build resolved every crate of the
-# set (its Cargo.lock): tokio to the tokio peers, not to rayon's, which uses none of it.
+# set (its Cargo.lock): tokio to the tokio peers, not to rayon's, which uses none of it. A .NET
+# version (PEERS_DOTNET) applies to both C# groups wherever their toolchain is here and chosen.
 patch_ready() {
   local g=${1%@*} set=${1##*@} w name line
-  name=$(runtime_label "$g" | sed 's/ [0-9][0-9.]*//')  # "rust tokio", "rust std"
   case $(cat "$pw/$g.state" 2>/dev/null) in
-    ok) ;;
-    "build failed"*) line="PEERS_PATCH set $set: the $name peers were not built against it, since their own build failed" ;;
+    ok | "build failed"*) case $(patch_set "$set") in dotnet=*) return 0 ;; esac ;;
     *) return 1 ;;  # not chosen, or its toolchain is missing: said elsewhere
+  esac
+  name=$(runtime_label "$g" | sed 's/ [0-9][0-9.]*//')  # "rust tokio", "rust std"
+  case $(cat "$pw/$g.state") in "build failed"*)
+    line="PEERS_PATCH set $set: the $name peers were not built against it, since their own build failed" ;;
   esac
   if [ -z "${line:-}" ]; then
     for w in $(patch_set "$set"); do
@@ -810,7 +835,8 @@ patch_ready() {
 crate_dir_of() {
   case $1 in tokio) echo "$pb/rust/rust-tokio" ;; asyncstd) echo "$pb/rust/rust-async-std" ;; ruststd) echo "$pb/rust/rust-threads" ;; rayon) echo "$pb/rust/rust-rayon" ;; esac
 }
-# build_patched GROUP@SET: the Rust group built against set SET of PEERS_PATCH.
+# build_patched GROUP@SET: the Rust group built against set SET of PEERS_PATCH, or a C# group for
+# the .NET version of that set (PEERS_DOTNET).
 build_patched() {
   local g=${1%@*} set=${1##*@}
   case $g in
@@ -818,6 +844,7 @@ build_patched() {
     asyncstd) build_cargo rust-async-std "$1" async-std async-std "$set" ;;
     ruststd) build_cargo rust-threads "$1" rust '' "$set" ;;
     rayon) build_cargo rust-rayon "$1" rayon rayon "$set" ;;
+    csharp | csharpaot) build_dotnet_at "$1" ;;
   esac
 }
 
@@ -891,11 +918,19 @@ cargo_mode() {
 # configured with. Each group builds from its own copy (NativeAOT restores for this machine's RID).
 # build_dotnet GROUP PREFIX [OPTION...]: publishes each program of GROUP into $pb/dotnet/GROUP/.
 build_dotnet() {
-  local g=$1 prefix=$2 p s
+  local g=$1 prefix=$2 p s props
   shift 2
   rm -rf "${pb:?}/dotnet/${g:?}" && copy_src csharp "$g" || return 1
+  # Another .NET (build_dotnet_at): the copy's TargetFramework, which its restore reads too (a
+  # -p:TargetFramework on the command line is not passed to the restore).
+  if [ -n "${dotnet_tfm:-}" ]; then
+    props=$pb/src/$g/Directory.Build.props
+    sed "s|<TargetFramework>net10[.]0</TargetFramework>|<TargetFramework>$dotnet_tfm</TargetFramework>|" "$props" >"$props.new" &&
+      mv "$props.new" "$props" && grep -q "<TargetFramework>$dotnet_tfm</TargetFramework>" "$props" ||
+      { echo "error: peers/csharp/Directory.Build.props names no net10.0 TargetFramework to replace with $dotnet_tfm" >&2; return 1; }
+  fi
   for p in $(programs_of "$g"); do
-    s=${p#"$prefix"-}
+    p=${p%@*} s=${p#"$prefix"-}
     DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 "$DOTNET" publish "$pb/src/$g/$s/$s.csproj" -c Release \
       -p:AssemblyName="$p" -o "$pb/dotnet/$g/$s" "$@" || return 1
   done
@@ -923,6 +958,37 @@ build_csharpaot() {
   [ -z "$v" ] || echo "$v" >"$pw/csharpaot.version"
   for p in $(programs_of csharpaot); do
     cp "$pb/dotnet/csharpaot/${p#csharp-aot-}/$p" "$pb/bin/$p" || return 1
+  done
+}
+
+# build_dotnet_at GROUP@SET: a C# group for the .NET version of set SET (PEERS_DOTNET), its
+# runtime and NativeAOT packs restored from NuGet like .NET 10's. Only .NET 10's runtime is
+# installed, so the JIT programs are published self-contained, the runtime beside them (a note says
+# so); the runtime column names the version of the runtime pack or ILCompiler that was restored.
+build_dotnet_at() {
+  local g=${1%@*} v rid p found line
+  v=$(patch_set "${1##*@}") && v=${v#dotnet=}
+  echo "$v" >"$pw/$1.version" # until the build finds the whole version
+  rid=$("$DOTNET" --info 2>/dev/null | awk '$1 == "RID:" { print $2; exit }')
+  # The version: of the runtime pack a self-contained publish copied (its deps.json), or of the
+  # ILCompiler that NativeAOT restored.
+  if [ "$g" = csharp ]; then
+    dotnet_tfm=net$v build_dotnet "$1" csharp --self-contained -r "${rid:-linux-x64}" || return 1
+    found=$(cat "$pb/dotnet/$1"/*/*.deps.json 2>/dev/null | grep -o 'runtimepack[.]Microsoft[.]NETCore[.]App[.]Runtime[.][a-z0-9-]*/[0-9][0-9.]*' | head -n 1)
+  else
+    dotnet_tfm=net$v build_dotnet "$1" csharp-aot -p:PublishAot=true || return 1
+    found=$(cat "$pb/src/$1"/*/obj/project.assets.json 2>/dev/null | grep -o '"runtime[.][a-z0-9-]*[.]Microsoft[.]DotNet[.]ILCompiler/[0-9][0-9.]*' | head -n 1)
+  fi
+  [ -z "$found" ] || v=${found##*/}
+  echo "$v" >"$pw/$1.version"
+  line="c# .NET $v JIT: only .NET 10's runtime is installed here, so its programs were published self-contained, with the runtime from NuGet beside them"
+  [ "$g" != csharp ] || grep -qxF -- "$line" "$pw/notes" || echo "$line" >>"$pw/notes"
+  for p in $(programs_of "$1"); do
+    if [ "$g" = csharp ]; then
+      launcher "$p" "$pb/dotnet/$1/$(echo "${p%@*}" | sed 's/^csharp-//')/${p%@*}" || return 1
+    else
+      cp "$pb/dotnet/$1/$(echo "${p%@*}" | sed 's/^csharp-aot-//')/${p%@*}" "$pb/bin/$p" || return 1
+    fi
   done
 }
 
@@ -1114,6 +1180,7 @@ no_paths() {
   local t=$1 set w s=0
   while IFS= read -r set; do
     s=$((s + 1))
+    case $set in dotnet=*) continue ;; esac # a version, not a path
     for w in $set; do t=${t//"${w#*=}"/"PEERS_PATCH set $s's ${w%%=*}"}; done
   done <<SETS
 $patch_sets

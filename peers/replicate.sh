@@ -349,33 +349,62 @@ replicate_settings() {
 }
 
 # replicate_rows: the rows of the write-up ($pubfile), as ID, scenario, program here, variant,
-# threads and its label, in its order; then ours, one row per scenario, variant and threads among
-# them ("ours" and those, joined by ":"), labelled as ours.
+# threads and its label, in its order, each followed by its program's copies built against a set of
+# PEERS_PATCH or for a version of PEERS_DOTNET (program@SET: row ID+SET); then ours, one row per
+# scenario, variant and threads among them ("ours" and those, joined by ":"), labelled as ours.
 replicate_rows() {
-  awk -F '\t' '$1 == "row" { print $2 "\t" $3 "\t" $4 "\t" $5 "\t" $6 "\t" $7; k = $3 "\t" $5 "\t" $6; if (!(k in seen)) { seen[k] = 1; ours[++n] = k } }
+  printf '%s\n' "$catalogue_tab" | awk -F '\t' '
+    NR == FNR { if ($2 ~ /@[0-9]+$/) { p = $2; sub(/@[0-9]+$/, "", p); if (!((p, $2) in copy)) { copy[p, $2] = 1; copies[p] = copies[p] " " $2 } } next }
+    $1 == "row" {
+      print $2 "\t" $3 "\t" $4 "\t" $5 "\t" $6 "\t" $7
+      n_c = split(copies[$4], c, " ")
+      for (i = 1; i <= n_c; i++) print $2 "+" substr(c[i], index(c[i], "@") + 1) "\t" $3 "\t" c[i] "\t" $5 "\t" $6 "\t" $7
+      k = $3 "\t" $5 "\t" $6; if (!(k in seen)) { seen[k] = 1; ours[++n] = k } }
     END { for (i = 1; i <= n; i++) { split(ours[i], f, "\t")
-        printf "ours:%s%s%s\t%s\t%s\t%s\t%s\tc++20 (this repo)\n", f[1], f[2] == "-" ? "" : ":" f[2], f[3] == "-" ? "" : ":" f[3] "t", f[1], f[1], f[2], f[3] } }' "$pubfile"
+        printf "ours:%s%s%s\t%s\t%s\t%s\t%s\tc++20 (this repo)\n", f[1], f[2] == "-" ? "" : ":" f[2], f[3] == "-" ? "" : ":" f[3] "t", f[1], f[1], f[2], f[3] } }' - "$pubfile"
 }
 
 # replicate_groups: the write-up's tables ($pubfile) by their settings, a line per group in their
 # order, tab-separated: its number, its settings (VAR=VALUE ..., "-" for none), its N list in
 # increasing order and its scenarios ("-": every scenario). With --quick, each N above 1 is divided
-# by 10, and a table's HITS too.
+# by 10, and a table's HITS too. Then, where a group's coro_timer or coro_shared tables sleep less
+# than --peers does (peers_sleep_ms), a group per such scenario that runs it again at the largest N
+# of its tables with --peers' sleep, numbered after the others, its fifth field the groups' numbers
+# (groups that differ only in their sleep share one).
+# A task that ends before the last one is spawned frees memory, so at a write-up's short sleep some
+# runtimes' rows here hold fewer than N tasks at once (the all-alive cell says so); this row holds all.
 replicate_groups() {
-  awk -F '\t' -v quick="$quick" "$(published_awk)"'
+  awk -F '\t' -v quick="$quick" -v long_ms="$peers_sleep_ms" "$(published_awk)"'
     function q(n) { return quick && n >= 10 ? int(n / 10) : n }
     END {
       for (t = 1; t <= nt; t++) {
         g = tgroup[t]; ns[g] = ns[g] " " q(tn[t]); sc[g] = sc[g] " " tscen[t]
         if (!(g in set)) { set[g] = tset[t]; if (quick && match(set[g], /(^| )HITS=[0-9]+/)) {
           h = substr(set[g], RSTART, RLENGTH); sub(/HITS=[0-9]+/, "HITS=" q(substr(h, index(h, "=") + 1)), set[g]) } }
+        # The largest N of each sleep scenario among the group of tables.
+        k = split(tscen[t] == "-" ? run["scenarios"] : tscen[t], a, " ")
+        for (i = 1; i <= k; i++) if ((a[i] == "coro_timer" || a[i] == "coro_shared") && q(tn[t]) + 0 > top[g, a[i]] + 0) top[g, a[i]] = q(tn[t])
       }
+      nl = ng
       for (g = 1; g <= ng; g++) {
         k = split(ns[g], a, " "); list = ""
         for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] + 0 < a[i] + 0) { x = a[i]; a[i] = a[j]; a[j] = x }
         for (i = 1; i <= k; i++) if (i == 1 || a[i] != a[i - 1]) list = list (list == "" ? "" : " ") a[i]
         printf "%d\t%s\t%s\t%s\n", g, set[g] == "" ? "-" : set[g], list, sc[g] ~ / -( |$)/ ? "-" : substr(sc[g], 2)
+        ms = "SLEEP_MS" in run ? run["SLEEP_MS"] : long_ms
+        if (match(" " set[g], / SLEEP_MS=[0-9]+/)) ms = substr(" " set[g], RSTART + 10, RLENGTH - 10)
+        if (ms + 0 >= long_ms + 0) continue
+        again = set[g]; gsub(/(^| )SLEEP_MS=[0-9]+/, "", again); sub(/^ /, "", again)
+        again = again (again == "" ? "" : " ") "SLEEP_MS=" long_ms
+        # Groups that differ in their sleep only share it.
+        for (i = 1; i <= 2; i++) { s = i == 1 ? "coro_timer" : "coro_shared"
+          if (!((g, s) in top)) continue
+          k = again SUBSEP top[g, s] SUBSEP s
+          if (k in made) of[made[k]] = of[made[k]] "," g
+          else { made[k] = ++nl; lset[nl] = again; ln[nl] = top[g, s]; ls[nl] = s; of[nl] = g }
+        }
       }
+      for (l = ng + 1; l <= nl; l++) printf "%d\t%s\t%s\t%s\t%s\n", l, lset[l], ln[l], ls[l], of[l]
     }' "$pubfile"
 }
 
@@ -384,7 +413,7 @@ replicate_groups() {
 # the row's ID and the group (ID@GROUP) (plan_peer, as a sweep); a limit line per scenario.
 plan_replicate() {
   local g settings ns scen kv
-  while IFS=$tab read -r g settings ns scen <&4; do
+  while IFS=$tab read -r g settings ns scen _ <&4; do
     (
       if [ "$settings" != - ]; then
         for kv in $settings; do printf -v "${kv%%=*}" '%s' "${kv#*=}"; done
@@ -420,6 +449,25 @@ ROW
     [ "$t" != - ] || [ "$s" = threads ] || t=default
     series_label=$id@$1 plan_peer "$s" "$prog" "$g" "$sv" "$t" yes "$sleep" "$limit" "$suffix" "$variant" "${START:--}" "$opts"
   done 3< <(replicate_rows)
+}
+
+# replicate_guard LABEL N: the memory guard for the first point of a series (ID@GROUP), which has no
+# cost per task of its own yet, from the same row's outcomes in the groups run before it (a write-up's
+# tables differ in their settings, not their programs; a group replicate_groups adds runs a row again
+# at N): refused, why saying so, where one of them was refused at N; else estimated from its largest
+# N below N with a figure, and its N = 1.
+replicate_guard() {
+  local id=${1%@*} found b ln lr
+  found=$(awk -F '\t' -v id="$id" -v n="$2" '
+    index($1, id "@") == 1 && index(substr($1, length(id) + 2), "@") == 0 {
+      if ($2 == n && $3 ~ /^not run: about /) refused = $3
+      if ($3 == "-") { split($4, best, " "); if ($2 == 1) base = best[4]; else if ($2 + 0 < n + 0 && $2 + 0 > ln + 0) { ln = $2; lr = best[4] } }
+    }
+    END { if (refused != "") print "refused\t" refused; else if (ln != "") print "guard\t" (base == "" ? 0 : base) "\t" ln "\t" lr }' "$work/rep")
+  case $found in
+    refused*) why=${found#refused"$tab"} ;;
+    guard*) IFS=$tab read -r _ b ln lr <<<"$found" && { guard "$2" "$b" "$ln" "$lr" || :; } ;;
+  esac
 }
 
 # replicate_values: each point's outcome ($work/rep) with what the tables need, tab-separated:
@@ -487,7 +535,8 @@ write_replicate_section() {
           printf "- T=%s is more than the %s cores here: its rows are oversubscribed, %s workers taking turns on %s cores\n", $5, cores, $5, cores }'
     } >"$work/rep.notes"
     awk -F '\t' -v machine_here="$(grep -e '^- CPU: ' -e '^- cores: ' -e '^- memory: ' "$work/machine" | sed 's/^- //' | tr '\n' ';' | sed 's/;$//; s/;/; /g')" \
-      -v runs_here="$RUNS" -v quick="$quick" -v notes_file="$work/rep.notes" -f "$work/replicate.awk" "$pubfile" "$work/rep.values" "$work/rep.here"
+      -v runs_here="$RUNS" -v quick="$quick" -v notes_file="$work/rep.notes" -v long_ms="$peers_sleep_ms" \
+      -f "$work/replicate.awk" "$pubfile" "$work/rep.values" "$work/rep.here" <(replicate_groups)
     echo
   } >"$work/section"
 }
@@ -498,20 +547,24 @@ write_replicate_section() {
 # it), and "no" where its tasks were not all alive at once; smallest first.
 replicate_bars() {
   awk -F '\t' -v quick="$quick" "$(published_awk)"'
-    FILENAME == ARGV[2] { here[$1] = $2; if ($1 ~ /^ours:/) { ours[$1] = 1; rscen[$1] = $4 } }
+    FILENAME == ARGV[2] { here[$1] = $2; if ($1 ~ /^ours:/) { ours[$1] = 1; rscen[$1] = $4 }
+      else if ($1 ~ /[+][0-9]+$/) { b = $1; sub(/[+][0-9]+$/, "", b); copies[b, ++ncopies[b]] = $1; base[$1] = b; rscen[$1] = rscen[b] } }
     FILENAME == ARGV[3] { max_kib[$1, $2] = $7; why[$1, $2] = $3; alive[$1, $2] = $10 }
     END {
       for (t = 1; t <= nt; t++) if (!top || tn[t] + 0 > tn[top] + 0) top = t
       for (c = 1; c <= nc; c++) if (measure[cols[c]] == "max_rss") { col = cols[c]; break }
       n = tn[top]; if (quick && n >= 10) n = int(n / 10)
-      for (r = 1; r <= nr; r++) bar(rows[r], label[rows[r]] " (" here[rows[r]] ")")
+      for (r = 1; r <= nr; r++) {
+        bar(rows[r], label[rows[r]] " (" here[rows[r]] ")")
+        for (i = 1; i <= ncopies[rows[r]]; i++) bar(copies[rows[r], i], label[rows[r]] " (" here[copies[rows[r], i]] ")")
+      }
       for (id in ours) bar(id, here[id])
     }
     function bar(id, name,   l, k, p) {
       if (tscen[top] != "-" && rscen[id] != tscen[top]) return
       l = id "@" tgroup[top]
       if (why[l, n] != "-" || max_kib[l, n] == "") return
-      k = id SUBSEP tkey[top] SUBSEP col
+      k = (id in base ? base[id] : id) SUBSEP tkey[top] SUBSEP col
       p = col == "" || quick || !(k in plo) ? "-" : sprintf("%.1f", (plo[k] + phi[k]) / 2 / 1024)
       printf "%s\t%.1f\t%s\t%s\n", name, max_kib[l, n] / 1024, p, alive[l, n] ~ /^no/ ? "no" : "-"
     }' "$pubfile" "$work/rep.here" "$work/rep.values" | sort -t "$tab" -k2,2n
@@ -557,12 +610,53 @@ FILENAME == ARGV[2] { k = $1 SUBSEP $2; why[k] = $3; wall[k] = $4; user[k] = $5;
 FILENAME == ARGV[3] {
   hlabel[$1] = $2; hvariant[$1] = $3; hprog[$1] = $4; state[$1] = $5
   if ($1 ~ /^ours:/) { ours[++no] = $1; label[$1] = $2; rscen[$1] = $4 }
+  # A copy of a row's program, built against a set of PEERS_PATCH or for a .NET of PEERS_DOTNET.
+  else if ($1 ~ /[+][0-9]+$/) { b = $1; sub(/[+][0-9]+$/, "", b); copies[b, ++ncopies[b]] = $1; base[$1] = b }
   next
 }
+# The groups (replicate_groups): a group whose rows run again at --peers' sleep, and at which N.
+FILENAME == ARGV[4] {
+  if ($5 == "") { if ($2 != "-") gset[$1] = " " $2; next }
+  k = split($5, of_, ","); for (i = 1; i <= k; i++) long_of[of_[i], $4] = $1
+  long_n[$1] = $3; next
+}
+function base_of(id) { return id in base ? base[id] : id }
+function secs(ms) { return sprintf("%g", ms / 1000) }
+# row(T, N, ID, L, LONG): the line of row ID in table T, its figures those of label L at N; LONG: the
+# row again at --peers' sleep, with no published figure beside it. Keeps each figure (hlo, hhi,
+# hshown) for the claims, keyed by ID, table and column.
+function row(t, n, id, l, long,   b, k, line, c, col, u, mixed, h, v, fk, hk, p, ra, x, mine) {
+  b = base_of(id); k = l SUBSEP n; mine = id ~ /^ours:/ || long
+  line = "| " cell(id ~ /^ours:/ ? "-" : label[b]) " | "
+  if (id !~ /^ours:/ && prog[b] == "-") line = line "not to be had here |"
+  else if (!(id in hlabel)) line = line "- |"
+  else line = line cell(hlabel[id] (long ? ", at a " secs(long_ms) " s sleep" : "")) " |"
+  for (c = 1; c <= nc; c++) {
+    col = cols[c]; u = unit_of(b, tkey[t], col); mixed = index(units[col], "/") > 0
+    h = here(l, n, measure[col], u); fk = b SUBSEP tkey[t] SUBSEP col; hk = id SUBSEP tkey[t] SUBSEP col; p = fig[fk]
+    v = h == "" ? "" : numeric(h) * size[u]
+    if (v != "" && !long) { hlo[hk] = hhi[hk] = v; hshown[hk] = h }
+    if (h == "" && c == 1) h = id !~ /^ours:/ && prog[b] == "-" ? "-" : (k in why) ? why[k] : (state[id] == "" || state[id] == "ok" ? "-" : "not run: " state[id])
+    else if (h == "") h = "-"
+    ra = "-"
+    if (v != "" && (fk in plo) && plo[fk] > 0) {
+      ra = sprintf("%.2f", v / phi[fk]); x = sprintf("%.2f", v / plo[fk])
+      if (x != ra) ra = ra "–" x
+    }
+    if (mixed && v != "") h = h " " u
+    if (mixed && has(p)) p = p " " funit[fk]
+    if (quick) line = line " " cell(h) " |"
+    else line = line " " cell(h) " | " (mine ? "" : cell(p == "" ? "-" : p)) " | " (mine ? "" : ra) " |"
+  }
+  print line " " ((k in alive) && has(alive[k]) ? cell(alive[k]) : "-") " |"
+}
 END {
-  # The tables, in the write-up's order: its rows, then ours.
+  # The rows in the write-up's order, each followed by its program's copies; then ours.
+  for (r = 1; r <= nr; r++) { order[++nor] = rows[r]; for (i = 1; i <= ncopies[rows[r]]; i++) order[++nor] = copies[rows[r], i] }
+  for (i = 1; i <= no; i++) order[++nor] = ours[i]
+  # The tables, in the write-up's order.
   for (t = 1; t <= nt; t++) {
-    key = tkey[t]; n = tn[t]; if (quick && n >= 10) n = int(n / 10)
+    key = tkey[t]; n = tn[t]; if (quick && n >= 10) n = int(n / 10); g = tgroup[t]
     settings = tset[t]; gsub(/ /, ", ", settings)
     printf "### %s%s%s\n\n", ttitle[t], settings == "" ? "" : " (" settings ")", quick && n != tn[t] ? " (here N=" n ", --quick)" : ""
     head = "| runtime there | runtime here |"; sep = "|---|---|"
@@ -573,43 +667,38 @@ END {
       else { head = head sprintf(" %s here %s | published %s | here / published |", ctitle[cols[c]], u, u); sep = sep "--:|--:|--:|" }
     }
     print head " all alive |"; print sep "---|"
-    for (r = 1; r <= nr + no; r++) {
-      id = r <= nr ? rows[r] : ours[r - nr]
-      if (tscen[t] != "-" && rscen[id] != tscen[t]) continue
-      l = id "@" tgroup[t]; k = l SUBSEP n
-      line = "| " cell(r <= nr ? label[id] : "-") " | "
-      if (id !~ /^ours:/ && prog[id] == "-") line = line "not to be had here |"
-      else if (!(id in hlabel)) line = line "- |"
-      else line = line cell(hlabel[id]) " |"
-      for (c = 1; c <= nc; c++) {
-        col = cols[c]; u = unit_of(id, key, col); mixed = index(units[col], "/") > 0
-        h = here(l, n, measure[col], u); fk = id SUBSEP key SUBSEP col; p = fig[fk]
-        if (h != "") { hlo[fk] = hhi[fk] = numeric(h) * size[u]; hshown[fk] = h }
-        if (h == "" && c == 1) h = id !~ /^ours:/ && prog[id] == "-" ? "-" : (k in why) ? why[k] : (state[id] == "" || state[id] == "ok" ? "-" : "not run: " state[id])
-        else if (h == "") h = "-"
-        ra = "-"
-        if ((fk in hlo) && (fk in plo) && plo[fk] > 0) {
-          ra = sprintf("%.2f", hlo[fk] / phi[fk]); x = sprintf("%.2f", hlo[fk] / plo[fk])
-          if (x != ra) ra = ra "–" x
-        }
-        if (mixed && (fk in hlo)) h = h " " u
-        if (mixed && has(p)) p = p " " funit[fk]
-        if (quick) line = line " " cell(h) " |"
-        else line = line " " cell(h) " | " (id ~ /^ours:/ ? "" : cell(p == "" ? "-" : p)) " | " (id ~ /^ours:/ ? "" : ra) " |"
+    for (i = 1; i <= nor; i++) {
+      id = order[i]
+      if (tscen[t] != "-" && rscen[base_of(id)] != tscen[t]) continue
+      row(t, n, id, id "@" g, 0)
+      # At the group's largest N, the row again at --peers' sleep, where the write-up's was shorter.
+      lg = long_of[g, rscen[base_of(id)]]
+      if (lg != "" && n == long_n[lg] && (id ~ /^ours:/ || prog[base_of(id)] != "-")) {
+        row(t, n, id, id "@" lg, 1); long_rows = 1
+        short_ms = match(gset[g], / SLEEP_MS=[0-9]+/) ? substr(gset[g], RSTART + 10, RLENGTH - 10) : run["SLEEP_MS"]
       }
-      print line " " ((k in alive) && has(alive[k]) ? cell(alive[k]) : "-") " |"
     }
     for (r = 1; r <= nr; r++) for (c = 1; c <= nc; c++) if ((rows[r], key, cols[c]) in figwhy)
       notes = notes sprintf("- %s, %s: published \"-\": %s\n", label[rows[r]], ttitle[t], figwhy[rows[r], key, cols[c]])
     print ""
   }
   printf "%s", notes
+  if (long_rows) printf "- \"at a %s s sleep\": the row's program again at that N, with --peers' sleep instead of the write-up's %s s. A task that ends before the last one is spawned frees memory that the max RSS then never holds, and spawning N tasks here can take longer than the write-up's sleep (the fresh-memory line above says why), so only a row whose tasks were all alive measures N tasks waiting at once. The published figure was measured at the write-up's sleep, so none stands beside this row\n", secs(long_ms), secs(short_ms)
   if ("figures" in about) printf "- published: none here: %s\n", about["figures"]
   if (quick) printf "- each figure here is the run with the lowest wall time of RUNS=%s, max RSS and CPU from /usr/bin/time (CPU %% = (user + sys) / wall), in the write-up's unit as it defined it: %s\n", runs_here, about["unit"]
   else printf "- here / published: the figure measured here over the one published (over its lowest and highest reading where it printed several); each figure here is the run with the lowest wall time of RUNS=%s, max RSS and CPU from /usr/bin/time (CPU %% = (user + sys) / wall), converted to the write-up's unit as it defined it: %s\n", runs_here, about["unit"]
   printf "- the write-up: \"%s\", %s, %s (%s), read %s; its machine: %s; its versions: %s; its runs: %s\n", about["title"], about["author"], about["published"], about["url"], about["read"], about["machine"], about["versions"], about["runs"]
   while ((getline line < notes_file) > 0) print line
   print ""
+  # Where the write-up states a version that the row's build here is not and a copy of its program
+  # is (PEERS_PATCH, PEERS_DOTNET), the claims are judged on that copy's figures.
+  for (i = 1; i <= nf; i++) if (fkey[i] == "version" && (fid[i] in isrow) && fval[i] != "-" && !same_version(fid[i], fval[i]))
+    for (j = 1; j <= ncopies[fid[i]]; j++) if (same_version(copies[fid[i], j], fval[i])) { judged_on[fid[i]] = copies[fid[i], j]; break }
+  for (b in judged_on) for (t = 1; t <= nt; t++) for (c = 1; c <= nc; c++) {
+    k = b SUBSEP tkey[t] SUBSEP cols[c]; kc = judged_on[b] SUBSEP tkey[t] SUBSEP cols[c]
+    delete hlo[k]; delete hhi[k]; delete hshown[k]
+    if (kc in hlo) { hlo[k] = hlo[kc]; hhi[k] = hhi[kc]; hshown[k] = hshown[kc] }
+  }
   # The claims, each as the write-up states it and, where its own figures bear out something more
   # precise, that too; each checked on the published figures and on those measured here.
   if (ncl && quick) printf "- its claims: not judged with --quick, whose N are not the write-up's\n\n"
@@ -623,6 +712,9 @@ END {
       if (precise[i] != "") claim_row("precisely: " pwords[i], precise[i])
     }
     print ""
+    for (r = 1; r <= nr; r++) if (rows[r] in judged_on)
+      printf "- here, %s is judged on its %s row, the write-up's version\n", label[rows[r]], hlabel[judged_on[rows[r]]]
+    if (length(judged_on)) print ""
   }
   # What differs, from the facts of the data file and this run.
   print "### What differs between its runs and these"
@@ -637,8 +729,11 @@ END {
     who = fid[i] == "*" ? "every program" : label[id]
     if (fid[i] == "*") done_all[i] = 1
     if (fkey[i] == "version" && prog[id] != "-") {
-      v = hlabel[id]; sub(/^[^0-9]*/, "", v); sub(/[^0-9.].*$/, "", v)
-      if (fval[i] == "-" || index(v ".", fval[i] ".") != 1) printf "- %s: %s there; %s here\n", who, fwords[i], hlabel[id] == "" ? "not run" : hlabel[id]
+      beside = ""
+      for (j = 1; j <= ncopies[id]; j++) beside = beside (j > 1 ? ", " : "") hlabel[copies[id, j]]
+      if (fval[i] == "-" || !same_version(id, fval[i]))
+        printf "- %s: %s there; %s here%s\n", who, fwords[i], hlabel[id] == "" ? "not run" : hlabel[id],
+          (beside == "" ? "" : ", and beside it " beside) (id in judged_on && !quick ? "; its claims are judged on " hlabel[judged_on[id]] : "")
     } else if (fkey[i] == "launcher" && fval[i] != "built") printf "- %s: %s there; a built binary here\n", who, fwords[i]
     else if (fkey[i] == "shape" && prog[id] != "-" && index(hvariant[id], fval[i]) == 0) printf "- %s: %s there; %s here\n", who, fwords[i], hvariant[id]
     else if (fkey[i] == "missing") printf "- %s: not run here: %s\n", who, fwords[i]
@@ -646,6 +741,8 @@ END {
   }
   for (r = 1; r <= nr; r++) if (rows[r] in nobuild) printf "- %s, as published: %s\n", label[rows[r]], nobuild[rows[r]]
 }
+# same_version(ID, V): the runtime here of row ID is version V (V "1.41" holds 1.41.1, not 1.4.1).
+function same_version(id, want,   v) { v = hlabel[id]; sub(/^[^0-9]*/, "", v); sub(/[^0-9.].*$/, "", v); return index(v ".", want ".") == 1 }
 function claim_row(words, expr,   th, tf) {
   judge(expr, plo, phi, pshown); th = verdict; tf = figures
   judge(expr, hlo, hhi, hshown)

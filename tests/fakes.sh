@@ -20,7 +20,7 @@ printf 'all:\n\t@:\nprint-build:\n\t@echo "compiler=g++ (Fake) 12.2.0"\n\t@echo 
 # each (not exec'd: a run starts one shell, not two). It logs
 # NAME and its arguments (args.log), NAME, N and the thread-count knobs it was given (env.log), holds N × 40 KB (so max RSS grows with N), and prints a summary line
 # whose own bytes_per_task the table must not use. Marker files in the sandbox: fail_NAME exits 1,
-# short_NAME reports one task fewer, slow_NAME hangs until SIGTERM (slow.stopped; if it is never
+# short_NAME reports one task fewer, half_dotnet_V halves a .NET V program's memory, slow_NAME hangs until SIGTERM (slow.stopped; if it is never
 # sent one, it ends after 30 s leaving slow.finished).
 cat >"$tools/fakepeer" <<EOF
 #!/bin/sh
@@ -32,11 +32,14 @@ echo "\$name \$*" >>"$box/args.log"
 echo "\$name \$1 GOMAXPROCS=\${GOMAXPROCS-} TOKIO_WORKER_THREADS=\${TOKIO_WORKER_THREADS-} BENCH_THREADS=\${BENCH_THREADS-} RAYON_NUM_THREADS=\${RAYON_NUM_THREADS-}" >>"$box/env.log"
 [ -f "$box/fail_\$name" ] && { echo "\$scenario: check failed: completed 0 of \$1" >&2; exit 1; }
 [ -f "$box/slow_\$name" ] && { echo "\$scenario: 3 of \$1 done" >&2; trap 'echo >"$box/slow.stopped"; echo "\$scenario: terminated" >&2; exit 143' TERM; echo \$\$ >"$box/slow.pid"; sleep 30 & wait; echo >"$box/slow.finished"; exit 0; }
-dd if=/dev/zero of=/dev/null bs=\$((\$1 * 40000)) count=1 2>/dev/null
+# half_dotnet_V: a C# program of .NET V holds half as much.
+per=40000
+[ -f "$box/half_dotnet_\${fake_dotnet:-}" ] && per=20000
+dd if=/dev/zero of=/dev/null bs=\$((\$1 * per)) count=1 2>/dev/null
 done=\$1
 [ -f "$box/short_\$name" ] && done=\$((\$1 - 1))
 extra=
-case \$name in csharp-*) extra=" gc=workstation-concurrent dotnet=10.0.3" ;; esac
+case \$name in csharp-*) extra=" gc=workstation-concurrent dotnet=\${fake_dotnet:-10.0.3}" ;; esac
 # The sleep scenarios say how long spawning took, how many tasks had ended by then and their RSS
 # at that moment (N × 39 + 1000 KiB): markers
 # early_NAME (spawning outlasted the sleep and 2 had ended) and due_NAME (outlasted, none ended).
@@ -78,27 +81,39 @@ esac
 EOF
 # dotnet publish PROJECT -c Release -p:AssemblyName=NAME -o OUT [-p:PublishAot=true]: OUT/NAME. The
 # AOT build leaves the ILCompiler version in obj/project.assets.json and fails when break_aot exists.
+# The TargetFramework of Directory.Build.props, netV.0, builds for .NET V.0.7 (a self-contained one
+# leaves its runtime pack in OUT/NAME.deps.json, and its programs report that runtime), and fails
+# when break_netV.0 exists.
 tool dotnet <<'EOF'
 case $1 in
   --version) echo 10.0.100; exit 0 ;;
+  --info) printf '.NET SDK:\n Version:           10.0.100\n\nRuntime Environment:\n OS Name:     debian\n RID:         linux-x64\n'; exit 0 ;;
   --list-runtimes) printf 'Microsoft.AspNetCore.App 10.0.3 [/x]\nMicrosoft.NETCore.App 9.0.5 [/x]\nMicrosoft.NETCore.App 10.0.1 [/x]\nMicrosoft.NETCore.App 10.0.3 [/opt/fake dotnet/shared/Microsoft.NETCore.App]\n'; exit 0 ;;
   publish) proj=$2; shift 2 ;;
   *) echo "dotnet $1: not expected from run.sh" >&2; exit 1 ;;
 esac
-name= out= aot= release=
+name= out= aot= release= contained= rid=
 while [ $# -gt 0 ]; do
-  case $1 in -p:AssemblyName=*) name=${1#*=} ;; -o) out=$2; shift ;; -p:PublishAot=true) aot=yes ;; -c) release=$2; shift ;; esac
+  case $1 in
+    -p:AssemblyName=*) name=${1#*=} ;; -o) out=$2; shift ;; -p:PublishAot=true) aot=yes ;; -c) release=$2; shift ;;
+    --self-contained) contained=yes ;; -r) rid=$2; shift ;;
+  esac
   shift
 done
 d=$(dirname "$proj")
+tfm=$(sed -n 's/.*<TargetFramework>\(.*\)<\/TargetFramework>.*/\1/p' "$d/../Directory.Build.props" 2>/dev/null) v=${tfm#net}.7
+[ "$tfm" != net10.0 ] || v=10.0.2
 [ -f "$proj" ] && [ -f "$d/../Directory.Build.props" ] && [ "$release" = Release ] || { echo "error MSB1009: Project file does not exist." >&2; exit 1; }
+[ -z "$contained" ] || [ -n "$rid" ] || { echo "error NETSDK1031: a self-contained build needs a RuntimeIdentifier" >&2; exit 1; }
+[ -f "$box/break_$tfm" ] && { echo "/usr/share/dotnet/sdk/Microsoft.NET.TargetFrameworkInference.targets(166,5): error NETSDK1045: The current .NET SDK does not support targeting .NET ${tfm#net}. [$proj]" >&2; exit 1; }
 if [ -n "$aot" ]; then
   [ -f "$box/break_aot" ] && { echo "/nuget/ilcompiler/Native.Unix.targets(316,5): error : Platform linker ('clang' or 'gcc') not found in PATH. [$proj]" >&2; exit 1; }
-  mkdir -p "$d/obj" && echo '{ "libraries": { "runtime.linux-x64.Microsoft.DotNet.ILCompiler/10.0.2": {} } }' >"$d/obj/project.assets.json"
+  mkdir -p "$d/obj" && echo "{ \"libraries\": { \"runtime.linux-x64.Microsoft.DotNet.ILCompiler/$v\": {} } }" >"$d/obj/project.assets.json"
 fi
 s=${proj##*/}
 s=${s%.csproj}
-mkdir -p "$out" && printf '#!/bin/sh\nfp="%s"\nset -- "%s" "%s" "$@"\n. "$fp"\n' "$tools/fakepeer" "$name" "$s" >"$out/$name" && chmod +x "$out/$name"
+mkdir -p "$out" && printf '#!/bin/sh\nfp="%s"\nfake_dotnet=%s\nset -- "%s" "%s" "$@"\n. "$fp"\n' "$tools/fakepeer" "$([ "$tfm" = net10.0 ] || echo "$v")" "$name" "$s" >"$out/$name" && chmod +x "$out/$name"
+[ -z "$contained" ] || echo "{ \"libraries\": { \"runtimepack.Microsoft.NETCore.App.Runtime.$rid/$v\": {} } }" >"$out/$name.deps.json"
 EOF
 tool cargo <<'EOF'
 case $1 in

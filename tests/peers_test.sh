@@ -557,7 +557,7 @@ check "a crate inside another repository's tree, not tracked there, gets no comm
   [ "$(PEERS_PATCH="tokio=$tmp/src/tokio-a" lib eval 'patch_settings && patch_label 1 tokio')" = "(patched)" ]
 bench RUNS=1 SLEEP_MS=50 PEERS=tokio PEERS_PATCH="tokio=$tmp/src/tokio-dropped" ./run.sh --peers 10 coro_timer
 check "a patch cargo did not use fails that build, loudly, in its rows" \
-  [ "$(table_rows | grep -c 'build failed: error: patch not used: tokio 1.40.0 (PEERS_PATCH set 1), cargo resolved tokio 1.99.0')" -eq 3 ]
+  [ "$(table_rows | grep -c 'build failed: error: patch not used: tokio 1.40.0 (PEERS_PATCH set 1), cargo resolved tokio 1.99.0 (log: ')" -eq 3 ]
 check "and no row is labelled patched" eval '! has "$(table_rows)" "patched[,)]" && has "$(table_rows)" "rust tokio 1.99.0 \(PEERS_PATCH set 1 not used\)"'
 mkdir -p "$tmp/src/tokio-new" && crate "$tmp/src/tokio-new" tokio 9.9.9 && touch "$tmp/src/tokio-new/cargo-fails-on-me"
 bench RUNS=1 SLEEP_MS=50 PEERS=tokio PEERS_PATCH="tokio=$tmp/src/tokio-new" ./run.sh --peers 10 coro_timer
@@ -568,6 +568,31 @@ bad_case "PEERS_PATCH: .* holds no crate tokio \(its Cargo.toml's package is pin
 bad_case "PEERS_PATCH: no directory /nonexistent for tokio" PEERS_PATCH="tokio=/nonexistent" ./run.sh --peers 10 coro_timer
 bad_case "PEERS_PATCH: 'tokio' is not CRATE=DIRECTORY" PEERS_PATCH="tokio" ./run.sh --peers 10 coro_timer
 bad_case "PEERS_PATCH: a set names tokio twice" PEERS_PATCH="tokio=$tmp/src/tokio-a tokio=$tmp/src/tokio-b" ./run.sh --peers 10 coro_timer
+# 8f. PEERS_DOTNET: the C# peers built again for another .NET, a copy per version, beside .NET 10's.
+bench RUNS=1 SLEEP_MS=50 PEERS="csharp csharp-aot tokio" PEERS_PATCH="tokio=$tmp/src/tokio-a pin-project-lite=$tmp/src/ppl" \
+  PEERS_DOTNET=9.0 ./run.sh --peers 10 coro_timer
+sec=$(last_section)
+check "a run with PEERS_DOTNET exits 0" [ "$rc" -eq 0 ]
+check "each version's rows follow .NET 10's, named by the runtime pack or ILCompiler restored; the patch set's by its tokio" \
+  [ "$(rows_of coro_timer | cut -d'|' -f1 | awk '!seen[$0]++' | tr '\n' ';')" = \
+    "c++20 (this repo);c# .NET 10.0.3 JIT;c# .NET 9.0.7 JIT;c# .NET 10.0.2 NativeAOT;c# .NET 9.0.7 NativeAOT;rust tokio 1.99.0;rust tokio 1.41.1 (patched);" ]
+check "the JIT copy ran the runtime it was published with, and the notes say why it is self-contained" \
+  eval 'has "$sec" "^- c# .NET 9.0.7 JIT: the workstation-concurrent GC ran, runtime 9.0.7 \(the program.s own report\)$" &&
+    has "$sec" "^- c# .NET 9.0.7 JIT: only .NET 10.s runtime is installed here, so its programs were published self-contained"'
+check "the copies build for net9.0 in copies of their own, this tree's TargetFramework untouched" \
+  eval '[ -f "$pb/dotnet/csharp@2/coro_timer/csharp-coro_timer.deps.json" ] && [ -x "$pb/bin/csharp-aot-coro_timer@2" ] &&
+    grep -q "<TargetFramework>net9.0</TargetFramework>" "$pb/src/csharpaot@2/Directory.Build.props" &&
+    grep -q "<TargetFramework>net10.0</TargetFramework>" peers/csharp/Directory.Build.props'
+touch "$box/break_net8.0"
+bench RUNS=1 SLEEP_MS=50 PEERS=csharp PEERS_DOTNET="9.0 8.0" ./run.sh --peers 10 coro_timer
+check "a version the SDK cannot build gets rows that say so, under its version" \
+  eval '[ "$(table_rows | grep -c "c# .NET 8.0 JIT .*build failed: error NETSDK1045: The current .NET SDK does not support targeting .NET 8.0.")" -eq 2 ] &&
+    [ "$(rows_of coro_timer | grep -c "c# .NET 9.0.7 JIT")" -eq 2 ]'
+rm -f "$box/break_net8.0"
+cp "$res" "$tmp/before"
+bad_case "PEERS_DOTNET: 10.0 is the C# peers' own .NET" PEERS_DOTNET=10.0 ./run.sh --peers 10 coro_timer
+bad_case "PEERS_DOTNET: '9' is not a .NET version such as 9.0 or 8.0" PEERS_DOTNET=9 ./run.sh --peers 10 coro_timer
+bad_case "PEERS_DOTNET names 9.0 twice" PEERS_DOTNET="9.0 9.0" ./run.sh --peers 10 coro_timer
 # No tokio peer needs tokio's macros: each builds, as #[tokio::main] expands to, the multi-thread
 # runtime with every driver and blocks on the program.
 tokio_shape() {

@@ -216,8 +216,8 @@ sec=$(last_section)
 check "a replication exits 0" [ "$rc" -eq 0 ]
 check "its heading names the write-up" has "$sec" '^## [0-9-]+ [0-9:]+ UTC — replicate tiny-2099$'
 check "it runs the write-up's N, sleep and runs" has "$sec" '^- N=1,100, RUNS=2, SLEEP_MS=50$'
-check "every program got the write-up's sleep, N in increasing order" \
-  [ "$(grep '^go-coro_timer' args.log | tr '\n' ';')" = "go-coro_timer 1 50;go-coro_timer 1 50;go-coro_timer 100 50;go-coro_timer 100 50;" ]
+check "every program got the write-up's sleep, N in increasing order, then at the largest N --peers' 30 s" \
+  [ "$(grep '^go-coro_timer' args.log | tr '\n' ';')" = "go-coro_timer 1 50;go-coro_timer 1 50;go-coro_timer 100 50;go-coro_timer 100 50;go-coro_timer 100 30000;go-coro_timer 100 30000;" ]
 check "ours too" [ "$(grep -c '^coro_timer 100 --sleep-ms 50$' args.log)" -eq 2 ]
 check "a table per N, titled as the write-up titled it" \
   [ "$(printf '%s\n' "$sec" | grep '^### ' | tr '\n' ';')" = "### One task;### A hundred tasks;### Its claims, checked;### What differs between its runs and these;" ]
@@ -235,8 +235,13 @@ ratio_ok() {
 }
 check "a measured figure in the write-up's unit (KiB), and here / published" ratio_ok "One task"
 check "at 100, the same" ratio_ok "A hundred tasks"
+check "at the largest N, each row with a program again at --peers' sleep, with no published figure beside it" \
+  eval '[ "$(rows_of_table "A hundred tasks" | cut -d"|" -f1,2 | tr "\n" ";")" = "Golang|go 1.19.8;Golang|go 1.19.8, at a 30 s sleep;JS|node 20.0.0;JS|node 20.0.0, at a 30 s sleep;Graal|not to be had here;-|c++20 (this repo);-|c++20 (this repo), at a 30 s sleep;" ] &&
+    [ "$(rows_of_table "A hundred tasks" | grep "at a 30 s sleep" | cut -d"|" -f3,4,5 | grep -c -E "^[0-9]+\|\|$")" -eq 3 ]'
+check "and the notes say why both rows are there" \
+  has "$sec" '^- "at a 30 s sleep": the row.s program again at that N, with --peers. sleep instead of the write-up.s 0.05 s[.] A task that ends before the last one is spawned frees memory'
 check "a figure the write-up did not publish shows \"-\", with its reason under the table" \
-  eval '[ "$(rows_of_table "A hundred tasks" | grep "^JS|" | cut -d"|" -f4,5)" = "-|-" ] && has "$sec" "^- JS, A hundred tasks: published \"-\": it crashed there$"'
+  eval '[ "$(rows_of_table "A hundred tasks" | grep "^JS|node 20.0.0|" | cut -d"|" -f4,5)" = "-|-" ] && has "$sec" "^- JS, A hundred tasks: published \"-\": it crashed there$"'
 check "the claims: each with the published figures and the measured ones" \
   eval 'has "$sec" "^\| Golang needs the least with one task \(\`min memory at 1 = go\`\) \| Golang 2048 \| yes \| [^|]+ \| (yes|no) \|$" &&
     has "$sec" "^\| JS needs less than Golang with one task \(\`memory node < go at 1\`\) \| JS 4096, Golang 2048 \| no \| JS [0-9]+, Golang [0-9]+ \| (yes|no) \|$"'
@@ -287,17 +292,17 @@ git add peers/published/tiny-2098.tsv && git -c user.email=t@t -c user.name=t co
 bench ./run.sh --replicate tiny-2098
 sec=$(last_section)
 check "a write-up without figures replicates" [ "$rc" -eq 0 ]
-check "each table holds its scenario's rows only, ours last" \
-  eval '[ "$(rows_of_table Timers | cut -d"|" -f1 | tr "\n" ";")" = "Go timers;-;" ] && [ "$(rows_of_table Shared | cut -d"|" -f1 | tr "\n" ";")" = "Go shared;-;" ]'
+check "each table holds its scenario's rows only, ours last; again at 30 s at each scenario's largest N" \
+  eval '[ "$(rows_of_table Timers | cut -d"|" -f1 | tr "\n" ";")" = "Go timers;-;" ] && [ "$(rows_of_table Shared | cut -d"|" -f1,2 | tr "\n" ";")" = "Go shared|go 1.19.8;Go shared|go 1.19.8, at a 30 s sleep;-|c++20 (this repo);-|c++20 (this repo), at a 30 s sleep;" ]'
 check "the mean of the runs, in seconds, and no published figure" \
   eval 'rows_of_table Timers | grep -q -E "^Go timers\|go 1.19.8\|[0-9]+[.][0-9]{2}\|-\|-$"'
 check "the section says why there are no published figures" has "$sec" '^- published: none here: the post is gone$'
 check "and that 64 workers on this machine's cores are oversubscribed" has "$sec" '^- T=64 is more than the [0-9]+ cores here: its rows are oversubscribed'
 check "the row ran with its threads" grep -q '^go-coro_timer 20 GOMAXPROCS=64 ' env.log
-check "an N that will not fit is not run, and every row at it says so with its estimate" \
-  eval '! grep -q "^go-coro_timer 100000000 " args.log &&
-    [ "$(rows_of_table "Too many timers" | cut -d"|" -f1,2 | tr "\n" ";")" = "Go timers|go 1.19.8;-|c++20 (this repo);" ] &&
-    [ "$(rows_of_table "Too many timers" | grep -c -E "\|not run: about [0-9.]+ GiB at its cost per task at N=20 \([0-9.]+ bytes\), more than the [0-9.]+ GiB ")" -eq 2 ]'
+check "an N that will not fit is not run, and every row at it says so with its estimate, at either sleep" \
+  eval '! grep -q "^go-coro_timer 100000000 " args.log && ! grep -q "^coro_timer 100000000 " args.log &&
+    [ "$(rows_of_table "Too many timers" | cut -d"|" -f1,2 | tr "\n" ";")" = "Go timers|go 1.19.8;Go timers|go 1.19.8, at a 30 s sleep;-|c++20 (this repo);-|c++20 (this repo), at a 30 s sleep;" ] &&
+    [ "$(rows_of_table "Too many timers" | grep -c -E "\|not run: about [0-9.]+ GiB at its cost per task at N=20 \([0-9.]+ bytes\), more than the [0-9.]+ GiB ")" -eq 4 ]'
 
 # 2c. The format's later kinds: tables with ids and settings of their own (two sleeps in one file,
 # and atomic_counter's once mode in bursts), a column in two units, one in KiB with thousands
@@ -321,6 +326,7 @@ run${tab}RUNS${tab}1
 table${tab}20${tab}Short sleeps${tab}coro_timer${tab}id=short${tab}SLEEP_MS=50
 table${tab}20${tab}Long sleeps${tab}coro_timer${tab}id=long${tab}SLEEP_MS=80
 table${tab}30${tab}Counted once${tab}atomic_counter${tab}id=once${tab}SLEEP_MS=50${tab}MODE=once${tab}SPAWN_FROM=task${tab}BURST=10${tab}BURST_PAUSE_MS=5
+table${tab}100000000${tab}Too many${tab}coro_timer${tab}id=huge${tab}SLEEP_MS=90
 column${tab}memory${tab}rss_wait${tab}GB/MB${tab}RSS at wait
 column${tab}usr${tab}user${tab}s/ms${tab}usr
 column${tab}sys${tab}sys${tab}s${tab}sys
@@ -367,6 +373,69 @@ check "the chain with its ties and the sum, checked on the published figures, ea
     has "$sec" "^\| by CPU: Node, then Go \(\`chain usr node@short < go@long < go@short\`\) \| Node@short 800 ms < Go@long 2.00 s < Go@short 3.00 s \| yes \|" &&
     has "$sec" "^\| precisely: on usr \+ sys, Node needs the most \(\`chain usr\+sys go@long < go@short < node@short\`\) \| Go@long 2.00 s \+ 0.50 s < Go@short 3.00 s \+ 1.00 s < Node@short 800 ms \+ 3.50 s \| yes \|"'
 
+check "a table whose settings only it has, at an N that will not fit, is guarded by its rows' cost in the other tables" \
+  eval '! grep -q "^go-coro_timer 100000000 " args.log && ! grep -q "^coro_timer 100000000 " args.log &&
+    [ "$(cells_of "Too many" "[^|]*" | grep -c -E "\| not run: about [0-9.]+ GiB at its cost per task at N=20 ")" -eq 6 ]'
+check "the tables that differ only in their sleep run once more at 30 s, together" \
+  eval '[ "$(grep -c "^go-coro_timer 20 30000$" args.log)" -eq 1 ] &&
+    [ "$(cells_of "Short sleeps" "Go" | grep -c "at a 30 s sleep")" -eq 1 ] && [ "$(cells_of "Long sleeps" "Go" | grep -c "at a 30 s sleep")" -eq 1 ]'
+
+# 2d. The write-up's versions beside the default rows: tokio through a set of PEERS_PATCH and .NET
+# 9 through PEERS_DOTNET, each copy of a row's program a row under it with the published figure and
+# the ratio beside it; the claims judged on the copy of the write-up's version, and what differs
+# names both. (Its sleep is --peers' own, so no row runs again at a longer one.)
+mkdir -p "$tmp/src/tokio" "$tmp/src/ppl"
+printf '[package]\nname = "tokio"\nversion = "1.41.1"\n' >"$tmp/src/tokio/Cargo.toml"
+printf '[package]\nname = "pin-project-lite"\nversion = "0.2.15"\n' >"$tmp/src/ppl/Cargo.toml"
+cat >peers/published/tiny-2096.tsv <<EOF
+about${tab}name${tab}tiny-2096
+about${tab}author${tab}D. Tester
+about${tab}year${tab}2096
+about${tab}title${tab}Versions
+about${tab}url${tab}none
+about${tab}published${tab}2096
+about${tab}read${tab}2099-02-02
+about${tab}measured${tab}memory
+about${tab}machine${tab}a clock
+about${tab}versions${tab}tokio 1.41.1, .NET 9
+about${tab}unit${tab}KB: KiB
+about${tab}runs${tab}one
+run${tab}scenarios${tab}coro_timer
+run${tab}ns${tab}100
+run${tab}SLEEP_MS${tab}30000
+run${tab}RUNS${tab}1
+table${tab}100${tab}A hundred
+column${tab}memory${tab}max_rss${tab}KB${tab}memory
+row${tab}tokio${tab}coro_timer${tab}tokio-coro_timer${tab}-${tab}-${tab}Tokio
+row${tab}csharp${tab}coro_timer${tab}csharp-coro_timer${tab}-${tab}-${tab}C#
+row${tab}go${tab}coro_timer${tab}go-coro_timer${tab}-${tab}-${tab}Go
+fig${tab}tokio${tab}100${tab}memory${tab}4000${tab}KB
+fig${tab}csharp${tab}100${tab}memory${tab}2000${tab}KB
+fig${tab}go${tab}100${tab}memory${tab}4000${tab}KB
+fact${tab}tokio${tab}version${tab}1.41${tab}tokio 1.41.1
+fact${tab}csharp${tab}version${tab}9.0${tab}.NET 9.0.100
+claim${tab}memory csharp < go at 100${tab}yes${tab}C# needs less than Go
+EOF
+git add peers/published/tiny-2096.tsv && git -c user.email=t@t -c user.name=t commit -qm versions
+touch half_dotnet_9.0.7
+bench PEERS_PATCH="tokio=$tmp/src/tokio pin-project-lite=$tmp/src/ppl" PEERS_DOTNET=9.0 ./run.sh --replicate tiny-2096
+rm -f half_dotnet_9.0.7
+sec=$(last_section)
+check "a replication with the write-up's versions exits 0" [ "$rc" -eq 0 ]
+check "each row's copies under it, named by their version, each beside the published figure with its ratio" \
+  eval '[ "$(rows_of_table "A hundred" | cut -d"|" -f1,2,4 | tr "\n" ";")" = "Tokio|rust tokio 1.99.0|4000;Tokio|rust tokio 1.41.1 (patched)|4000;C#|c# .NET 10.0.3 JIT|2000;C#|c# .NET 9.0.7 JIT|2000;Go|go 1.19.8|4000;-|c++20 (this repo)|;" ] &&
+    [ "$(rows_of_table "A hundred" | grep -c -E "^(Tokio|C#)\|[^|]+\|[0-9]+\|[0-9]+\|[0-9]+[.][0-9]{2}$")" -eq 4 ]'
+check "the claims are judged on the copy of the write-up's version (.NET 9 holds half as much here), and say so" \
+  eval 'has "$sec" "^\| C# needs less than Go \(\`memory csharp < go at 100\`\) \| C# 2000, Go 4000 \| yes \| C# [0-9]+, Go [0-9]+ \| yes \|$" &&
+    has "$sec" "^- here, C# is judged on its c# .NET 9.0.7 JIT row, the write-up.s version$" &&
+    has "$sec" "^- here, Tokio is judged on its rust tokio 1.41.1 \(patched\) row, the write-up.s version$"'
+check "what differs names the default and the copy" \
+  eval 'has "$sec" "^- Tokio: tokio 1.41.1 there; rust tokio 1.99.0 here, and beside it rust tokio 1.41.1 \(patched\); its claims are judged on rust tokio 1.41.1 \(patched\)$" &&
+    has "$sec" "^- C#: .NET 9.0.100 there; c# .NET 10.0.3 JIT here, and beside it c# .NET 9.0.7 JIT; its claims are judged on c# .NET 9.0.7 JIT$"'
+chart=$tmp/charts/$(printf '%s\n' "$sec" | sed -n 's/^!\[[^]]*\](charts\/\(.*\))$/\1/p')
+check "the copies have bars of their own" \
+  eval 'grep -qF "data-label=\"Tokio (rust tokio 1.41.1 (patched))\"" "$chart" && grep -qF "data-label=\"C# (c# .NET 9.0.7 JIT)\"" "$chart"'
+
 # 3. --quick divides every N above 1 by 10, and the heading says so.
 rm -f args.log
 bench ./run.sh --replicate tiny-2099 --quick
@@ -391,10 +460,10 @@ cp "$res" "$tmp/before"
 interrupted INT slow_node-coro_timer ./run.sh --replicate tiny-2099 --quick
 check "an interrupted replication exits 130" [ "$rc" -eq 130 ]
 check "and leaves RESULTS byte for byte" cmp -s "$res" "$tmp/before"
-go_runs=$(grep -c '^go-coro_timer ' args.log)
+go_runs=$(grep -c '^go-coro_timer [0-9]* 50$' args.log)
 bench ./run.sh --replicate tiny-2099 --quick
 check "run again, it completes" [ "$rc" -eq 0 ]
-check "Go, measured before the stop, is not measured again" [ "$(grep -c '^go-coro_timer ' args.log)" -eq "$go_runs" ]
+check "Go, measured before the stop, is not measured again" [ "$(grep -c '^go-coro_timer [0-9]* 50$' args.log)" -eq "$go_runs" ]
 check "the section says how many configurations came from the earlier run" has "$(last_section)" '^- resumed: [1-9][0-9]* of the configurations were measured by an earlier run of this replication at commit [0-9a-f]+, kept in PEERS_BUILD/replicate$'
 echo '# a change' >>run.sh
 bench ./run.sh --replicate tiny-2099 --quick
@@ -403,7 +472,7 @@ check "with changes not committed, nothing is kept, and the section says so" has
 
 # 5. Bad arguments: exit 2, one line, RESULTS untouched.
 cp "$res" "$tmp/before"
-bad_case "unknown write-up 'nosuch' \(known: csharp-go-2022 csharp-go-elixir-rust-2024 hez2010-2024-take2 hez2010-2024 jantzeno-2023 kjpgit-2019 pkolaczk-2023 tiny-2097 tiny-2098 tiny-2099" ./run.sh --replicate nosuch
+bad_case "unknown write-up 'nosuch' \(known: csharp-go-2022 csharp-go-elixir-rust-2024 hez2010-2024-take2 hez2010-2024 jantzeno-2023 kjpgit-2019 pkolaczk-2023 tiny-2096 tiny-2097 tiny-2098 tiny-2099" ./run.sh --replicate nosuch
 bad_case "--replicate takes one write-up, got 'tiny-2099' and 'pkolaczk-2023'" ./run.sh --replicate tiny-2099 pkolaczk-2023
 bad_case "SLEEP_MS cannot be set with --replicate: tiny-2099 fixes its own \(SLEEP_MS=50\)" SLEEP_MS=5 ./run.sh --replicate tiny-2099
 bad_case "no --sweep or --peers with it" ./run.sh --replicate --peers tiny-2099
