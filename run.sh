@@ -131,9 +131,12 @@ usage: ./run.sh N [scenario ...]
             without NAME, lists the public write-ups it knows (peers/published/NAME.tsv); with it,
             runs that write-up's configuration (its scenarios, N list, sleep, runs and runtimes,
             and ours) into a section with its tables in their own shape, the published figures
-            beside ours, its claims checked and what differs; --quick divides its N by 10 and
-            then sets nothing against the published figures and judges no claim. A run
-            stopped halfway resumes at the same commit (each result is kept in PEERS_BUILD)
+            beside ours, its claims checked and what differs; a timer table that slept less
+            than 30 s runs again at its largest N with 30 s, in rows of their own; PEERS_PATCH
+            and PEERS_DOTNET add rows at the write-up's tokio and .NET, its claims judged on
+            them; --quick divides its N by 10 and then sets nothing against the published
+            figures, judges no claim and adds no 30 s rows. A run stopped halfway resumes at
+            the same commit (each result is kept in PEERS_BUILD)
   --plan    prints every run the rest of the command line would make (program, N, threads,
             options, environment, runs, time limit), their count and the time they will take
             here (runs, and builds as long as each took last), then exits: it builds,
@@ -1074,8 +1077,8 @@ LINE
       point)
         case " $flags " in *" first "*) sbase='' last_n='' last_rss='' stop='' ;; esac
         why=$stop
-        # The guard estimates from the series' N = 1 (none: from nothing) and its last N; a
-        # replication's first point, from the same row's points in its other groups.
+        # The guard estimates from the series' N = 1 (none: from nothing) and its last N; in a
+        # replication, until the series has one, from the same row's points in its other groups.
         [ -n "$why" ] || [ -z "$last_n" ] || guard "$n" "${sbase:-0}" "$last_n" "$last_rss" || :
         [ -n "$why" ] || [ -n "$last_n" ] || [ -z "$replicate" ] || replicate_guard "$label" "$n"
         if [ -n "$why" ]; then # not run: the guard, or a timeout at a smaller N
@@ -1586,8 +1589,9 @@ case $commit in
   unknown | *-dirty) ;;
   *)
     if [ -n "$replicate" ]; then
-      # Each row's key holds its runtime's version; ours is named alike by every compiler.
-      rep_cache=$pb/replicate/$commit/$rep_name-$(printf '%s\n' "${CXX:-}" | cksum | cut -d' ' -f1)
+      # Each row's key holds its runtime's version, but ours is named alike by every compiler, and
+      # two sources of one tokio alike: what it builds with that the plan does not show, as below.
+      rep_cache=$pb/replicate/$commit/$rep_name-$(printf '%s\n' "${CXX:-}" "${PEERS_PATCH:-}" "${PEERS_DOTNET:-}" | cksum | cut -d' ' -f1)
     elif [ -n "$peers" ]; then
       # The key: the command and what it builds with that the plan does not show.
       rep_cache=$pb/resume/$commit/$(printf '%s\n' "$command_line" "${CXX:-}" "${PEERS_PATCH:-}" "${PEERS_DOTNET:-}" | cksum | cut -d' ' -f1)

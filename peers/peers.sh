@@ -408,16 +408,18 @@ patch_settings() {
   done <<SETS
 $(printf '%s\n' "${PEERS_PATCH:-}" | tr ';' '\n')
 SETS
+  set -f
   for v in ${PEERS_DOTNET:-}; do
     case $v in
       10.0) bad "PEERS_DOTNET: 10.0 is the C# peers' own .NET; name another (9.0, 8.0)" ;;
-      [1-9].0 | [1-9][0-9].0) ;;
-      *) bad "PEERS_DOTNET: '$v' is not a .NET version such as 9.0 or 8.0" ;;
+      [5-9].0 | [1-9][0-9].0) ;;
+      *) bad "PEERS_DOTNET: '$v' is not a .NET of 5.0 or newer, such as 9.0 or 8.0" ;;
     esac
     case $patch_sets in *"dotnet=$v"*) bad "PEERS_DOTNET names $v twice" ;; esac
     patch_sets="${patch_sets}dotnet=$v
 "
   done
+  set +f
   patch_sets=$(printf '%s' "$patch_sets" | grep .)
   tables_read
 }
@@ -844,7 +846,7 @@ build_patched() {
     asyncstd) build_cargo rust-async-std "$1" async-std async-std "$set" ;;
     ruststd) build_cargo rust-threads "$1" rust '' "$set" ;;
     rayon) build_cargo rust-rayon "$1" rayon rayon "$set" ;;
-    csharp | csharpaot) build_dotnet_at "$1" ;;
+    csharp | csharpaot) "build_$g" "$1" ;;
   esac
 }
 
@@ -921,7 +923,7 @@ build_dotnet() {
   local g=$1 prefix=$2 p s props
   shift 2
   rm -rf "${pb:?}/dotnet/${g:?}" && copy_src csharp "$g" || return 1
-  # Another .NET (build_dotnet_at): the copy's TargetFramework, which its restore reads too (a
+  # Another .NET (dotnet_version): the copy's TargetFramework, which its restore reads too (a
   # -p:TargetFramework on the command line is not passed to the restore).
   if [ -n "${dotnet_tfm:-}" ]; then
     props=$pb/src/$g/Directory.Build.props
@@ -936,59 +938,50 @@ build_dotnet() {
   done
 }
 
+# dotnet_version GROUP: the .NET version a C# group is built for: "" for .NET 10, the peers' own;
+# for a copy GROUP@SET, the version of that set of PEERS_DOTNET (9.0). Its TargetFramework is then
+# the copy's (build_dotnet), and its runtime pack and NativeAOT compiler are restored from NuGet.
+dotnet_version() { case $1 in *@*) patch_set "${1##*@}" | sed 's/^dotnet=//' ;; esac; }
+
 # The JIT build: the apphost needs its .dll and .runtimeconfig.json beside it, so the launcher
 # execs it where it was published, with DOTNET_ROOT naming the runtime that detect found (the
-# apphost alone looks only in the default install location).
+# apphost alone looks only in the default install location). Another .NET is published
+# self-contained instead, its runtime beside it, so that the runtime that runs is the one restored,
+# whatever is installed; the runtime column names it (its deps.json's runtime pack).
 build_csharp() {
-  local p
-  build_dotnet csharp csharp || return 1
-  for p in $(programs_of csharp); do
-    launcher "$p" env DOTNET_ROOT="$(cat "$pw/dotnet_root")" "$pb/dotnet/csharp/${p#csharp-}/$p" || return 1
+  local g=${1:-csharp} v p d rid found line
+  v=$(dotnet_version "$g")
+  if [ -z "$v" ]; then
+    build_dotnet "$g" csharp || return 1
+  else
+    echo "$v" >"$pw/$g.version" # until the build names the whole version
+    rid=$("$DOTNET" --info 2>/dev/null | awk '$1 == "RID:" { print $2; exit }')
+    dotnet_tfm=net$v build_dotnet "$g" csharp --self-contained -r "${rid:-linux-x64}" || return 1
+    found=$(cat "$pb/dotnet/$g"/*/*.deps.json 2>/dev/null | grep -o 'runtimepack[.]Microsoft[.]NETCore[.]App[.]Runtime[.][a-z0-9-]*/[0-9][0-9.]*' | head -n 1)
+    [ -z "$found" ] || echo "${found##*/}" >"$pw/$g.version"
+    line="$(runtime_label "$g"): published self-contained, so the runtime that ran is the one restored from NuGet, not one installed here"
+    grep -qxF -- "$line" "$pw/notes" || echo "$line" >>"$pw/notes"
+  fi
+  for p in $(programs_of "$g"); do
+    d=${p%@*} && d=$pb/dotnet/$g/${d#csharp-}/${p%@*}
+    if [ -z "$v" ]; then launcher "$p" env DOTNET_ROOT="$(cat "$pw/dotnet_root")" "$d" || return 1
+    else launcher "$p" "$d" || return 1; fi
   done
 }
 
 # NativeAOT links with clang, or gcc when there is no clang (make's g++ brings gcc); without either
 # the publish fails with one line that names them. .NET 10 links its own zlib (libz.a in the
-# runtime pack), so zlib's headers are not needed.
+# runtime pack), so zlib's headers are not needed. The runtime column names the ILCompiler restored.
 build_csharpaot() {
-  local p v
-  build_dotnet csharpaot csharp-aot -p:PublishAot=true || return 1
-  v=$(grep -o -m 1 '"runtime[.][a-z0-9-]*[.]Microsoft[.]DotNet[.]ILCompiler/[0-9][0-9.]*' \
-    "$pb"/src/csharpaot/*/obj/project.assets.json 2>/dev/null | head -n 1 | sed 's/.*\///')
-  [ -z "$v" ] || echo "$v" >"$pw/csharpaot.version"
-  for p in $(programs_of csharpaot); do
-    cp "$pb/dotnet/csharpaot/${p#csharp-aot-}/$p" "$pb/bin/$p" || return 1
-  done
-}
-
-# build_dotnet_at GROUP@SET: a C# group for the .NET version of set SET (PEERS_DOTNET), its
-# runtime and NativeAOT packs restored from NuGet like .NET 10's. Only .NET 10's runtime is
-# installed, so the JIT programs are published self-contained, the runtime beside them (a note says
-# so); the runtime column names the version of the runtime pack or ILCompiler that was restored.
-build_dotnet_at() {
-  local g=${1%@*} v rid p found line
-  v=$(patch_set "${1##*@}") && v=${v#dotnet=}
-  echo "$v" >"$pw/$1.version" # until the build finds the whole version
-  rid=$("$DOTNET" --info 2>/dev/null | awk '$1 == "RID:" { print $2; exit }')
-  # The version: of the runtime pack a self-contained publish copied (its deps.json), or of the
-  # ILCompiler that NativeAOT restored.
-  if [ "$g" = csharp ]; then
-    dotnet_tfm=net$v build_dotnet "$1" csharp --self-contained -r "${rid:-linux-x64}" || return 1
-    found=$(cat "$pb/dotnet/$1"/*/*.deps.json 2>/dev/null | grep -o 'runtimepack[.]Microsoft[.]NETCore[.]App[.]Runtime[.][a-z0-9-]*/[0-9][0-9.]*' | head -n 1)
-  else
-    dotnet_tfm=net$v build_dotnet "$1" csharp-aot -p:PublishAot=true || return 1
-    found=$(cat "$pb/src/$1"/*/obj/project.assets.json 2>/dev/null | grep -o '"runtime[.][a-z0-9-]*[.]Microsoft[.]DotNet[.]ILCompiler/[0-9][0-9.]*' | head -n 1)
-  fi
-  [ -z "$found" ] || v=${found##*/}
-  echo "$v" >"$pw/$1.version"
-  line="c# .NET $v JIT: only .NET 10's runtime is installed here, so its programs were published self-contained, with the runtime from NuGet beside them"
-  [ "$g" != csharp ] || grep -qxF -- "$line" "$pw/notes" || echo "$line" >>"$pw/notes"
-  for p in $(programs_of "$1"); do
-    if [ "$g" = csharp ]; then
-      launcher "$p" "$pb/dotnet/$1/$(echo "${p%@*}" | sed 's/^csharp-//')/${p%@*}" || return 1
-    else
-      cp "$pb/dotnet/$1/$(echo "${p%@*}" | sed 's/^csharp-aot-//')/${p%@*}" "$pb/bin/$p" || return 1
-    fi
+  local g=${1:-csharpaot} v p d
+  v=$(dotnet_version "$g")
+  [ -z "$v" ] || echo "$v" >"$pw/$g.version"
+  dotnet_tfm=${v:+net$v} build_dotnet "$g" csharp-aot -p:PublishAot=true || return 1
+  v=$(cat "$pb/src/$g"/*/obj/project.assets.json 2>/dev/null | grep -o '"runtime[.][a-z0-9-]*[.]Microsoft[.]DotNet[.]ILCompiler/[0-9][0-9.]*' | head -n 1)
+  [ -z "$v" ] || echo "${v##*/}" >"$pw/$g.version"
+  for p in $(programs_of "$g"); do
+    d=${p%@*} && d=$pb/dotnet/$g/${d#csharp-aot-}/${p%@*}
+    cp "$d" "$pb/bin/$p" || return 1
   done
 }
 

@@ -43,6 +43,16 @@ function numeric(v,   ms) { gsub(/,/, "", v); if (v ~ /^[0-9]+:[0-9]+([.][0-9]+)
 # A published value: a number, or several readings joined by "/" (no stable value).
 function isvalue(v,   r, k, i) { k = split(v, r, "/"); for (i = 1; i <= k; i++) if (!isnum(r[i])) return 0; return k > 0 }
 function first_unit(units) { sub(/\/.*/, "", units); return units }
+# sleep_of(SETTINGS): the SLEEP_MS a table's settings ("VAR=VALUE ...") give, else the run lines'.
+function sleep_of(set) { return match(" " set, / SLEEP_MS=[0-9]+/) ? substr(" " set, RSTART + 10, RLENGTH - 10) : run["SLEEP_MS"] }
+# add_copy(ID, STATE): a row ID+SET (replicate_rows) is a copy of row ID's program, built against a
+# set of PEERS_PATCH or for a .NET of PEERS_DOTNET; one that was built (or whose build failed: its
+# rows say so) is kept as such, in copies[ID, K] and base[ID+SET]. Whether ID is a copy.
+function add_copy(id, state,   b) {
+  if (id !~ /[+][0-9]+$/) return 0
+  if (state == "ok" || state ~ /^build failed/) { b = id; sub(/[+][0-9]+$/, "", b); copies[b, ++ncopies[b]] = id; base[id] = b; rscen[id] = rscen[b] }
+  return 1
+}
 # readings(V, UNIT): sets lo and hi, V's lowest and highest reading in its dimension's base unit.
 function readings(v, unit,   r, k, i, b) {
   k = split(v, r, "/")
@@ -212,6 +222,8 @@ function bad(msg) { print file ":" FNR ": " msg; n_bad++ }
 kind == "run" && index(vars, " " $2 " ") == 0 { bad("unknown run variable " $2) }
 # The reader keeps the last of two lines of one key: a second is refused, not let overwrite.
 kind == "row" { if ($2 in row_at) bad("second row " $2 " (first at line " row_at[$2] ")"); else row_at[$2] = FNR }
+# A row's copies are ID+SET and its points ID@GROUP (replicate_rows, plan_replicate).
+kind == "row" && ($2 ~ /[+][0-9]+$/ || index($2, "@")) { bad("a row's id has no @ and does not end in +DIGITS: " $2) }
 kind == "column" {
   if ($2 in col_at) bad("second column " $2 " (first at line " col_at[$2] ")"); else col_at[$2] = FNR
   if (index(measures, " " $3 " ") == 0) bad("unknown measure " $3)
@@ -391,9 +403,9 @@ replicate_groups() {
         for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] + 0 < a[i] + 0) { x = a[i]; a[i] = a[j]; a[j] = x }
         for (i = 1; i <= k; i++) if (i == 1 || a[i] != a[i - 1]) list = list (list == "" ? "" : " ") a[i]
         printf "%d\t%s\t%s\t%s\n", g, set[g] == "" ? "-" : set[g], list, sc[g] ~ / -( |$)/ ? "-" : substr(sc[g], 2)
-        ms = "SLEEP_MS" in run ? run["SLEEP_MS"] : long_ms
-        if (match(" " set[g], / SLEEP_MS=[0-9]+/)) ms = substr(" " set[g], RSTART + 10, RLENGTH - 10)
-        if (ms + 0 >= long_ms + 0) continue
+        ms = sleep_of(set[g])
+        # --quick is a first look: its N are not the write-ups, and it adds no rows at 30 s.
+        if (quick || ms == "" || ms + 0 >= long_ms + 0) continue
         again = set[g]; gsub(/(^| )SLEEP_MS=[0-9]+/, "", again); sub(/^ /, "", again)
         again = again (again == "" ? "" : " ") "SLEEP_MS=" long_ms
         # Groups that differ in their sleep only share it.
@@ -451,17 +463,17 @@ ROW
   done 3< <(replicate_rows)
 }
 
-# replicate_guard LABEL N: the memory guard for the first point of a series (ID@GROUP), which has no
+# replicate_guard LABEL N: the memory guard where a series (ID@GROUP) has no
 # cost per task of its own yet, from the same row's outcomes in the groups run before it (a write-up's
 # tables differ in their settings, not their programs; a group replicate_groups adds runs a row again
 # at N): refused, why saying so, where one of them was refused at N; else estimated from its largest
-# N below N with a figure, and its N = 1.
+# N up to N with a figure, and its N = 1. A run that timed out is run again, with its own time limit.
 replicate_guard() {
   local id=${1%@*} found b ln lr
   found=$(awk -F '\t' -v id="$id" -v n="$2" '
     index($1, id "@") == 1 && index(substr($1, length(id) + 2), "@") == 0 {
       if ($2 == n && $3 ~ /^not run: about /) refused = $3
-      if ($3 == "-") { split($4, best, " "); if ($2 == 1) base = best[4]; else if ($2 + 0 < n + 0 && $2 + 0 > ln + 0) { ln = $2; lr = best[4] } }
+      if ($3 == "-") { split($4, best, " "); if ($2 == 1) base = best[4]; else if ($2 + 0 <= n + 0 && $2 + 0 > ln + 0) { ln = $2; lr = best[4] } }
     }
     END { if (refused != "") print "refused\t" refused; else if (ln != "") print "guard\t" (base == "" ? 0 : base) "\t" ln "\t" lr }' "$work/rep")
   case $found in
@@ -548,7 +560,7 @@ write_replicate_section() {
 replicate_bars() {
   awk -F '\t' -v quick="$quick" "$(published_awk)"'
     FILENAME == ARGV[2] { here[$1] = $2; if ($1 ~ /^ours:/) { ours[$1] = 1; rscen[$1] = $4 }
-      else if ($1 ~ /[+][0-9]+$/) { b = $1; sub(/[+][0-9]+$/, "", b); copies[b, ++ncopies[b]] = $1; base[$1] = b; rscen[$1] = rscen[b] } }
+      else add_copy($1, $5) }
     FILENAME == ARGV[3] { max_kib[$1, $2] = $7; why[$1, $2] = $3; alive[$1, $2] = $10 }
     END {
       for (t = 1; t <= nt; t++) if (!top || tn[t] + 0 > tn[top] + 0) top = t
@@ -610,13 +622,12 @@ FILENAME == ARGV[2] { k = $1 SUBSEP $2; why[k] = $3; wall[k] = $4; user[k] = $5;
 FILENAME == ARGV[3] {
   hlabel[$1] = $2; hvariant[$1] = $3; hprog[$1] = $4; state[$1] = $5
   if ($1 ~ /^ours:/) { ours[++no] = $1; label[$1] = $2; rscen[$1] = $4 }
-  # A copy of a row's program, built against a set of PEERS_PATCH or for a .NET of PEERS_DOTNET.
-  else if ($1 ~ /[+][0-9]+$/) { b = $1; sub(/[+][0-9]+$/, "", b); copies[b, ++ncopies[b]] = $1; base[$1] = b }
+  else add_copy($1, $5)
   next
 }
 # The groups (replicate_groups): a group whose rows run again at --peers' sleep, and at which N.
 FILENAME == ARGV[4] {
-  if ($5 == "") { if ($2 != "-") gset[$1] = " " $2; next }
+  if ($5 == "") { if ($2 != "-") gset[$1] = $2; next }
   k = split($5, of_, ","); for (i = 1; i <= k; i++) long_of[of_[i], $4] = $1
   long_n[$1] = $3; next
 }
@@ -674,8 +685,8 @@ END {
       # At the group's largest N, the row again at --peers' sleep, where the write-up's was shorter.
       lg = long_of[g, rscen[base_of(id)]]
       if (lg != "" && n == long_n[lg] && (id ~ /^ours:/ || prog[base_of(id)] != "-")) {
-        row(t, n, id, id "@" lg, 1); long_rows = 1
-        short_ms = match(gset[g], / SLEEP_MS=[0-9]+/) ? substr(gset[g], RSTART + 10, RLENGTH - 10) : run["SLEEP_MS"]
+        row(t, n, id, id "@" lg, 1)
+        ms = secs(sleep_of(gset[g])) " s"; if (index(", " shorts ", ", ", " ms ", ") == 0) shorts = shorts (shorts == "" ? "" : ", ") ms
       }
     }
     for (r = 1; r <= nr; r++) for (c = 1; c <= nc; c++) if ((rows[r], key, cols[c]) in figwhy)
@@ -683,7 +694,7 @@ END {
     print ""
   }
   printf "%s", notes
-  if (long_rows) printf "- \"at a %s s sleep\": the row's program again at that N, with --peers' sleep instead of the write-up's %s s. A task that ends before the last one is spawned frees memory that the max RSS then never holds, and spawning N tasks here can take longer than the write-up's sleep (the fresh-memory line above says why), so only a row whose tasks were all alive measures N tasks waiting at once. The published figure was measured at the write-up's sleep, so none stands beside this row\n", secs(long_ms), secs(short_ms)
+  if (shorts != "") printf "- \"at a %s s sleep\": the row's program again at that N, with --peers' sleep instead of the write-up's (%s). A task that ends before the last one is spawned frees memory that the max RSS then never holds, and spawning N tasks here can take longer than the write-up's sleep (the fresh-memory line above says why), so only a row whose tasks were all alive measures N tasks waiting at once. The published figure was measured at the write-up's sleep, so none stands beside this row\n", secs(long_ms), shorts
   if ("figures" in about) printf "- published: none here: %s\n", about["figures"]
   if (quick) printf "- each figure here is the run with the lowest wall time of RUNS=%s, max RSS and CPU from /usr/bin/time (CPU %% = (user + sys) / wall), in the write-up's unit as it defined it: %s\n", runs_here, about["unit"]
   else printf "- here / published: the figure measured here over the one published (over its lowest and highest reading where it printed several); each figure here is the run with the lowest wall time of RUNS=%s, max RSS and CPU from /usr/bin/time (CPU %% = (user + sys) / wall), converted to the write-up's unit as it defined it: %s\n", runs_here, about["unit"]
@@ -693,7 +704,7 @@ END {
   # Where the write-up states a version that the row's build here is not and a copy of its program
   # is (PEERS_PATCH, PEERS_DOTNET), the claims are judged on that copy's figures.
   for (i = 1; i <= nf; i++) if (fkey[i] == "version" && (fid[i] in isrow) && fval[i] != "-" && !same_version(fid[i], fval[i]))
-    for (j = 1; j <= ncopies[fid[i]]; j++) if (same_version(copies[fid[i], j], fval[i])) { judged_on[fid[i]] = copies[fid[i], j]; break }
+    for (j = 1; j <= ncopies[fid[i]]; j++) if (state[copies[fid[i], j]] == "ok" && same_version(copies[fid[i], j], fval[i])) { judged_on[fid[i]] = copies[fid[i], j]; break }
   for (b in judged_on) for (t = 1; t <= nt; t++) for (c = 1; c <= nc; c++) {
     k = b SUBSEP tkey[t] SUBSEP cols[c]; kc = judged_on[b] SUBSEP tkey[t] SUBSEP cols[c]
     delete hlo[k]; delete hhi[k]; delete hshown[k]

@@ -578,7 +578,7 @@ check "each version's rows follow .NET 10's, named by the runtime pack or ILComp
     "c++20 (this repo);c# .NET 10.0.3 JIT;c# .NET 9.0.7 JIT;c# .NET 10.0.2 NativeAOT;c# .NET 9.0.7 NativeAOT;rust tokio 1.99.0;rust tokio 1.41.1 (patched);" ]
 check "the JIT copy ran the runtime it was published with, and the notes say why it is self-contained" \
   eval 'has "$sec" "^- c# .NET 9.0.7 JIT: the workstation-concurrent GC ran, runtime 9.0.7 \(the program.s own report\)$" &&
-    has "$sec" "^- c# .NET 9.0.7 JIT: only .NET 10.s runtime is installed here, so its programs were published self-contained"'
+    has "$sec" "^- c# .NET 9.0.7 JIT: published self-contained, so the runtime that ran is the one restored from NuGet, not one installed here$"'
 check "the copies build for net9.0 in copies of their own, this tree's TargetFramework untouched" \
   eval '[ -f "$pb/dotnet/csharp@2/coro_timer/csharp-coro_timer.deps.json" ] && [ -x "$pb/bin/csharp-aot-coro_timer@2" ] &&
     grep -q "<TargetFramework>net9.0</TargetFramework>" "$pb/src/csharpaot@2/Directory.Build.props" &&
@@ -591,7 +591,9 @@ check "a version the SDK cannot build gets rows that say so, under its version" 
 rm -f "$box/break_net8.0"
 cp "$res" "$tmp/before"
 bad_case "PEERS_DOTNET: 10.0 is the C# peers' own .NET" PEERS_DOTNET=10.0 ./run.sh --peers 10 coro_timer
-bad_case "PEERS_DOTNET: '9' is not a .NET version such as 9.0 or 8.0" PEERS_DOTNET=9 ./run.sh --peers 10 coro_timer
+bad_case "PEERS_DOTNET: '9' is not a .NET of 5.0 or newer, such as 9.0 or 8.0" PEERS_DOTNET=9 ./run.sh --peers 10 coro_timer
+bad_case "PEERS_DOTNET: '4.0' is not a .NET of 5.0 or newer" PEERS_DOTNET=4.0 ./run.sh --peers 10 coro_timer
+bad_case "PEERS_DOTNET: '\*' is not a .NET of 5.0 or newer" PEERS_DOTNET='*' ./run.sh --peers 10 coro_timer
 bad_case "PEERS_DOTNET names 9.0 twice" PEERS_DOTNET="9.0 9.0" ./run.sh --peers 10 coro_timer
 # No tokio peer needs tokio's macros: each builds, as #[tokio::main] expands to, the multi-thread
 # runtime with every driver and blocks on the program.

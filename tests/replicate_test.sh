@@ -78,6 +78,7 @@ broken=$tmp/broken-2099.tsv
 {
   sed -e 's/^fig\t\(go\t10000\tmemory\t[^\t]*\)\tMB$/fig\t\1\tKB/' -e 's/^about\tname\t.*/about\tname\tbroken-2099/' peers/published/pkolaczk-2023.tsv
   printf 'claim\tmin memory at 10 go\tnot in the grammar\nbogus\tline\nfact\tgo\tversion\t1.19\n'
+  printf 'row\tgo+1\tcoro_timer\tgo-coro_timer\t-\t-\tGo again\n'
   # Its lines 25, 26 and 36 again: a second column, row and figure of one key, which the reader
   # would let overwrite the first.
   sed -n -e '/^column\tmemory\t/p' -e '/^row\trust-threads\t/p' -e '/^fig\trust-threads\t1\tmemory\t/p' peers/published/pkolaczk-2023.tsv
@@ -88,6 +89,7 @@ check "naming a figure in the wrong unit" has "$out" 'broken-2099.tsv:[0-9]+: fi
 check "a claim outside the grammar, and why" has "$out" 'a claim outside the grammar: min memory at 10 go \(not of the form min COLUMN at T = ROW\)$'
 check "and an unknown kind of line" has "$out" 'unknown kind "bogus"'
 check "and a fact without its words" has "$out" 'broken-2099.tsv:[0-9]+: fact needs 5 fields, has 4$'
+check "and a row id that a copy's would be" has "$out" 'broken-2099.tsv:[0-9]+: a row.s id has no @ and does not end in [+]DIGITS: go[+]1$'
 check "a second column, row or figure of one key, with the first one's line" \
   eval 'has "$out" "broken-2099.tsv:[0-9]+: second column memory \(first at line 25\)$" &&
     has "$out" "broken-2099.tsv:[0-9]+: second row rust-threads \(first at line 26\)$" &&
@@ -211,7 +213,9 @@ for f in peers/published/*.tsv; do
 done
 
 # 2. A replication: the write-up's tables in its shape, ours last, published figures and ratios.
+touch long_more
 bench ./run.sh --replicate tiny-2099
+rm -f long_more
 sec=$(last_section)
 check "a replication exits 0" [ "$rc" -eq 0 ]
 check "its heading names the write-up" has "$sec" '^## [0-9-]+ [0-9:]+ UTC — replicate tiny-2099$'
@@ -238,8 +242,12 @@ check "at 100, the same" ratio_ok "A hundred tasks"
 check "at the largest N, each row with a program again at --peers' sleep, with no published figure beside it" \
   eval '[ "$(rows_of_table "A hundred tasks" | cut -d"|" -f1,2 | tr "\n" ";")" = "Golang|go 1.19.8;Golang|go 1.19.8, at a 30 s sleep;JS|node 20.0.0;JS|node 20.0.0, at a 30 s sleep;Graal|not to be had here;-|c++20 (this repo);-|c++20 (this repo), at a 30 s sleep;" ] &&
     [ "$(rows_of_table "A hundred tasks" | grep "at a 30 s sleep" | cut -d"|" -f3,4,5 | grep -c -E "^[0-9]+\|\|$")" -eq 3 ]'
+g100=$(rows_of_table "A hundred tasks" | grep "^Golang|go 1.19.8|" | cut -d"|" -f3)
+g100_30=$(rows_of_table "A hundred tasks" | grep "^Golang|go 1.19.8, at a 30 s sleep|" | cut -d"|" -f3)
+check "the claims are judged on the rows at the write-up's sleep, not at 30 s (which hold more here)" \
+  eval '[ "$g100_30" -gt "$g100" ] && has "$sec" "^\| JS needs less than Golang at 1 and at 100 .*; JS [0-9]+, Golang $g100 \| no \|$"'
 check "and the notes say why both rows are there" \
-  has "$sec" '^- "at a 30 s sleep": the row.s program again at that N, with --peers. sleep instead of the write-up.s 0.05 s[.] A task that ends before the last one is spawned frees memory'
+  has "$sec" '^- "at a 30 s sleep": the row.s program again at that N, with --peers. sleep instead of the write-up.s [(]0.05 s[)][.] A task that ends before the last one is spawned frees memory'
 check "a figure the write-up did not publish shows \"-\", with its reason under the table" \
   eval '[ "$(rows_of_table "A hundred tasks" | grep "^JS|node 20.0.0|" | cut -d"|" -f4,5)" = "-|-" ] && has "$sec" "^- JS, A hundred tasks: published \"-\": it crashed there$"'
 check "the claims: each with the published figures and the measured ones" \
@@ -376,8 +384,8 @@ check "the chain with its ties and the sum, checked on the published figures, ea
 check "a table whose settings only it has, at an N that will not fit, is guarded by its rows' cost in the other tables" \
   eval '! grep -q "^go-coro_timer 100000000 " args.log && ! grep -q "^coro_timer 100000000 " args.log &&
     [ "$(cells_of "Too many" "[^|]*" | grep -c -E "\| not run: about [0-9.]+ GiB at its cost per task at N=20 ")" -eq 6 ]'
-check "the tables that differ only in their sleep run once more at 30 s, together" \
-  eval '[ "$(grep -c "^go-coro_timer 20 30000$" args.log)" -eq 1 ] &&
+check "the tables that differ only in their sleep run once more at 30 s, together, and the note names each sleep" \
+  eval 'has "$sec" "^- \"at a 30 s sleep\": .* instead of the write-up.s [(]0.05 s, 0.08 s, 0.09 s[)][.] " && [ "$(grep -c "^go-coro_timer 20 30000$" args.log)" -eq 1 ] &&
     [ "$(cells_of "Short sleeps" "Go" | grep -c "at a 30 s sleep")" -eq 1 ] && [ "$(cells_of "Long sleeps" "Go" | grep -c "at a 30 s sleep")" -eq 1 ]'
 
 # 2d. The write-up's versions beside the default rows: tokio through a set of PEERS_PATCH and .NET
@@ -409,6 +417,7 @@ column${tab}memory${tab}max_rss${tab}KB${tab}memory
 row${tab}tokio${tab}coro_timer${tab}tokio-coro_timer${tab}-${tab}-${tab}Tokio
 row${tab}csharp${tab}coro_timer${tab}csharp-coro_timer${tab}-${tab}-${tab}C#
 row${tab}go${tab}coro_timer${tab}go-coro_timer${tab}-${tab}-${tab}Go
+row${tab}async${tab}coro_timer${tab}async-std-coro_timer${tab}-${tab}-${tab}Async
 fig${tab}tokio${tab}100${tab}memory${tab}4000${tab}KB
 fig${tab}csharp${tab}100${tab}memory${tab}2000${tab}KB
 fig${tab}go${tab}100${tab}memory${tab}4000${tab}KB
@@ -422,8 +431,8 @@ bench PEERS_PATCH="tokio=$tmp/src/tokio pin-project-lite=$tmp/src/ppl" PEERS_DOT
 rm -f half_dotnet_9.0.7
 sec=$(last_section)
 check "a replication with the write-up's versions exits 0" [ "$rc" -eq 0 ]
-check "each row's copies under it, named by their version, each beside the published figure with its ratio" \
-  eval '[ "$(rows_of_table "A hundred" | cut -d"|" -f1,2,4 | tr "\n" ";")" = "Tokio|rust tokio 1.99.0|4000;Tokio|rust tokio 1.41.1 (patched)|4000;C#|c# .NET 10.0.3 JIT|2000;C#|c# .NET 9.0.7 JIT|2000;Go|go 1.19.8|4000;-|c++20 (this repo)|;" ] &&
+check "each row's copies under it, named by their version, each beside the published figure with its ratio; none for a program the set does not touch (async-std)" \
+  eval '[ "$(rows_of_table "A hundred" | cut -d"|" -f1,2,4 | tr "\n" ";")" = "Tokio|rust tokio 1.99.0|4000;Tokio|rust tokio 1.41.1 (patched)|4000;C#|c# .NET 10.0.3 JIT|2000;C#|c# .NET 9.0.7 JIT|2000;Go|go 1.19.8|4000;Async|rust async-std 1.99.1|-;-|c++20 (this repo)|;" ] &&
     [ "$(rows_of_table "A hundred" | grep -c -E "^(Tokio|C#)\|[^|]+\|[0-9]+\|[0-9]+\|[0-9]+[.][0-9]{2}$")" -eq 4 ]'
 check "the claims are judged on the copy of the write-up's version (.NET 9 holds half as much here), and say so" \
   eval 'has "$sec" "^\| C# needs less than Go \(\`memory csharp < go at 100\`\) \| C# 2000, Go 4000 \| yes \| C# [0-9]+, Go [0-9]+ \| yes \|$" &&
@@ -449,6 +458,7 @@ check "each table too" has "$sec" '^### A hundred tasks \(here N=10, --quick\)$'
 check "no published column, no ratio" eval '! has "$sec" "published [A-Za-z]+ [|]|here / published"'
 check "no claim judged, and it says so" eval '! has "$sec" "^### Its claims" && has "$sec" "^- its claims: not judged with --quick"'
 check "what differs names --quick" has "$sec" '^- N: the write-up.s there; each N above 1 divided by 10 here [(]--quick[)]$'
+check "and a first look runs nothing again at 30 s" eval '! grep -q " 30000$" args.log && ! has "$sec" "at a 30 s sleep"'
 quick_chart=$(ls -t "$tmp/charts"/replicate-*tiny-2099*.svg | head -n 1)
 check "its chart shows no published marker and does not say 'as published'" \
   eval '! grep -q "as published" "$quick_chart" && ! grep -q "class=.published" "$quick_chart"'
