@@ -135,8 +135,9 @@ usage: ./run.sh N [scenario ...]
             than 30 s runs again at its largest N with 30 s, in rows of their own; PEERS_PATCH
             and PEERS_DOTNET add rows at the write-up's tokio and .NET, its claims judged on
             them; --quick divides its N by 10 and then sets nothing against the published
-            figures, judges no claim and adds no 30 s rows. A run stopped halfway resumes at
-            the same commit (each result is kept in PEERS_BUILD)
+            figures, judges no claim and adds no 30 s rows; TABLES="ID ..." runs only those of
+            its tables (an unknown id is refused with the list). A run stopped halfway resumes
+            at the same commit (each result is kept in PEERS_BUILD)
   --plan    prints every run the rest of the command line would make (program, N, threads,
             options, environment, runs, time limit), their count and the time they will take
             here (runs, and builds as long as each took last), then exits: it builds,
@@ -1437,6 +1438,7 @@ if [ -n "$replicate" ]; then
     esac
   done
   if [ -z "${rep_name:-}" ]; then
+    [ -z "${TABLES:-}" ] || bad "TABLES picks tables of one write-up: ./run.sh --replicate NAME"
     [ -z "$quick$plan_only" ] || bad "--replicate needs a write-up's name with --quick or --plan (./run.sh --replicate lists them)"
     replicate_list
     exit 0
@@ -1453,6 +1455,7 @@ for arg in "$@"; do
     -*) bad "unknown option '$arg' (allowed: --plan, --sweep, --peers, --replicate [NAME [--quick]], --help; settings go in the environment, see --help)" ;;
   esac
 done
+[ -z "${TABLES:-}" ] || [ -n "$replicate" ] || bad "TABLES is for --replicate NAME: it picks which of a write-up's tables run"
 if [ -n "$replicate" ]; then
   : # the N list is the write-up's (replicate_settings, below)
 elif [ -n "$sweep" ]; then

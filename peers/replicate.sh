@@ -63,11 +63,13 @@ FILENAME == ARGV[1] && !/^#/ && !/^$/ {
   if (kind == "about") about[$2] = $3
   else if (kind == "run") run[$2] = $3
   else if (kind == "table") {
-    nt++; tn[nt] = $2; ttitle[nt] = $3; tscen[nt] = "-"; tkey[nt] = $2; tset[nt] = ""; tline[nt] = FNR
+    tk = $2; for (i = 4; i <= NF; i++) if ($i ~ /^id=/) tk = substr($i, 4)
+    # TABLES: a replication of some of the tables only (replicate_settings checks their ids).
+    if (ENVIRON["TABLES"] != "" && index(" " ENVIRON["TABLES"] " ", " " tk " ") == 0) next
+    nt++; tn[nt] = $2; ttitle[nt] = $3; tscen[nt] = "-"; tkey[nt] = tk; tset[nt] = ""; tline[nt] = FNR
     for (i = 4; i <= NF; i++) {
       if ($i !~ /=/) { if (i == 4) tscen[nt] = $i; else tattr_bad[nt] = $i }
-      else if ($i ~ /^id=/) tkey[nt] = substr($i, 4)
-      else tset[nt] = tset[nt] (tset[nt] == "" ? "" : " ") $i
+      else if ($i !~ /^id=/) tset[nt] = tset[nt] (tset[nt] == "" ? "" : " ") $i
     }
     if (!(tset[nt] in group)) group[tset[nt]] = ++ng
     tgroup[nt] = group[tset[nt]]; tindex[tkey[nt]] = nt; tof[tkey[nt], tscen[nt]] = nt
@@ -168,7 +170,8 @@ AWK
 # figures give (its precise form, where it has one, holding on them).
 check_published() {
   local ok=0 what line settings problem
-  awk -F '\t' -v file="$1" -v vars=" $replicate_vars scenarios ns " -v measures=" $replicate_measures " \
+  # The whole file, whatever TABLES picks for a run.
+  TABLES='' awk -F '\t' -v file="$1" -v vars=" $replicate_vars scenarios ns " -v measures=" $replicate_measures " \
     -v unitlist=" $replicate_units " "$(published_awk)
 $(check_awk)" "$1" || ok=1
   # The run lines' settings, then each table's over them, as its run has them.
@@ -178,7 +181,7 @@ $(check_awk)" "$1" || ok=1
     echo "$1:$line: $what: $problem"
     ok=1
     [ "$what" != "its run lines" ] || break # then every table has the problem: said once
-  done 3< <(awk -F '\t' "$(published_awk)"'
+  done 3< <(TABLES='' awk -F '\t' "$(published_awk)"'
     $1 == "run" && index(settable, " " $2 " ") { if (!first) first = FNR; all = all "\t" $2 "=" $3 }
     END {
       if (first) print "run\t" first all
@@ -338,6 +341,19 @@ replicate_settings() {
   fi
   problems=$(check_published "$f" 2>&1) || bad "${problems%%$nl*}"
   pubfile=$f
+  # TABLES: some of its tables only, by their ids (a table without one: its N), each once.
+  if [ -n "${TABLES:-}" ]; then
+    known=$(TABLES='' awk -F '\t' "$(published_awk)"' END { for (t = 1; t <= nt; t++) if (!seen[tkey[t]]++) printf "%s ", tkey[t] }' "$f")
+    case $TABLES in *[!A-Za-z0-9_.\ -]*) bad "TABLES is a list of table ids (letters, digits, '_', '.', '-'), got '$TABLES'" ;; esac
+    value=' '
+    for v in $TABLES; do
+      case " $known" in *" $v "*) ;; *) bad "TABLES: $1 has no table '$v' (its tables: ${known% })" ;; esac
+      case $value in *" $v "*) bad "TABLES names '$v' twice" ;; esac
+      value="$value$v "
+    done
+    value=${value# } TABLES=${value% }
+    export TABLES
+  fi
   for v in THREADS SWEEP $replicate_vars; do
     [ "$v" != RUNS ] || continue
     eval "value=\${$v:-}"
@@ -504,13 +520,19 @@ BEST
 # replicate_here: each row's program here, tab-separated: ID, the runtime column here (with its
 # version), the variant cell, the program, and its build's state (ok, missing, "build failed: ...").
 replicate_here() {
-  local id s prog sv t label g variant
+  local id s prog sv t label g variant here
   while IFS=$tab read -r id s prog sv t label <&3; do
-    g=- variant=-
+    g=- variant=- here=''
     [ "$prog" = - ] || IFS=$tab read -r g variant <<ROW
 $(catalogue "$s" | awk -F '\t' -v p="$prog" -v k="$sv" '$1 == p && (k == "-" || $3 == k) { print $2 "\t" $6; exit }')
 ROW
-    printf '%s\t%s\t%s\t%s\t%s\n' "$id" "$( [ "$g" = - ] || runtime_label "$g")" "$variant" "$prog" "$(
+    [ "$g" = - ] || here=$(runtime_label "$g")
+    # Ours has a row per scenario and worker count of the write-up's rows: each says which.
+    if [ "$g" = ours ]; then
+      [ "$s" != threads ] || here="$here, a thread per task"
+      case $t in '' | *[!0-9]*) ;; *) here="$here, T=$t" ;; esac
+    fi
+    printf '%s\t%s\t%s\t%s\t%s\n' "$id" "$here" "$variant" "$prog" "$(
       [ "$g" = - ] || case $(state_of "$g") in
         ok) echo ok ;;
         missing) echo "its toolchain is missing (see below)" ;;
@@ -530,10 +552,11 @@ ROW
 write_replicate_section() {
   replicate_awk >"$work/replicate.awk"
   {
-    echo "## $when — replicate $(pub_value "$pubfile" about name)${quick:+ --quick, N / 10: nothing set against the published figures}"
+    echo "## $when — replicate $(pub_value "$pubfile" about name)${TABLES:+, tables $TABLES}${quick:+ --quick, N / 10: nothing set against the published figures}"
     echo
     cat "$work/machine"
     echo "- N=$(echo "$sweep_ns" | tr ' ' ','), RUNS=$RUNS${SLEEP_MS:+, SLEEP_MS=$SLEEP_MS}$(mode_settings)${quick:+; --quick: every N of the write-up above 1 divided by 10${HITS:+, and HITS too}, so no figure is set against a published one and no claim is judged (keeping N and cutting the sleep instead would change whether every task is alive at once)}"
+    [ -z "${TABLES:-}" ] || echo "- TABLES=\"$TABLES\": only these of its tables ran here (of $(TABLES='' awk -F '\t' "$(published_awk)"' END { print nt }' "$pubfile")); a claim on another can be judged on its published figures only"
     [ "$resumed" -eq 0 ] || echo "- resumed: $resumed of the configurations were measured by an earlier run of this replication at commit $commit, kept in PEERS_BUILD/replicate"
     [ -n "$rep_cache" ] || echo "- not resumable: the tree has changes that are not committed, so no configuration's result is kept for a later run"
     peers_lines | grep -v '^- sleep: '
