@@ -8,6 +8,7 @@
 #      ./run.sh --sweep --peers [scenario ...]   both: every runtime at every N, a chart per scenario
 #      ./run.sh --replicate [NAME]       a public write-up's tables run again here (peers/replicate.sh)
 #      ./run.sh --plan ARGS...           lists every run that ./run.sh ARGS... would make, and stops
+#      ./run.sh --export csv|json [SECTION]   every run's record in the store (harness/store.py)
 # It plans first, then runs: make_plan writes one line per configuration (plan_ours, and
 # plan_peers in peers/peers.sh), run_plan runs them in order (measure), and write_section writes
 # the section from the rows, its columns defined once (table_columns).
@@ -117,6 +118,7 @@ usage: ./run.sh N [scenario ...]
        ./run.sh --sweep --peers [scenario ...]
        ./run.sh --replicate [NAME [--quick]]
        ./run.sh --plan ARGS...
+       ./run.sh --export csv|json [SECTION]
   N         tasks (threads) per scenario: digits only, >= 1
   --sweep   runs every scenario at each N in SWEEP; the section gets a table of memory against N
             and links an SVG chart, written to charts/ beside RESULTS
@@ -142,6 +144,9 @@ usage: ./run.sh N [scenario ...]
             options, environment, runs, time limit), their count and the time they will take
             here (runs, and builds as long as each took last), then exits: it builds,
             installs and writes nothing; a run says at its end how long it took against that
+  --export  writes the records in STORE, of every run or of one SECTION (its heading's time as
+            RESULTS prints it, 2026-12-06 18:40, or its run id), as CSV or a JSON array on
+            stdout, for a spreadsheet or a plotting tool; nothing runs
   scenario  any of: $all_scenarios
             (default: all of them; with --peers, all of those it runs)
 environment:
@@ -153,6 +158,9 @@ environment:
   THREAD_CAP=10000    the threads scenario runs min(N, THREAD_CAP) threads; --sweep skips the larger N
   RESULTS=RESULTS.md  the file one section is appended to: a regular file, or none yet, in a directory
                       run.sh can write in (refused up front otherwise); a failed write leaves it as it was
+  STORE=results.jsonl every execution's record (what ran, where, its exit status and every figure read
+                      from it), a line of JSON appended as the program ends, and the section's own
+                      once RESULTS holds it (default: results.jsonl beside RESULTS)
   SWEEP="$default_sweep"
                       the task counts of --sweep; N=1 is always run, it is the baseline of bytes/task
 the write-ups' variants, passed to ours and to every peer that has them (the same options):
@@ -358,6 +366,88 @@ mean_to() {
   if [ $((2 * _r)) -gt "$3" ] || { [ $((2 * _r)) -eq "$3" ] && [ $((_q % 2)) -eq 1 ]; }; then _q=$((_q + 1)); fi
   printf -v "$1" '%s' "$_q"
 }
+# The store: every execution of a program is a record, one line of JSON appended to STORE as the
+# program ends, so that a run stopped halfway leaves whole records only; the section's own record
+# follows once RESULTS holds it. `./run.sh --export` writes them out (harness/store.py).
+# json_str_to VAR TEXT: TEXT as a JSON string (a control character other than tab, newline and
+# carriage return is dropped).
+json_str_to() {
+  local _s=${2//\\/\\\\}
+  _s=${_s//\"/\\\"} _s=${_s//$tab/\\t} _s=${_s//$'\n'/\\n} _s=${_s//$'\r'/\\r}
+  printf -v "$1" '"%s"' "${_s//[$'\001'-$'\037']/}"
+}
+# json_to VAR TEXT: TEXT as a JSON value: a number as it is, anything else a string.
+json_to() {
+  if [[ $2 =~ ^-?(0|[1-9][0-9]*)(\.[0-9]+)?$ ]]; then printf -v "$1" '%s' "$2"; else json_str_to "$1" "$2"; fi
+}
+# json_add_to VAR KEY TEXT [string]: VAR's JSON members with "KEY": TEXT (json_to, or always a
+# string) after them.
+json_add_to() {
+  local _k _v
+  json_str_to _k "$2"
+  if [ -n "${4:-}" ]; then json_str_to _v "$3"; else json_to _v "$3"; fi
+  printf -v "$1" '%s' "${!1}${!1:+,}$_k:$_v"
+}
+# summary_json_to VAR LINE: the key=value words of a summary line as a JSON object.
+summary_json_to() {
+  local _o='' _w _rest="${2//$tab/ } "
+  while [ -n "${_rest// /}" ]; do
+    _rest=${_rest#"${_rest%%[! ]*}"}
+    _w=${_rest%% *} _rest=${_rest#* }
+    case $_w in ?*=*) json_add_to _o "${_w%%=*}" "${_w#*=}" ;; esac
+  done
+  printf -v "$1" '{%s}' "$_o"
+}
+# time_json_to VAR FILE: every figure time printed in FILE as a JSON object: GNU time -v's
+# "label: value" lines, BSD time -l's "value label" lines (the program's own stderr before them
+# left out).
+time_json_to() {
+  local _o='' _on='' _line _k _v
+  while IFS= read -r _line || [ -n "$_line" ]; do
+    case $_line in
+      *"Command being timed: "*) _on=gnu; continue ;;
+      *" real "*" user "*" sys"*) _on=bsd; continue ;;
+    esac
+    case $_on in
+      gnu) case $_line in *": "*) _k=${_line#"${_line%%[! $tab]*}"} _v=${_line##*: } && _k=${_k%: *} ;; *) continue ;; esac ;;
+      bsd)
+        _v=${_line#"${_line%%[! ]*}"}
+        _k=${_v#* } _v=${_v%% *}
+        _k=${_k#"${_k%%[! ]*}"}
+        case $_v in '' | *[!0-9]*) continue ;; esac ;;
+      *) continue ;;
+    esac
+    json_add_to _o "$_k" "$_v"
+  done <"$2"
+  printf -v "$1" '{%s}' "$_o"
+}
+# store_run TRY TIMES STATUS FAILURE TIMES_LINE SAMPLES SUMMARY: the record of one execution of
+# measure_runs' configuration (rec_run; TRY of TIMES; TIMES_LINE: "wall_s user_s sys_s max_rss_kib",
+# the parser's; SAMPLES: "AVG WINDOW", samples_kib's), appended to STORE.
+store_run() {
+  local rec=$rec_run fig='' w u s r a win now
+  [ -n "${STORE:-}" ] || return 0
+  read -r w u s r <<<"$5"
+  read -r a win <<<"$6"
+  # bash 4.2 and later read the clock without a process (store_clock); bash 3.2 starts date.
+  if [ -n "${store_clock:-}" ]; then TZ=UTC0 printf -v now '%(%Y-%m-%dT%H:%M:%SZ)T' -1; else now=$(date -u '+%Y-%m-%dT%H:%M:%SZ'); fi
+  json_add_to rec try "$1"
+  json_add_to rec of "$2"
+  json_add_to rec status "$3"
+  if [ -n "$4" ]; then json_add_to rec failure "$4"; else rec="$rec,\"failure\":null"; fi
+  [ -z "$w" ] || { json_add_to fig wall_s "$w" && json_add_to fig user_s "$u" && json_add_to fig sys_s "$s" && json_add_to fig max_rss_kib "$r"; }
+  rec="$rec,\"time\":{$fig}"
+  time_json_to fig "$work/err"
+  rec="$rec,\"time_output\":$fig"
+  summary_json_to fig "$7"
+  rec="$rec,\"summary\":$fig"
+  [ "${a:--}" != - ] || a=null  # no sample
+  [ "${win:--}" != - ] || win=null  # no window
+  fig="\"avg_rss_kib\":$a,\"window_avg_kib\":$win"
+  printf '%s\n' "{\"record\":\"run\",$rec_head,\"date\":\"$now\",$rec,\"samples\":{$fig}}" >>"$STORE" ||
+    echo "run.sh: cannot append to the store $STORE: this run's record is lost" >&2
+}
+
 # measure SCENARIO PROGRAM N OPTS [TIMES]: TIMES (default RUNS) timed runs of PROGRAM N OPTS. On
 # success why is empty, best holds "wall_s user_s sys_s max_rss_kib avg_rss_kib window_avg_kib
 # (samples_kib) summary" of the run with the lowest wall time, spread the min–max of max RSS over the
@@ -420,8 +510,14 @@ progress_to() {
 }
 
 measure_runs() {
-  local i status t summary shown done_n line p w u r m times=${5:-$RUNS}
+  local i status t summary shown done_n line p w u r m times_line times=${5:-$RUNS}
   why='' best='' spread='' means=''
+  # The record of each execution: the configuration run_plan described, and the command.
+  local rec_run=${rec_config:-}
+  json_add_to rec_run program "${2##*/}" string
+  json_add_to rec_run n "$3"
+  json_add_to rec_run options "$4" string
+  json_add_to rec_run env "$run_env" string
   : >"$work/runs"
   i=0
   while [ "$i" -lt "$times" ]; do
@@ -454,27 +550,31 @@ measure_runs() {
     kill "$sampler" 2>/dev/null
     wait "$sampler" 2>/dev/null
     sampler=
+    # What failed, if anything: then the configuration stops here (its record first).
+    summary='' times_line=''
     if [ -f "$work/timed_out" ]; then
       why="timed out after $time_limit s"
       t=$(cat "$work/timed_out")
       [ -z "$t" ] || why="$why (last: $t)"
-      return
-    fi
-    if [ "$status" -ne 0 ]; then
+    elif [ "$status" -ne 0 ]; then
       why="failed (exit $status)"
       t=$(last_error "$work/err")
       [ -z "$t" ] || why="$why: $t"
-      return
+    elif ! t=$($parse "$work/err"); then
+      why="failed: $t"
+    else
+      times_line=$t
+      while IFS= read -r line || [ -n "$line" ]; do case $line in scenario=*) summary=$line ;; esac; done <"$work/out"
+      field_to shown scenario "$summary"
+      field_to done_n completed "$summary"
+      if [ -z "$summary" ]; then why="failed: no scenario= line on stdout"
+      elif [ "$shown" != "$1" ]; then why="failed: it printed scenario=$shown"
+      elif [ "$done_n" != - ] && [ "$done_n" != "$3" ]; then why="failed: completed=$done_n of $3"
+      fi
     fi
-    if ! t=$($parse "$work/err"); then why="failed: $t"; return; fi
-    summary=
-    while IFS= read -r line || [ -n "$line" ]; do case $line in scenario=*) summary=$line ;; esac; done <"$work/out"
-    [ -n "$summary" ] || { why="failed: no scenario= line on stdout"; return; }
-    field_to shown scenario "$summary"
-    [ "$shown" = "$1" ] || { why="failed: it printed scenario=$shown"; return; }
-    field_to done_n completed "$summary"
-    [ "$done_n" = - ] || [ "$done_n" = "$3" ] || { why="failed: completed=$done_n of $3"; return; }
     samples_kib_to line "$work/samples" "$summary"
+    store_run "$i" "$times" "$status" "$why" "$times_line" "$line" "$summary"
+    [ -z "$why" ] || return
     echo "$t $line $summary" >>"$work/runs"
   done
   if [ "$times" -eq 1 ]; then  # one run: its own figures, and no process to compute them
@@ -1046,6 +1146,14 @@ LINE
     fi
     time_limit=$limit run_env=$env
     name="${runtime:+$runtime }$s${args:+ $args}${env:+ $env}"
+    runtime_label_to v "$g"
+    rec_config=''
+    json_add_to rec_config kind "$kind" string
+    json_add_to rec_config scenario "$s" string
+    json_add_to rec_config runtime "$v" string
+    json_add_to rec_config variant "$variant" string
+    json_add_to rec_config threads "$tcell" string
+    json_add_to rec_config label "$label" string
     points=$work/points${peers:+.$s} chart_notes=$work/chart_notes${peers:+.$s}
     case $kind in
       base)
@@ -1125,6 +1233,15 @@ check_results() {
   [ ! -e "$1" ] || [ -f "$1" ] || bad "RESULTS must be a regular file (or absent), and $1 is not one"
   [ ! -e "$1" ] || [ -w "$1" ] || bad "RESULTS is not writable: $1"
   can_write_in "$dir" || bad "cannot write in $dir, where RESULTS is ($1): run.sh writes the new RESULTS there"
+}
+# check_store FILE: the store is a regular file or absent, and run.sh can append to it or create it.
+check_store() {
+  local dir
+  dir=$(dirname "$1")
+  [ -d "$dir" ] || bad "STORE directory $dir does not exist"
+  [ ! -e "$1" ] || [ -f "$1" ] || bad "STORE must be a regular file (or absent), and $1 is not one"
+  [ ! -e "$1" ] || [ -w "$1" ] || bad "STORE is not writable: $1"
+  [ -e "$1" ] || can_write_in "$dir" || bad "cannot write in $dir, where STORE is ($1)"
 }
 # check_charts DIR: the charts directory, where a chart will be drawn, is one run.sh can write in
 # (absent, it is made in RESULTS's directory, which check_results probed).
@@ -1408,6 +1525,20 @@ variant_notes() {
   esac
 }
 
+# place_files: RESULTS and STORE as absolute paths, called from run.sh's directory with here set to
+# where the user stands, whom a relative path is relative to. RESULTS.md lives beside run.sh, the
+# store beside RESULTS (so that the tests' RESULTS keep their own). Set but empty is a mistake, not
+# a request for the tracked files.
+place_files() {
+  [ "${RESULTS-unset}" != "" ] || bad "RESULTS is empty: unset it to append to RESULTS.md beside run.sh, or name a file"
+  [ "${STORE-unset}" != "" ] || bad "STORE is empty: unset it to keep the records in results.jsonl beside RESULTS, or name a file"
+  RESULTS=${RESULTS:-$PWD/RESULTS.md}
+  case $RESULTS in /*) ;; *) RESULTS=$here/$RESULTS ;; esac
+  STORE=${STORE:-${RESULTS%/*}/results.jsonl}
+  case $STORE in /*) ;; *) STORE=$here/$STORE ;; esac
+  [ "$STORE" != "$RESULTS" ] || bad "STORE and RESULTS are one file ($STORE): the records go in a file of their own"
+}
+
 # Sourced: stop here, before any side effect.
 [ "${BASH_SOURCE[0]}" = "$0" ] || return 0
 
@@ -1415,6 +1546,15 @@ set -u
 export LC_ALL=C # numbers with a decimal point, whatever the user's locale
 unset CDPATH
 command_line="$0${*:+ $*}" # for the lock: who holds it
+# --export FORMAT [SECTION]: the store's records, for a spreadsheet or a plotting tool; nothing runs.
+if [ "${1:-}" = --export ]; then
+  shift
+  here=$PWD
+  cd "$(dirname "$0")" || exit 1
+  place_files
+  have python3 || { echo "run.sh: --export needs python3 (on Debian: apt-get install python3)" >&2; exit 1; }
+  exec python3 harness/store.py --store "$STORE" export "$@"
+fi
 sweep='' peers='' plan_only='' replicate='' quick='' form="./run.sh N [scenario ...]"
 # --plan, --sweep, --peers and --replicate lead, in any order.
 while :; do
@@ -1452,7 +1592,8 @@ for arg in "$@"; do
     --sweep) bad "--sweep comes first (usage: ./run.sh --sweep [--peers] [scenario ...])" ;;
     --peers) bad "--peers comes first (usage: ./run.sh --peers N [scenario ...] or ./run.sh --sweep --peers [scenario ...])" ;;
     --plan) bad "--plan comes first (usage: ./run.sh --plan ARGS ...)" ;;
-    -*) bad "unknown option '$arg' (allowed: --plan, --sweep, --peers, --replicate [NAME [--quick]], --help; settings go in the environment, see --help)" ;;
+    --export) bad "--export comes first, alone (usage: ./run.sh --export csv|json [SECTION])" ;;
+    -*) bad "unknown option '$arg' (allowed: --plan, --sweep, --peers, --replicate [NAME [--quick]], --export, --help; settings go in the environment, see --help)" ;;
   esac
 done
 [ -z "${TABLES:-}" ] || [ -n "$replicate" ] || bad "TABLES is for --replicate NAME: it picks which of a write-up's tables run"
@@ -1489,13 +1630,9 @@ THREADS=$(echo $THREADS)  # one space between values
 variant_settings
 peers_settings
 
-# A relative RESULTS is relative to where the user stands; the default lives beside run.sh.
 here=$PWD
 cd "$(dirname "$0")" || exit 1
-# Set but empty is a mistake, not a request for the tracked RESULTS.md.
-[ "${RESULTS-unset}" != "" ] || bad "RESULTS is empty: unset it to append to RESULTS.md beside run.sh, or name a file"
-RESULTS=${RESULTS:-$PWD/RESULTS.md}
-case $RESULTS in /*) ;; *) RESULTS=$here/$RESULTS ;; esac
+place_files
 
 [ -n "$replicate" ] || scenarios=
 for s in "$@"; do
@@ -1522,6 +1659,7 @@ if [ -n "$plan_only" ]; then
 fi
 
 check_results "$RESULTS"
+check_store "$STORE"
 chart_dir=$(dirname "$RESULTS")/charts
 [ -z "$sweep$peers" ] || check_charts "$chart_dir"
 
@@ -1580,8 +1718,8 @@ if [ -x tools/fault_rate ]; then
 fi
 
 commit=$(git rev-parse --short HEAD 2>/dev/null) || commit=unknown
-# RESULTS.md itself changes with every run, so it does not make the tree dirty.
-if [ "$commit" != unknown ] && [ -n "$(git status --porcelain --untracked-files=no -- . ':(exclude)RESULTS.md' 2>/dev/null)" ]; then
+# RESULTS.md and the store change with every run, so they do not make the tree dirty.
+if [ "$commit" != unknown ] && [ -n "$(git status --porcelain --untracked-files=no -- . ':(exclude)RESULTS.md' ':(exclude)results.jsonl' 2>/dev/null)" ]; then
   commit="$commit-dirty"
 fi
 # A replication or a peers run keeps each configuration's result, so that a run stopped halfway
@@ -1601,6 +1739,49 @@ case $commit in
     fi ;;
 esac
 [ -z "$rep_cache" ] || mkdir -p "$rep_cache" || bad "cannot create $rep_cache"
+# The machine, as far as it can be told without root.
+if [ "$(uname -s)" = Darwin ]; then
+  os="$(sw_vers -productName) $(sw_vers -productVersion)"
+  cpu=$(sysctl -n machdep.cpu.brand_string)
+  mem=$(sysctl -n hw.memsize | awk '{ printf "%.1f", $1 / 1073741824 }')
+else
+  os=$(awk -F= '$1 == "PRETTY_NAME" { v = substr($0, 13); gsub(/"/, "", v); print v }' /etc/os-release 2>/dev/null)
+  cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
+  mem=$(awk '/^MemTotal:/ { printf "%.1f", $2 / 1048576 }' /proc/meminfo 2>/dev/null)
+fi
+# Only the tests set this: a CPU name full of metacharacters, which must come out as it is.
+cpu=${BENCH_TEST_CPU:-$cpu}
+make -s print-build >"$work/build" 2>/dev/null || : >"$work/build"
+compiler=$(sed -n 's/^compiler=//p' "$work/build")
+flags=$(sed -n 's/^flags=//p' "$work/build")
+machine_limits
+kernel=$(uname -sr)
+{
+  echo "- commit: $commit"
+  echo "- OS: ${os:-unknown}"
+  echo "- kernel: $kernel"
+  echo "- CPU: ${cpu:-$(uname -m)}"
+  echo "- cores: $cores_text"
+  echo "- memory: $mem_text"
+  echo "- fresh memory: $fresh"
+  echo "- compiler: ${compiler:-unknown}"
+  echo "- flags: ${flags:-unknown}"
+} >"$work/machine"
+# Every record of this run begins alike: its run's id (the section's, once there is one), the
+# commit, and the machine as the heading has it.
+if TZ=UTC0 printf -v run_id '%(%Y%m%dT%H%M%SZ)T' -1 2>/dev/null; then store_clock=yes; else run_id=$(date -u '+%Y%m%dT%H%M%SZ'); fi
+run_id=$run_id-$$ rec_head='' v=''
+json_add_to rec_head run "$run_id" string
+json_add_to rec_head commit "$commit" string
+json_add_to v os "${os:-unknown}" string
+json_add_to v kernel "$kernel" string
+json_add_to v cpu "${cpu:-$(uname -m)}" string
+json_add_to v cores "$cores_text" string
+json_add_to v memory "$mem_text" string
+json_add_to v fresh_memory "$fresh" string
+json_add_to v compiler "${compiler:-unknown}" string
+json_add_to v flags "${flags:-unknown}" string
+rec_head="$rec_head,\"machine\":{$v}"
 : >"$work/rep"
 # What --plan would have said, before the builds, to set beside the time the run takes.
 read -r est_runs est_builds est_unbuilt <<EOF
@@ -1624,36 +1805,9 @@ if [ -n "$replicate" ]; then
   replicate_here >"$work/rep.here"
 fi
 
-# The machine, as far as it can be told without root.
-if [ "$(uname -s)" = Darwin ]; then
-  os="$(sw_vers -productName) $(sw_vers -productVersion)"
-  cpu=$(sysctl -n machdep.cpu.brand_string)
-  mem=$(sysctl -n hw.memsize | awk '{ printf "%.1f", $1 / 1073741824 }')
-else
-  os=$(awk -F= '$1 == "PRETTY_NAME" { v = substr($0, 13); gsub(/"/, "", v); print v }' /etc/os-release 2>/dev/null)
-  cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
-  mem=$(awk '/^MemTotal:/ { printf "%.1f", $2 / 1048576 }' /proc/meminfo 2>/dev/null)
-fi
-# Only the tests set this: a CPU name full of metacharacters, which must come out as it is.
-cpu=${BENCH_TEST_CPU:-$cpu}
-make -s print-build >"$work/build" 2>/dev/null || : >"$work/build"
-compiler=$(sed -n 's/^compiler=//p' "$work/build")
-flags=$(sed -n 's/^flags=//p' "$work/build")
-machine_limits
 # One reading of the clock for the heading and the chart's name.
 when=$(date -u '+%Y-%m-%d %H:%M UTC|%Y%m%d-%H%M')
 stamp=${when#*|} when=${when%|*}
-{
-  echo "- commit: $commit"
-  echo "- OS: ${os:-unknown}"
-  echo "- kernel: $(uname -sr)"
-  echo "- CPU: ${cpu:-$(uname -m)}"
-  echo "- cores: $cores_text"
-  echo "- memory: $mem_text"
-  echo "- fresh memory: $fresh"
-  echo "- compiler: ${compiler:-unknown}"
-  echo "- flags: ${flags:-unknown}"
-} >"$work/machine"
 settings="RUNS=$RUNS${capped:+, THREAD_CAP=$THREAD_CAP}${THREADS:+, THREADS=$THREADS}${SLEEP_MS:+, SLEEP_MS=$SLEEP_MS}$(mode_settings)"
 
 draw_charts
@@ -1680,6 +1834,14 @@ if ! append_section "$work/title" "$work/section"; then
   cat "$work/section"
   exit 1
 fi
+# The section's own record, now that RESULTS holds it: its heading finds its runs.
+v=''
+json_add_to v run "$run_id" string
+json_add_to v heading "$when" string
+json_add_to v command "$command_line" string
+json_add_to v charts "${charts# }" string
+json_add_to v resumed "$resumed"
+printf '%s\n' "{\"record\":\"section\",$v}" >>"$STORE" || echo "run.sh: cannot append to the store $STORE: the section's record is lost" >&2
 cat "$work/section"
 echo "run.sh: appended to $RESULTS${charts:+; charts in $chart_dir: $charts}" >&2
 echo "run.sh: took $(minutes $((SECONDS - started))); estimated $(minutes $((est_runs + est_builds)))$([ "$resumed" -eq 0 ] || echo ", for the whole run: $resumed configurations were kept from an earlier one")" >&2

@@ -9,7 +9,7 @@ repo=$PWD
 box=$tmp/sandbox
 res=$tmp/RESULTS.md
 mkdir -p "$box" "$tmp/tmpdir"
-mkdir -p "$box/peers" && cp run.sh "$box/" && cp peers/peers.sh peers/replicate.sh "$box/peers/"
+mkdir -p "$box/peers" "$box/harness" && cp run.sh "$box/" && cp peers/peers.sh peers/replicate.sh "$box/peers/" && cp harness/store.py "$box/harness/"
 # shellcheck disable=SC2016 # $(FAIL_MAKE) is make syntax
 printf 'all:\n\t@test -z "$(FAIL_MAKE)" || { echo "boom.cpp:1: error: expected ;" >&2; exit 1; }\n' >"$box/Makefile"
 printf 'print-build:\n\t@echo "compiler=g++ (Fake) 12.2.0"\n\t@echo "flags=-std=c++20 -pthread -O2"\n' >>"$box/Makefile"
@@ -204,6 +204,7 @@ bad_case "N must be >= 1, got '0'" ./run.sh 0
 bad_case "N must be >= 1, got '000'" ./run.sh 000
 bad_case "N is too large: 99999999999999999999 [(]run.sh takes at most 999999999999999999[)]" ./run.sh 99999999999999999999
 bad_case "RUNS is too large" RUNS=1000000000000000000 ./run.sh 10
+printf '# Results\n' >RESULTS.md  # the sandbox's tracked RESULTS.md, which an empty RESULTS must not touch
 tracked=$(cksum <RESULTS.md)
 bad_case "RESULTS is empty: unset it to append to RESULTS.md beside run.sh" RESULTS= ./run.sh 10
 check "an empty RESULTS leaves the tracked RESULTS.md alone" [ "$(cksum <RESULTS.md)" = "$tracked" ]
@@ -215,7 +216,7 @@ bad_case "THREADS must be" THREADS=-1 ./run.sh 10
 bad_case "THREADS must be" THREADS="1 x" ./run.sh 10
 bad_case "THREADS must be" THREADS="2 1025" ./run.sh 10
 bad_case "SLEEP_MS must be" SLEEP_MS=1.5 ./run.sh 10
-bad_case "unknown option '--fast' [(]allowed: --plan, --sweep, --peers, --replicate [[]NAME [[]--quick[]][]], --help;" ./run.sh --fast 10
+bad_case "unknown option '--fast' [(]allowed: --plan, --sweep, --peers, --replicate [[]NAME [[]--quick[]][]], --export, --help;" ./run.sh --fast 10
 bad_case "HITS must be a whole number from 1 to 9007199254740991, got '0'" HITS=0 ./run.sh 10
 bad_case "HITS must be a whole number" HITS=9007199254740992 ./run.sh 10
 bad_case "MODE must be loop or once, got 'twice'" MODE=twice ./run.sh 10
@@ -344,14 +345,82 @@ if command -v git >/dev/null 2>&1; then
   hash=$(git rev-parse --short HEAD)
   run_cmd env RUNS=1 TMPDIR="$tmp/tmpdir" ./run.sh 10 coro_timer
   check "inside git the commit is the short hash" has "$(last_section RESULTS.md)" "^- commit: $hash$"
-  g add RESULTS.md && g commit -m results
+  g add RESULTS.md results.jsonl && g commit -m results
   hash=$(git rev-parse --short HEAD)
   run_cmd env RUNS=1 TMPDIR="$tmp/tmpdir" ./run.sh 10 coro_timer
-  check "an appended RESULTS.md does not make the tree dirty" has "$(last_section RESULTS.md)" "^- commit: $hash$"
+  check "an appended RESULTS.md and store do not make the tree dirty" has "$(last_section RESULTS.md)" "^- commit: $hash$"
   echo '# changed' >>Makefile
   run_cmd env RUNS=1 TMPDIR="$tmp/tmpdir" ./run.sh 10 coro_timer
   check "a changed tracked file makes it dirty" has "$(last_section RESULTS.md)" "^- commit: $hash-dirty$"
 fi
+# 8. The store: every execution a JSON record, appended as it ends; the section's record once
+# RESULTS holds it; --export writes them out.
+store=$tmp/store.jsonl
+# records FILTER: python3's answer to FILTER (an expression of r, each record) over the store, a line each.
+records() { python3 -c 'import json, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    print(eval(sys.argv[2]))' "$store" "$1"; }
+rm -f args.log
+bench STORE="$store" RUNS=2 ./run.sh 10 threads coro_timer
+sec=$(last_section)
+check "a run writes a record per execution, then its section's" \
+  [ "$(records 'r["record"] + " " + r.get("scenario", "-") + " " + str(r.get("try", "-"))' | tr '\n' ';')" = "run threads 1;run threads 2;run coro_timer 1;run coro_timer 2;section - -;" ]
+check "every record names the run, and the section's record its heading" \
+  eval '[ "$(records "r[\"run\"]" | sort -u | wc -l)" -eq 1 ] && [ "## $(records "r.get(\"heading\", \"\")" | tail -n 1) — N=10, RUNS=2" = "$(printf "%s\n" "$sec" | head -n 1)" ]'
+check "a record holds the machine as the heading has it" \
+  eval 'has_line "$sec" "- CPU: $(records "r.get(\"machine\", {}).get(\"cpu\")" | sed -n 1p)" && has_line "$sec" "- commit: $(records "r.get(\"commit\")" | sed -n 1p)"'
+check "what ran: program, N, options, threads and the figures read from time, the summary and the samples" \
+  [ "$(records 'r.get("program"), r.get("n"), r.get("options"), r.get("status"), r.get("failure"), r.get("summary", {}).get("frame_bytes"), r.get("summary", {}).get("late_max_ms"), type(r.get("time", {}).get("max_rss_kib")).__name__, "Exit status" in r.get("time_output", {}), "avg_rss_kib" in r.get("samples", {})' | sed -n 3p)" = \
+    "('coro_timer', 10, '', 0, None, 64, 3.25, 'int', True, True)" ]
+check "the best run's max RSS in the table is one of the records'" \
+  eval 'records "r.get(\"time\", {}).get(\"max_rss_kib\")" >"$tmp/rss" && [ -n "$(cat "$tmp/rss")" ]'
+touch fail_coro_timer
+bench STORE="$store" RUNS=2 ./run.sh 10 coro_timer
+rm fail_coro_timer
+check "a failed execution is a record too, with its status and why, and the configuration stops there" \
+  [ "$(records 'r.get("status"), r.get("failure"), r.get("time")' | tail -n 2 | head -n 1)" = "(1, 'failed (exit 1): coro_timer: pthread_create: Resource temporarily unavailable | ulimit -u', {})" ]
+interrupted TERM slow_coro_timer STORE="$store" RUNS=1 ./run.sh 10 threads coro_timer
+check "a stopped run leaves the records of what ended, whole, and no section record" \
+  eval '[ "$rc" -eq 143 ] && [ "$(records "r[\"record\"] + \" \" + r.get(\"scenario\", \"-\")" | tail -n 1)" = "run threads" ] && [ -z "$(tail -c 1 "$store")" ]'
+bench STORE="$store" ./run.sh --export csv
+check "--export csv: a header of every field, then a line per run record" \
+  eval '[ "$rc" -eq 0 ] && [ "$(printf "%s\n" "$out" | wc -l)" -eq "$(($(grep -c "\"record\":\"run\"" "$store") + 1))" ] &&
+    has "$(printf "%s\n" "$out" | head -n 1)" "^record,run,commit,machine[.]os,.*,time[.]max_rss_kib,.*,summary[.]frame_bytes,"'
+first=$(records 'r["run"]' | sed -n 1p)
+bench STORE="$store" ./run.sh --export json "$first"
+check "--export json SECTION: that section's runs (named by its run id), as a JSON array" \
+  eval '[ "$rc" -eq 0 ] && [ "$(printf "%s\n" "$out" | python3 -c "import json, sys; print(len(json.load(sys.stdin)))")" -eq 4 ]'
+printf '%s\n' '{"record":"run","run":"a"}' '{"record":"section","run":"a","heading":"2001-01-01 10:00 UTC"}' \
+  '{"record":"run","run":"b"}' '{"record":"run","run":"b"}' '{"record":"section","run":"b","heading":"2001-01-01 10:01 UTC"}' >"$tmp/two.jsonl"
+bench STORE="$tmp/two.jsonl" ./run.sh --export csv "2001-01-01 10:01"
+check "or by its heading's time, as RESULTS prints it" [ "$out" = "$(printf 'record,run\nrun,b\nrun,b')" ]
+printf '%s\n' '{"record":"section","run":"c","heading":"2001-01-01 10:01 UTC"}' >>"$tmp/two.jsonl"
+cp "$res" "$tmp/before"
+bad_case "two sections have the heading '2001-01-01 10:01 UTC': name one by its run id \(b, c\)" STORE="$tmp/two.jsonl" ./run.sh --export csv "2001-01-01 10:01 UTC"
+bad_case "no section '2001-01-01 00:00' in the store \(its latest: " STORE="$store" ./run.sh --export csv "2001-01-01 00:00"
+bad_case "--export takes csv or json, got 'xml'" STORE="$store" ./run.sh --export xml
+bad_case "usage: ./run.sh --export csv\|json \[SECTION\]" STORE="$store" ./run.sh --export
+bad_case "no store at .*/none.jsonl" STORE="$tmp/none.jsonl" ./run.sh --export csv
+bad_case "--export comes first, alone" ./run.sh --plan --export csv
+printf '{"record":"run","run":"x"}\n{"record":"run","run":"x",' >"$tmp/cut.jsonl"
+bench STORE="$tmp/cut.jsonl" ./run.sh --export json
+check "a last record cut short (a kill mid-write) is left out" eval '[ "$rc" -eq 0 ] && [ "$(printf "%s\n" "$out" | grep -c "\"run\": \"x\"")" -eq 1 ]'
+printf '{"record":"run",\n{"record":"run","run":"x"}\n' >"$tmp/broken.jsonl"
+bench STORE="$tmp/broken.jsonl" ./run.sh --export json
+check "a broken record inside the store is an error naming its line" exited 1 "broken.jsonl:1: not a JSON record"
+rm -f args.log
+bad_case "STORE is empty: unset it" STORE= ./run.sh 10
+bad_case "STORE must be a regular file \(or absent\), and .*/results_dir is not one" STORE="$tmp/results_dir" ./run.sh 10
+bad_case "STORE and RESULTS are one file" STORE="$res" ./run.sh 10
+check "none of them ran anything" [ ! -e args.log ]
+check "json_str_to: quotes, backslashes and tabs escaped, other control characters dropped" \
+  [ "$(lib eval 'json_str_to v "a\"b\\c$tab$(printf "\001")d"; echo "$v"')" = '"a\"b\\c\td"' ]
+check "time_json_to: every figure of GNU time -v, none of the program's stderr" \
+  [ "$(lib eval "time_json_to v '$tmp/gnu'; echo \"\$v\"")" = '{"User time (seconds)":0.28,"System time (seconds)":0.05,"Percent of CPU this job got":"6%","Elapsed (wall clock) time (h:mm:ss or m:ss)":"0:05.01","Average shared text size (kbytes)":0,"Maximum resident set size (kbytes)":65420,"Exit status":1}' ]
+check "time_json_to: and of BSD time -l" \
+  [ "$(lib eval "time_json_to v '$tmp/macos'; echo \"\$v\"")" = '{"maximum resident set size":67371008,"average shared memory size":0,"page reclaims":16470,"page faults":0,"involuntary context switches":43,"peak memory footprint":66830336}' ]
+
 # A subshell (a sampler, a watchdog) that is killed before bash resets the traps it inherited runs
 # them: in_main tells run.sh's own shell from its subshells, so that such a trap only ends it.
 check "in_main holds in run.sh's shell, and in its EXIT trap" \
