@@ -369,12 +369,42 @@ mean_to() {
 # The store: every execution of a program is a record, one line of JSON appended to STORE as the
 # program ends, so that a run stopped halfway leaves whole records only; the section's own record
 # follows once RESULTS holds it. `./run.sh --export` writes them out (harness/store.py).
-# json_str_to VAR TEXT: TEXT as a JSON string (a control character other than tab, newline and
-# carriage return is dropped).
+# json_str_to VAR TEXT: TEXT as a JSON string: valid UTF-8 whatever the bytes (utf8_to), a control
+# character other than tab, newline and carriage return dropped.
 json_str_to() {
-  local _s=${2//\\/\\\\}
+  local _s=$2
+  case $_s in *[$'\200'-$'\377']*) utf8_to _s "$_s" ;; esac
+  _s=${_s//\\/\\\\}
   _s=${_s//\"/\\\"} _s=${_s//$tab/\\t} _s=${_s//$'\n'/\\n} _s=${_s//$'\r'/\\r}
-  printf -v "$1" '"%s"' "${_s//[$'\001'-$'\037']/}"
+  printf -v "$1" '"%s"' "${_s//[[:cntrl:]]/}"
+}
+# utf8_to VAR TEXT: TEXT with each byte that is not part of a well-formed UTF-8 sequence replaced by
+# U+FFFD, so that a program's stray byte (a failure's stderr, a summary) cannot break a record. A
+# byte at a time (LC_ALL=C), for the rare text that has a byte above 127 at all.
+utf8_to() {
+  local _in=$2 _out='' _b _k _lo _hi _i _c
+  while [ -n "$_in" ]; do
+    printf -v _b '%d' "'${_in:0:1}"
+    # The lead byte: how many bytes follow it, and the range of the first of them.
+    _k=0 _lo=128 _hi=191
+    if [ "$_b" -lt 128 ]; then _out=$_out${_in:0:1} _in=${_in:1}; continue
+    elif [ "$_b" -ge 194 ] && [ "$_b" -le 223 ]; then _k=1
+    elif [ "$_b" -ge 224 ] && [ "$_b" -le 239 ]; then _k=2; [ "$_b" -ne 224 ] || _lo=160; [ "$_b" -ne 237 ] || _hi=159
+    elif [ "$_b" -ge 240 ] && [ "$_b" -le 244 ]; then _k=3; [ "$_b" -ne 240 ] || _lo=144; [ "$_b" -ne 244 ] || _hi=143
+    fi
+    _i=1
+    while [ "$_i" -le "$_k" ]; do
+      _c=${_in:_i:1}
+      [ -n "$_c" ] || break
+      printf -v _c '%d' "'$_c"
+      { [ "$_c" -ge "$_lo" ] && [ "$_c" -le "$_hi" ]; } || break
+      _lo=128 _hi=191 _i=$((_i + 1))
+    done
+    if [ "$_k" -gt 0 ] && [ "$_i" -gt "$_k" ]; then _out=$_out${_in:0:_k+1} _in=${_in:_k+1}
+    else _out=$_out$'\357\277\275' _in=${_in:1}
+    fi
+  done
+  printf -v "$1" '%s' "$_out"
 }
 # json_to VAR TEXT: TEXT as a JSON value: a number as it is, anything else a string.
 json_to() {
@@ -429,8 +459,7 @@ store_run() {
   [ -n "${STORE:-}" ] || return 0
   read -r w u s r <<<"$5"
   read -r a win <<<"$6"
-  # bash 4.2 and later read the clock without a process (store_clock); bash 3.2 starts date.
-  if [ -n "${store_clock:-}" ]; then TZ=UTC0 printf -v now '%(%Y-%m-%dT%H:%M:%SZ)T' -1; else now=$(date -u '+%Y-%m-%dT%H:%M:%SZ'); fi
+  utc_to now $((start_epoch + SECONDS - start_seconds))
   json_add_to rec try "$1"
   json_add_to rec of "$2"
   json_add_to rec status "$3"
@@ -445,7 +474,21 @@ store_run() {
   [ "${win:--}" != - ] || win=null  # no window
   fig="\"avg_rss_kib\":$a,\"window_avg_kib\":$win"
   printf '%s\n' "{\"record\":\"run\",$rec_head,\"date\":\"$now\",$rec,\"samples\":{$fig}}" >>"$STORE" ||
-    echo "run.sh: cannot append to the store $STORE: this run's record is lost" >&2
+    { echo "run.sh: cannot append to the store $STORE: this run's record is lost" >&2; store_lost=$((store_lost + 1)); }
+}
+# utc_to VAR EPOCH: EPOCH (seconds) as 2026-12-06T18:40:00Z, by arithmetic (the civil calendar from
+# a day count), so that a record's date starts no process on any bash.
+utc_to() {
+  local _d=$(($2 / 86400)) _s=$(($2 % 86400)) _e _y _m _doy _mp
+  _d=$((_d + 719468)) _e=$((_d / 146097))
+  _d=$((_d - _e * 146097))
+  _y=$(((_d - _d / 1460 + _d / 36524 - _d / 146096) / 365))
+  _doy=$((_d - (365 * _y + _y / 4 - _y / 100)))
+  _mp=$(((5 * _doy + 2) / 153))
+  _m=$((_mp < 10 ? _mp + 3 : _mp - 9))
+  _y=$((_y + _e * 400 + (_m <= 2)))
+  printf -v "$1" '%04d-%02d-%02dT%02d:%02d:%02dZ' "$_y" "$_m" "$((_doy - (153 * _mp + 2) / 5 + 1))" \
+    "$((_s / 3600))" "$((_s / 60 % 60))" "$((_s % 60))"
 }
 
 # measure SCENARIO PROGRAM N OPTS [TIMES]: TIMES (default RUNS) timed runs of PROGRAM N OPTS. On
@@ -473,7 +516,9 @@ measure_config() {
   if [ -n "${rep_cache:-}" ]; then
     key=$rep_cache/$(printf '%s\n%s\n' "$1" "$(runtime_label "$(printf '%s\n' "$1" | cut -f3)")" | cksum | tr ' ' -)
     if [ -f "$key" ]; then
-      { IFS= read -r why && IFS= read -r best && IFS= read -r spread && IFS= read -r means; } <"$key"
+      { IFS= read -r why && IFS= read -r best && IFS= read -r spread && IFS= read -r means; sitting=''; IFS= read -r sitting || :; } <"$key"
+      # Its records are that sitting's: the section names it beside its own.
+      case " $sittings " in *" ${sitting:-?} "*) ;; *) [ -z "$sitting" ] || sittings="$sittings $sitting" ;; esac
       echo "run.sh: ${3##*/} $4${5:+ $5}: from the cache of an earlier run at this commit" >&2
       done_runs=$((done_runs + $6)) resumed=$((resumed + 1))
       return
@@ -481,7 +526,7 @@ measure_config() {
   fi
   measure "$2" "$3" "$4" "$5" "$6"
   # A peers run keeps a failure out, so that its resume tries again.
-  [ -z "$key" ] || { [ -n "$why" ] && [ -z "$replicate" ]; } || { printf '%s\n%s\n%s\n%s\n' "$why" "$best" "$spread" "$means" >"$key.tmp" && mv "$key.tmp" "$key"; } ||
+  [ -z "$key" ] || { [ -n "$why" ] && [ -z "$replicate" ]; } || { printf '%s\n%s\n%s\n%s\n%s\n' "$why" "$best" "$spread" "$means" "${run_id:-}" >"$key.tmp" && mv "$key.tmp" "$key"; } ||
     echo "run.sh: cannot write the cache $key" >&2
 }
 
@@ -1234,14 +1279,26 @@ check_results() {
   [ ! -e "$1" ] || [ -w "$1" ] || bad "RESULTS is not writable: $1"
   can_write_in "$dir" || bad "cannot write in $dir, where RESULTS is ($1): run.sh writes the new RESULTS there"
 }
-# check_store FILE: the store is a regular file or absent, and run.sh can append to it or create it.
+# check_store FILE: the store is a regular file or absent, not RESULTS under another name, and
+# run.sh can append to it or create it.
 check_store() {
   local dir
   dir=$(dirname "$1")
   [ -d "$dir" ] || bad "STORE directory $dir does not exist"
   [ ! -e "$1" ] || [ -f "$1" ] || bad "STORE must be a regular file (or absent), and $1 is not one"
+  [ "$(cd "$dir" && pwd -P)/${1##*/}" != "$(cd "$(dirname "$RESULTS")" && pwd -P)/${RESULTS##*/}" ] ||
+    bad "STORE and RESULTS are one file ($1): the records go in a file of their own"
   [ ! -e "$1" ] || [ -w "$1" ] || bad "STORE is not writable: $1"
   [ -e "$1" ] || can_write_in "$dir" || bad "cannot write in $dir, where STORE is ($1)"
+}
+# mend_store FILE: a last record cut short (a run.sh killed as it wrote) is dropped, or the next
+# record would be appended to it and both lost. Under the lock: no other run.sh is writing it.
+mend_store() {
+  local new
+  [ -s "$1" ] && [ -n "$(tail -c 1 "$1")" ] || return 0
+  new=$(mktemp "$(dirname "$1")/.store.XXXXXX") && cp -p "$1" "$new" && head -n "$(wc -l <"$1")" "$1" >"$new" && mv -f "$new" "$1" ||
+    { rm -f "${new:-}"; echo "run.sh: cannot drop the record cut short at the end of $1 (cp, head or mv failed)" >&2; exit 1; }
+  echo "run.sh: $1 ended in a record cut short (a run.sh killed as it wrote): dropped it" >&2
 }
 # check_charts DIR: the charts directory, where a chart will be drawn, is one run.sh can write in
 # (absent, it is made in RESULTS's directory, which check_results probed).
@@ -1536,7 +1593,6 @@ place_files() {
   case $RESULTS in /*) ;; *) RESULTS=$here/$RESULTS ;; esac
   STORE=${STORE:-${RESULTS%/*}/results.jsonl}
   case $STORE in /*) ;; *) STORE=$here/$STORE ;; esac
-  [ "$STORE" != "$RESULTS" ] || bad "STORE and RESULTS are one file ($STORE): the records go in a file of their own"
 }
 
 # Sourced: stop here, before any side effect.
@@ -1674,7 +1730,7 @@ on_signal() {
   [ -z "$sampler" ] || kill "$sampler" 2>/dev/null
   # The timed job runs in its own process group: this stops time and the binary together.
   if [ -n "$job" ]; then kill -TERM -- "-$job" 2>/dev/null; wait "$job" 2>/dev/null; fi
-  echo "run.sh: interrupted; $RESULTS left unchanged" >&2
+  echo "run.sh: interrupted; $RESULTS left unchanged (the records of the runs that ended are in $STORE)" >&2
   exit "$1"
 }
 trap 'in_main && { rm -rf "$work"; release_lock; }' EXIT
@@ -1682,6 +1738,7 @@ trap 'on_signal 129' HUP
 trap 'on_signal 130' INT
 trap 'on_signal 143' TERM
 take_lock "$command_line"
+mend_store "$STORE"
 
 if [ ! -x "$time_bin" ]; then
   if [ "$(id -u)" = 0 ] && have apt-get; then
@@ -1769,8 +1826,11 @@ kernel=$(uname -sr)
 } >"$work/machine"
 # Every record of this run begins alike: its run's id (the section's, once there is one), the
 # commit, and the machine as the heading has it.
-if TZ=UTC0 printf -v run_id '%(%Y%m%dT%H%M%SZ)T' -1 2>/dev/null; then store_clock=yes; else run_id=$(date -u '+%Y%m%dT%H%M%SZ'); fi
-run_id=$run_id-$$ rec_head='' v=''
+# The clock, read once: each record's date is counted on from it.
+start_epoch=$(date -u '+%s') start_seconds=$SECONDS
+case $start_epoch in '' | *[!0-9]*) start_epoch=0 ;; esac
+utc_to run_id "$start_epoch"
+run_id=${run_id//[-:]/}-$$ rec_head='' v='' sittings='' store_lost=0
 json_add_to rec_head run "$run_id" string
 json_add_to rec_head commit "$commit" string
 json_add_to v os "${os:-unknown}" string
@@ -1841,9 +1901,14 @@ json_add_to v heading "$when" string
 json_add_to v command "$command_line" string
 json_add_to v charts "${charts# }" string
 json_add_to v resumed "$resumed"
-printf '%s\n' "{\"record\":\"section\",$v}" >>"$STORE" || echo "run.sh: cannot append to the store $STORE: the section's record is lost" >&2
+# Its runs: this sitting's records, and those of the earlier sittings whose results it resumed from.
+v="$v,\"runs\":[\"$run_id\""
+for sitting in $sittings; do v="$v,\"$sitting\""; done
+printf '%s\n' "{\"record\":\"section\",$v]}" >>"$STORE" ||
+  { echo "run.sh: cannot append to the store $STORE: the section's record is lost" >&2; store_lost=$((store_lost + 1)); }
 cat "$work/section"
-echo "run.sh: appended to $RESULTS${charts:+; charts in $chart_dir: $charts}" >&2
+echo "run.sh: appended to $RESULTS${charts:+; charts in $chart_dir: $charts}; every run's record in $STORE (run $run_id)" >&2
 echo "run.sh: took $(minutes $((SECONDS - started))); estimated $(minutes $((est_runs + est_builds)))$([ "$resumed" -eq 0 ] || echo ", for the whole run: $resumed configurations were kept from an earlier one")" >&2
 [ -n "$replicate" ] || [ -z "$rep_cache" ] || rm -rf "$rep_cache"
+[ "$store_lost" -eq 0 ] || { echo "run.sh: $store_lost records could not be written to $STORE (see above)" >&2; exit 1; }
 [ "$failures" -eq 0 ]

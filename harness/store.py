@@ -43,37 +43,54 @@ def load(path):
             record = json.loads(line)
         except json.JSONDecodeError as e:
             raise StoreError(f"{path}:{number}: not a JSON record ({e.msg})", 1)
-        if not isinstance(record, dict) or "record" not in record:
-            raise StoreError(f"{path}:{number}: not a record of run.sh's", 1)
+        if not isinstance(record, dict) or not isinstance(record.get("record"), str) or not isinstance(record.get("run"), str):
+            raise StoreError(f"{path}:{number}: not a record of run.sh's (no record kind and run id)", 1)
         records.append(record)
     return records
 
 
-def sections(records):
-    """Each section's record, by its run id, in the order they were written."""
-    return {r["run"]: r for r in records if r["record"] == "section"}
+def sittings(section):
+    """The run ids whose records a section's rows came from: its own, and those of the earlier
+    sittings a resumed run took results from."""
+    return section.get("runs") or [section["run"]]
+
+
+def with_sections(records):
+    """The run records, each with "section" after its run id: the heading of the first section
+    whose rows came from its sitting ("" for a sitting no section used: a run that was stopped)."""
+    heading = {}
+    for r in records:
+        if r["record"] == "section":
+            for run in sittings(r):
+                heading.setdefault(run, r.get("heading", ""))
+    out = []
+    for r in records:
+        if r["record"] == "run":
+            items = list(r.items())
+            at = [k for k, _ in items].index("run") + 1
+            out.append(dict(items[:at] + [("section", heading.get(r["run"], ""))] + items[at:]))
+    return out
 
 
 def runs_of(records, section=None):
     """The run records, all of them or those of one SECTION: its run id, or its heading's time as
     RESULTS.md prints it ("2026-12-06 18:40", with or without " UTC")."""
-    runs = [r for r in records if r["record"] == "run"]
+    runs = with_sections(records)
     if section is None:
         return runs
-    known = sections(records)
+    known = [r for r in records if r["record"] == "section"]
     wanted = section.strip()
-    if not wanted.endswith(" UTC"):
-        wanted_heading = wanted + " UTC"
-    else:
-        wanted_heading = wanted
-    ids = [i for i, s in known.items() if i == wanted or s.get("heading") == wanted_heading]
-    if not ids:
-        latest = ", ".join(s.get("heading", i) for i, s in list(known.items())[-5:])
+    heading = wanted if wanted.endswith(" UTC") else wanted + " UTC"
+    found = [s for s in known if s["run"] == wanted or s.get("heading") == heading]
+    if not found:
+        latest = ", ".join(s.get("heading", s["run"]) for s in known[-5:])
         raise StoreError(f"no section '{section}' in the store"
                          + (f" (its latest: {latest})" if latest else " (it holds no section yet)"))
-    if len(ids) > 1:
-        raise StoreError(f"two sections have the heading '{wanted_heading}': name one by its run id ({', '.join(ids)})")
-    return [r for r in runs if r["run"] == ids[0]]
+    if len(found) > 1:
+        raise StoreError(f"{len(found)} sections have the heading '{heading}': name one by the run id"
+                         f" run.sh printed at its end ({', '.join(s['run'] for s in found)})")
+    ids = set(sittings(found[0]))
+    return [r for r in runs if r["run"] in ids]
 
 
 def flat(record, prefix=""):
@@ -111,6 +128,12 @@ def export(fmt, section, store):
     if fmt not in FORMATS:
         raise StoreError(f"--export takes csv or json, got '{fmt}'")
     runs = runs_of(load(store), section)
+    if not runs:
+        if section is None:
+            print(f"run.sh: {store} holds no run record yet", file=sys.stderr)
+        else:  # its rows came from a cache whose sitting wrote to another store
+            print(f"run.sh: {store} holds no run record of that section's sittings", file=sys.stderr)
+        return "" if fmt == "csv" else "[]\n"
     return FORMATS[fmt](runs)
 
 

@@ -491,6 +491,9 @@ bench ./run.sh --replicate tiny-2099 --quick
 check "run again, it completes" [ "$rc" -eq 0 ]
 check "Go, measured before the stop, is not measured again" [ "$(grep -c '^go-coro_timer [0-9]* 50$' args.log)" -eq "$go_runs" ]
 check "the section says how many configurations came from the earlier run" has "$(last_section)" '^- resumed: [1-9][0-9]* of the configurations were measured by an earlier run of this replication at commit [0-9a-f]+, kept in PEERS_BUILD/replicate$'
+check "and its record names both sittings, so that its export holds the runs of both, Go's first" \
+  eval 'tail -n 1 "$tmp/results.jsonl" | grep -q "\"runs\":\[\"[0-9TZ]*-[0-9]*\",\"[0-9TZ]*-[0-9]*\"\]}$" &&
+    [ "$(STORE="$tmp/results.jsonl" ./run.sh --export csv "$(tail -n 1 "$tmp/results.jsonl" | sed "s/.*\"run\":\"\([^\"]*\)\".*/\1/")" | grep -c ",go-coro_timer,")" -ge 1 ]'
 echo '# a change' >>run.sh
 bench ./run.sh --replicate tiny-2099 --quick
 git checkout -q run.sh
