@@ -9,9 +9,10 @@
 #      ./run.sh --replicate [NAME]       a public write-up's tables run again here (peers/replicate.sh)
 #      ./run.sh --plan ARGS...           lists every run that ./run.sh ARGS... would make, and stops
 #      ./run.sh --export csv|json [SECTION]   every run's record in the store (harness/store.py)
+#      ./run.sh --render SECTION         a section again from the store (harness/render.py)
 # It plans first, then runs: make_plan writes one line per configuration (plan_ours, and
 # plan_peers in peers/peers.sh), run_plan runs them in order (measure), and write_section writes
-# the section from the rows, its columns defined once (table_columns).
+# the section through harness/render.py, which computes its table from the store.
 # Sourcing it (`. ./run.sh`) only defines the functions, so tests can feed the parsers samples.
 # Written for macOS's bash 3.2 and BSD tools too: no arrays, no GNU-only flags.
 
@@ -24,82 +25,7 @@ case $(uname -s) in
   *) time_flag=-v parse=parse_gnu_time ;;
 esac
 
-# table_columns: the columns of the four tables, one line each: table, key, alignment (l or r) and
-# header. A table's header and every one of its rows come from these lines (table_head, write_row).
-# The keys: scenario runtime variant n tcell: the plan line's own (tcell: its threads cell);
-# threads own_bytes frame late: the summary's threads=, bytes_per_task=, frame_bytes=, late_max_ms=;
-# wall user sys: seconds, from time; max_rss avg_rss: MiB, time's max RSS and the mean of run.sh's
-# own 100 ms samples (sample_rss); rss_wait rss_avg: MiB, the summary's rss_wait_kib= and
-# rss_avg_kib= (the binary's own mean); spread: min–max of max RSS over the runs, MiB; base: the max
-# RSS at N = 1 (base_cell); per_task: bytes/task from outside, (max RSS − base) × 1024 / N, and
-# "baseline" in a sweep's N = 1 row; spawn alive: s from the first spawn until every task waits
-# (ours) or the spawn loop returned (a peer), and whether all N were alive at once (alive_cell);
-# hits: the summary's hits_per_s= (atomic_counter).
-table_columns() {
-  cat <<'COLUMNS'
-plain scenario l scenario
-plain variant l variant
-plain n r N
-plain threads r threads
-plain wall r wall s
-plain user r user s
-plain sys r sys s
-plain spawn r spawn s
-plain max_rss r max RSS MiB
-plain avg_rss r avg RSS MiB
-plain rss_wait r RSS at wait MiB
-plain rss_avg r own avg RSS MiB
-plain own_bytes r bytes/task
-plain frame r frame bytes
-plain late r late max ms
-plain spread r max RSS spread MiB
-sweep scenario l scenario
-sweep variant l variant
-sweep n r N
-sweep threads r threads
-sweep wall r wall s
-sweep max_rss r max RSS MiB
-sweep rss_wait r RSS at wait MiB
-sweep per_task r bytes/task from max RSS
-sweep own_bytes r bytes/task from binary
-sweep frame r frame bytes
-sweep late r late max ms
-sweep spread r max RSS spread MiB
-peers scenario l scenario
-peers runtime l runtime
-peers variant l variant
-peers n r N
-peers tcell r threads
-peers wall r wall s
-peers user r user s
-peers sys r sys s
-peers max_rss r max RSS MiB
-peers rss_wait r RSS at wait MiB
-peers avg_rss r avg RSS MiB
-peers base r max RSS at N=1 MiB
-peers per_task r bytes/task
-peers spawn r spawn s
-peers alive l all alive
-peers hits r hits/s
-peers spread r max RSS spread MiB
-peers_sweep scenario l scenario
-peers_sweep runtime l runtime
-peers_sweep variant l variant
-peers_sweep n r N
-peers_sweep tcell r threads
-peers_sweep wall r wall s
-peers_sweep user r user s
-peers_sweep sys r sys s
-peers_sweep max_rss r max RSS MiB
-peers_sweep rss_wait r RSS at wait MiB
-peers_sweep avg_rss r avg RSS MiB
-peers_sweep per_task r bytes/task
-peers_sweep spawn r spawn s
-peers_sweep alive l all alive
-peers_sweep hits r hits/s
-peers_sweep spread r max RSS spread MiB
-COLUMNS
-}
+# The tables' columns and cells: harness/render.py, which computes each figure from the store.
 
 # The other runtimes: peer_scenarios, peer_names, peers_usage, prepare_peers, plan_peers...
 # shellcheck source=peers/peers.sh
@@ -119,6 +45,7 @@ usage: ./run.sh N [scenario ...]
        ./run.sh --replicate [NAME [--quick]]
        ./run.sh --plan ARGS...
        ./run.sh --export csv|json [SECTION]
+       ./run.sh --render SECTION
   N         tasks (threads) per scenario: digits only, >= 1
   --sweep   runs every scenario at each N in SWEEP; the section gets a table of memory against N
             and links an SVG chart, written to charts/ beside RESULTS
@@ -147,6 +74,8 @@ usage: ./run.sh N [scenario ...]
   --export  writes the records in STORE, of every run or of one SECTION (its heading's time as
             RESULTS prints it, 2026-12-06 18:40, or its run id), as CSV or a JSON array on
             stdout, for a spreadsheet or a plotting tool; nothing runs
+  --render  prints SECTION again, its table computed from the store's records as when it was
+            written (a --peers, --sweep or plain section; a replication's are not yet); nothing runs
   scenario  any of: $all_scenarios
             (default: all of them; with --peers, all of those it runs)
 environment:
@@ -264,9 +193,6 @@ mib_to() {
   esac
 }
 
-# escape_to VAR TEXT: TEXT fit for a table cell: its pipes escaped.
-escape_to() { local _bar='\|'; printf -v "$1" '%s' "${2//|/$_bar}"; }
-
 # is_count V: digits only, >= 1, and short enough for shell arithmetic.
 is_count() {
   case $1 in '' | *[!0-9]*) return 1 ;; esac
@@ -286,10 +212,6 @@ need_count() {
 }
 
 bad() { echo "run.sh: $*" >&2; exit 2; }
-
-# per_task RSS_KIB BASE_KIB N: bytes per task measured from outside, (RSS − BASE) × 1024 / N, for
-# any program: max RSS at N minus max RSS of the same program at N = 1.
-per_task() { awk -v r="$1" -v b="$2" -v n="$3" 'BEGIN { printf "%.1f\n", (r - b) * 1024 / n }'; }
 
 # sample_rss PID: while PID (time) lives, the resident set in KiB of the program it runs, one line
 # every 100 ms: VmRSS from /proc on Linux, with the time it was read (/proc/uptime, s), `ps -o
@@ -473,7 +395,10 @@ store_run() {
   [ "${a:--}" != - ] || a=null  # no sample
   [ "${win:--}" != - ] || win=null  # no window
   fig="\"avg_rss_kib\":$a,\"window_avg_kib\":$win"
-  printf '%s\n' "{\"record\":\"run\",$rec_head,\"date\":\"$now\",$rec,\"samples\":{$fig}}" >>"$STORE" ||
+  rec="{\"record\":\"run\",$rec_head,\"date\":\"$now\",$rec,\"samples\":{$fig}}"
+  # A copy in the work directory too: the section is written from it should STORE's disk fill.
+  printf '%s\n' "$rec" >>"$work/records"
+  printf '%s\n' "$rec" >>"$STORE" ||
     { echo "run.sh: cannot append to the store $STORE: this run's record is lost" >&2; store_lost=$((store_lost + 1)); }
 }
 # utc_to VAR EPOCH: EPOCH (seconds) as 2026-12-06T18:40:00Z, by arithmetic (the civil calendar from
@@ -516,18 +441,32 @@ measure_config() {
   if [ -n "${rep_cache:-}" ]; then
     key=$rep_cache/$(printf '%s\n%s\n' "$1" "$(runtime_label "$(printf '%s\n' "$1" | cut -f3)")" | cksum | tr ' ' -)
     if [ -f "$key" ]; then
-      { IFS= read -r why && IFS= read -r best && IFS= read -r spread && IFS= read -r means; sitting=''; IFS= read -r sitting || :; } <"$key"
-      # Its records are that sitting's: the section names it beside its own.
-      case " $sittings " in *" ${sitting:-?} "*) ;; *) [ -z "$sitting" ] || sittings="$sittings $sitting" ;; esac
-      echo "run.sh: ${3##*/} $4${5:+ $5}: from the cache of an earlier run at this commit" >&2
-      done_runs=$((done_runs + $6)) resumed=$((resumed + 1))
-      return
+      ref=''
+      { IFS= read -r why && IFS= read -r best && IFS= read -r spread && IFS= read -r means; IFS= read -r ref || :; } <"$key"
+      # A result is taken with its records only: those of the plan line that measured it (REF,
+      # RUN/LINE in its own sitting's plan), in the store this run writes to.
+      if stored "$ref"; then
+        case " $sittings " in *" ${ref%/*} "*) ;; *) sittings="$sittings ${ref%/*}" ;; esac
+        row_ref=$ref
+        echo "run.sh: ${3##*/} $4${5:+ $5}: from the cache of an earlier run at this commit" >&2
+        done_runs=$((done_runs + $6)) resumed=$((resumed + 1))
+        return
+      fi
+      echo "run.sh: ${3##*/} $4${5:+ $5}: kept by an earlier run, but its records are not in $STORE: measured again" >&2
     fi
   fi
   measure "$2" "$3" "$4" "$5" "$6"
+  row_ref=$run_id/$row_k
   # A peers run keeps a failure out, so that its resume tries again.
-  [ -z "$key" ] || { [ -n "$why" ] && [ -z "$replicate" ]; } || { printf '%s\n%s\n%s\n%s\n%s\n' "$why" "$best" "$spread" "$means" "${run_id:-}" >"$key.tmp" && mv "$key.tmp" "$key"; } ||
+  [ -z "$key" ] || { [ -n "$why" ] && [ -z "$replicate" ]; } || { printf '%s\n%s\n%s\n%s\n%s\n' "$why" "$best" "$spread" "$means" "$row_ref" >"$key.tmp" && mv "$key.tmp" "$key"; } ||
     echo "run.sh: cannot write the cache $key" >&2
+}
+
+# stored REF: STORE holds the records of REF (RUN/LINE: a run id and its plan line's number).
+stored() {
+  case $1 in [0-9]*T[0-9]*Z-[0-9]*/[0-9]*) ;; *) return 1 ;; esac
+  case $1 in */*/* | *[!0-9TZ/-]*) return 1 ;; esac
+  grep -q "^{\"record\":\"run\",\"run\":\"${1%/*}\",.*,\"row\":${1##*/}," "$STORE" 2>/dev/null
 }
 
 # point_done LABEL N WHY: under --replicate, the outcome of one point for its tables: LABEL (the
@@ -652,98 +591,26 @@ $best
 BEST
 }
 
-# base_cell_to VAR BASE N [RSS]: the cell of the max RSS at N = 1: BASE (KiB) in MiB; BASE itself when it
-# says why there is none; without BASE, "RSS (this run)" when N is 1 and RSS is known, else "-".
-base_cell_to() {
-  case $2 in
-    '') if [ "$3" -eq 1 ] && [ -n "${4:-}" ]; then mib_to "$1" "$4" && printf -v "$1" '%s (this run)' "${!1}"; else printf -v "$1" '%s' -; fi ;;
-    *[!0-9]*) escape_to "$1" "$2" ;;
-    *) mib_to "$1" "$2" ;;
-  esac
-}
-
-# table_head TABLE: the header and separator lines of TABLE.
-table_head() {
-  table_columns | awk -v t="$1" '$1 == t {
-      h = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ /, "", h); head = head " | " h; sep = sep ($3 == "l" ? "|---" : "|--:") }
-    END { print substr(head, 2) " |"; print sep "|" }'
-}
-
-# write_row SCENARIO RUNTIME VARIANT N TCELL WHY BASE: a row of the run's table ($table) in
-# rows, a cell per column of table_columns. Without WHY, the measured cells are those of the run
-# measure kept; with WHY, its wall cell says WHY and the other measured cells are "-" (but a base
-# cell still shows BASE). BASE: the max RSS of the same program at N = 1 in KiB, or why there is none.
+# write_row SCENARIO RUNTIME VARIANT N TCELL WHY BASE BASE_REF: a row of the run's table ($table),
+# as the section's record describes it to harness/render.py, which computes its figures from the
+# store: its own cells; the plan line that measured it (row_ref, "SITTING/LINE": its records say
+# whether it failed), or WHY nothing measured it; its N = 1 baseline, the plan line that measured it
+# (BASE_REF), or BASE, why there is none.
 write_row() {
-  local line='' k v
+  local cells='' v
   [ "$table" != replicate ] || return 0 # its tables are written from the points (point_done)
-  [ -n "${row_keys:-}" ] || row_keys=$(table_columns | awk -v t="$table" '$1 == t { print $2 }')
-  for k in $row_keys; do
-    case $k in
-      scenario) v=$1 ;;
-      runtime) v=$2 ;;
-      variant) v=$3 ;;
-      n) v=$4 ;;
-      tcell) v=$5 ;;
-      *)
-        if [ -z "$6" ]; then
-          cell_to v "$k" "$4" "$7"
-        else
-          case $k in wall) escape_to v "$6" ;; base) base_cell_to v "$7" 0 ;; *) v=- ;; esac
-        fi ;;
-    esac
-    line="$line | $v"
-  done
-  echo "${line# } |" >>"$work/rows"
+  json_add_to cells scenario "$1" string
+  json_add_to cells runtime "$2" string
+  json_add_to cells variant "$3" string
+  json_add_to cells n "$4" string
+  json_add_to cells tcell "$5" string
+  cells="{\"cells\":{$cells}"
+  if [ -n "$row_ref" ]; then cells="$cells,\"ref\":\"$row_ref\""; else json_str_to v "$6" && cells="$cells,\"why\":$v"; fi
+  if [ -n "${8:-}" ]; then cells="$cells,\"base\":{\"ref\":\"$8\"}"
+  elif [ -n "$7" ]; then json_str_to v "$7" && cells="$cells,\"base\":{\"why\":$v}"
+  fi
+  echo "$cells}" >>"$work/rows"
 }
-
-# cell_to VAR KEY N BASE: the cell KEY (table_columns) of the run that measure kept (best, spread).
-cell_to() {
-  local _wall _user _sys _rss _avg _wavg _summary
-  read -r _wall _user _sys _rss _avg _wavg _summary <<CELL
-$best
-CELL
-  case $2 in
-    threads) field_to "$1" threads "$_summary" ;;
-    own_bytes) field_to "$1" bytes_per_task "$_summary" ;;
-    frame) field_to "$1" frame_bytes "$_summary" ;;
-    late) field_to "$1" late_max_ms "$_summary" ;;
-    wall) printf -v "$1" '%.2f' "$_wall" ;;
-    user) printf -v "$1" '%.2f' "$_user" ;;
-    sys) printf -v "$1" '%.2f' "$_sys" ;;
-    max_rss) mib_to "$1" "$_rss" ;;
-    avg_rss) mib_to "$1" "$_avg" ;;
-    rss_wait) field_to "$1" rss_wait_kib "$_summary" && mib_to "$1" "${!1}" ;;
-    rss_avg) field_to "$1" rss_avg_kib "$_summary" && mib_to "$1" "${!1}" ;;
-    spread) printf -v "$1" '%s' "$spread" ;;
-    base) base_cell_to "$1" "$4" "$3" "$_rss" ;;
-    per_task)
-      if [ -n "$sweep" ] && [ "$3" -eq 1 ]; then
-        printf -v "$1" '%s' baseline
-      else
-        case $4 in '' | *[!0-9]*) printf -v "$1" '%s' - ;; *) printf -v "$1" '%s' "$(per_task "$_rss" "$4" "$3")" ;; esac
-      fi ;;
-    spawn) spawn_s_to "$1" "$_summary" ;;
-    alive) alive_cell_to "$1" "$_summary" ;;
-    hits) field_to "$1" hits_per_s "$_summary" ;;
-    *) printf -v "$1" '?%s' "$2" ;;
-  esac
-}
-
-# spawn_s SUMMARY: seconds from the first spawn until every task existed: our binaries'
-# waiting_ms= (the spawn, then start_all), a peer's spawn_ms=; "-" when the program says neither,
-# "?" and the value when it is no number. Whole ms round in integers, a half up (a peer's fraction
-# as awk's %.2f rounds it).
-spawn_s_to() {
-  local _ms _r
-  spawn_ms_to _ms "$2"
-  case $_ms in
-    -) printf -v "$1" '%s' - ;;
-    *[!0-9]* | '')  # a fraction (a peer's), or no number
-      printf -v "$1" '%s' "$(awk -v ms="$_ms" 'BEGIN { if (ms ~ /^[0-9]+([.][0-9]+)?$/) printf "%.2f\n", ms / 1000; else print "? " ms }')" ;;
-    *) _r=$(((10#$_ms + 5) / 10)) && printf -v "$1" '%d.%02d' "$((_r / 100))" "$((_r % 100))" ;;  # a half up
-  esac
-}
-spawn_s() { local v; spawn_s_to v "$@"; echo "$v"; }
 
 # spawn_ms SUMMARY: waiting_ms= if the summary has it, else spawn_ms=, else "-".
 spawn_ms_to() {
@@ -1154,9 +1021,11 @@ minutes() {
 # for the series). A sweep's series keeps its baseline, the max RSS at N = 1, for the memory guard
 # and bytes/task, and stops after a timeout: a program that could not finish at N will not at 10 N.
 run_plan() {
-  local line kind s g prog n tcell args env runs limit variant label flags state runtime name v base=''
-  local sbase='' last_n='' last_rss='' stop='' points chart_notes
+  local line kind s g prog n tcell args env runs limit variant label flags state runtime name v base='' base_ref=''
+  local sbase='' sbase_ref='' last_n='' last_rss='' stop='' points chart_notes row_k=0
   while IFS= read -r line <&3; do
+    # The plan line's number: with the sitting, what its records and its table row are known by.
+    row_k=$((row_k + 1)) row_ref=''
     IFS=$tab read -r kind s g prog n tcell args env runs limit variant label flags <<LINE
 $line
 LINE
@@ -1184,7 +1053,7 @@ LINE
       [ "$kind" != point ] || point_done "$label" "$n" "$state"
       case $kind in point) case " $flags " in *" first "*) n=$(echo "$sweep_ns" | tr ' ' ',') kind=row ;; esac ;; esac
       if [ "$kind" = row ]; then
-        write_row "$s" "$runtime" "$variant" "$n" "$tcell" "$state" ''
+        write_row "$s" "$runtime" "$variant" "$n" "$tcell" "$state" '' ''
         failures=$((failures + 1))
       fi
       continue
@@ -1199,10 +1068,12 @@ LINE
     json_add_to rec_config variant "$variant" string
     json_add_to rec_config threads "$tcell" string
     json_add_to rec_config label "$label" string
+    json_add_to rec_config row "$row_k"
     points=$work/points${peers:+.$s} chart_notes=$work/chart_notes${peers:+.$s}
     case $kind in
       base)
         measure_config "$line" "$s" "$prog" 1 "$args" 1
+        base_ref=$row_ref
         if [ -n "$why" ]; then
           echo "run.sh: $name N=1: $why" >&2
           base="N=1 $why" failures=$((failures + 1))
@@ -1213,13 +1084,13 @@ LINE
         measure_config "$line" "$s" "$prog" "$n" "$args" "$runs"
         if [ -n "$why" ]; then
           echo "run.sh: $name: $why" >&2
-          write_row "$s" "$runtime" "$variant" "$n" "$tcell" "$why" "$base"
+          write_row "$s" "$runtime" "$variant" "$n" "$tcell" "$why" "$base" "$base_ref"
           failures=$((failures + 1))
         else
-          write_row "$s" "$runtime" "$variant" "$n" "$tcell" '' "$base"
+          write_row "$s" "$runtime" "$variant" "$n" "$tcell" '' "$base" "$base_ref"
           if [ -n "$peers" ]; then
             # A bar of the scenario's chart; one that held fewer than N tasks at once says so.
-            cell_to v alive
+            v=${best#* * * * * * } && alive_cell_to v "$v"
             all_alive=yes
             case $v in no*) all_alive=no ;; esac
             best_rss_to v && mib_to v "$v"
@@ -1227,9 +1098,9 @@ LINE
             peer_facts "$runtime"
           fi
         fi
-        base='' ;;
+        base='' base_ref='' ;;
       point)
-        case " $flags " in *" first "*) sbase='' last_n='' last_rss='' stop='' ;; esac
+        case " $flags " in *" first "*) sbase='' sbase_ref='' last_n='' last_rss='' stop='' ;; esac
         why=$stop
         # The guard estimates from the series' N = 1 (none: from nothing) and its last N; in a
         # replication, until the series has one, from the same row's points in its other groups.
@@ -1237,7 +1108,7 @@ LINE
         [ -n "$why" ] || [ -n "$last_n" ] || [ -z "$replicate" ] || replicate_guard "$label" "$n"
         if [ -n "$why" ]; then # not run: the guard, or a timeout at a smaller N
           echo "run.sh: $label N=$n: $why" >&2
-          write_row "$s" "$runtime" "$variant" "$n" "$tcell" "$why" "$sbase"
+          write_row "$s" "$runtime" "$variant" "$n" "$tcell" "$why" "$sbase" "$sbase_ref"
           echo "$label at N=$n: $why" >>"$chart_notes"
           point_done "$label" "$n" "$why"
           done_runs=$((done_runs + runs))
@@ -1247,14 +1118,14 @@ LINE
         point_done "$label" "$n" "$why"
         if [ -n "$why" ]; then
           echo "run.sh: $label N=$n: $why" >&2
-          write_row "$s" "$runtime" "$variant" "$n" "$tcell" "$why" "$sbase"
+          write_row "$s" "$runtime" "$variant" "$n" "$tcell" "$why" "$sbase" "$sbase_ref"
           failures=$((failures + 1))
           echo "$label at N=$n: $why" >>"$chart_notes"
           case $why in "timed out"*) stop="not run: it timed out at N=$n" ;; esac
         else
-          write_row "$s" "$runtime" "$variant" "$n" "$tcell" '' "$sbase"
+          write_row "$s" "$runtime" "$variant" "$n" "$tcell" '' "$sbase" "$sbase_ref"
           best_rss_to v
-          if [ "$n" -eq 1 ]; then sbase=$v; else last_n=$n last_rss=$v; fi
+          if [ "$n" -eq 1 ]; then sbase=$v sbase_ref=$row_ref; else last_n=$n last_rss=$v; fi
           mib_to v "$v"
           printf '%s\t%s\t%s\n' "$label" "$n" "$v" >>"$points"
           [ -z "$peers" ] || peer_facts "$runtime"
@@ -1516,14 +1387,43 @@ write_section() {
     [ -z "$peers" ] || peers_lines
     echo
     cat "$work/chart_lines"
-    table_head "$table"
-    cat "$work/rows"
-    echo
-    if [ -s "$work/table_notes" ]; then
-      cat "$work/table_notes"
-      echo
-    fi
-  } >"$work/section"
+  } >"$work/head"
+  # The table comes from the store: this section's record, then its figures from the run records.
+  section_record >"$work/record" || { echo "run.sh: cannot write $work/record (a full disk?); $RESULTS left unchanged" >&2; exit 1; }
+  if ! python3 harness/render.py --store "$STORE" --records "$work/records" --context "$work/record" >"$work/section"; then
+    # The figures are in the store: its record too, so that --render can give the section later.
+    cat "$work/record" >>"$STORE" &&
+      echo "run.sh: harness/render.py failed (above); $RESULTS left unchanged, the section's record is in $STORE: ./run.sh --render $run_id prints it" >&2 ||
+      echo "run.sh: harness/render.py failed (above), and $STORE cannot be written: $RESULTS left unchanged" >&2
+    exit 1
+  fi
+}
+
+# section_record: the section's own record, one JSON line: its run and the sittings its rows came
+# from, its heading and command, its charts, and for harness/render.py the section's text around
+# its table (head, notes) and each row of the table (write_row).
+section_record() {
+  local v='' line sep part sitting
+  json_add_to v run "$run_id" string
+  json_add_to v heading "$when" string
+  json_add_to v command "$command_line" string
+  json_add_to v charts "${charts# }" string
+  json_add_to v resumed "$resumed"
+  v="$v,\"runs\":[\"$run_id\""
+  for sitting in $sittings; do v="$v,\"$sitting\""; done
+  printf '{"record":"section",%s],"kind":"%s"' "$v" "$table"
+  for part in head rows table_notes; do
+    [ -f "$work/$part" ] || continue
+    printf ',"%s":[' "${part#table_}"
+    sep=''
+    while IFS= read -r line; do
+      [ "$part" = rows ] || json_str_to line "$line"  # a row is JSON already
+      printf '%s%s' "$sep" "$line"
+      sep=,
+    done <"$work/$part"
+    printf ']'
+  done
+  printf '}\n'
 }
 
 # check_variants: the settings' one check, of the environment's (variant_settings) and of a
@@ -1602,15 +1502,18 @@ set -u
 export LC_ALL=C # numbers with a decimal point, whatever the user's locale
 unset CDPATH
 command_line="$0${*:+ $*}" # for the lock: who holds it
-# --export FORMAT [SECTION]: the store's records, for a spreadsheet or a plotting tool; nothing runs.
-if [ "${1:-}" = --export ]; then
-  shift
-  here=$PWD
-  cd "$(dirname "$0")" || exit 1
-  place_files
-  have python3 || { echo "run.sh: --export needs python3 (on Debian: apt-get install python3)" >&2; exit 1; }
-  exec python3 harness/store.py --store "$STORE" export "$@"
-fi
+# --export FORMAT [SECTION]: the store's records, for a spreadsheet or a plotting tool; --render
+# SECTION: a section again, its table from the store's records. Nothing runs.
+case ${1:-} in
+  --export | --render)
+    here=$PWD
+    cd "$(dirname "$0")" || exit 1
+    place_files
+    have python3 || { echo "run.sh: $1 needs python3 (on Debian: apt-get install python3)" >&2; exit 1; }
+    if [ "$1" = --export ]; then shift && exec python3 harness/store.py --store "$STORE" export "$@"; fi
+    [ $# -eq 2 ] || bad "usage: ./run.sh --render SECTION (its heading's time, as RESULTS prints it, or its run id)"
+    exec python3 harness/render.py --store "$STORE" --section "$2" ;;
+esac
 sweep='' peers='' plan_only='' replicate='' quick='' form="./run.sh N [scenario ...]"
 # --plan, --sweep, --peers and --replicate lead, in any order.
 while :; do
@@ -1648,8 +1551,8 @@ for arg in "$@"; do
     --sweep) bad "--sweep comes first (usage: ./run.sh --sweep [--peers] [scenario ...])" ;;
     --peers) bad "--peers comes first (usage: ./run.sh --peers N [scenario ...] or ./run.sh --sweep --peers [scenario ...])" ;;
     --plan) bad "--plan comes first (usage: ./run.sh --plan ARGS ...)" ;;
-    --export) bad "--export comes first, alone (usage: ./run.sh --export csv|json [SECTION])" ;;
-    -*) bad "unknown option '$arg' (allowed: --plan, --sweep, --peers, --replicate [NAME [--quick]], --export, --help; settings go in the environment, see --help)" ;;
+    --export | --render) bad "$arg comes first, alone (usage: ./run.sh --export csv|json [SECTION], ./run.sh --render SECTION)" ;;
+    -*) bad "unknown option '$arg' (allowed: --plan, --sweep, --peers, --replicate [NAME [--quick]], --export, --render, --help; settings go in the environment, see --help)" ;;
   esac
 done
 [ -z "${TABLES:-}" ] || [ -n "$replicate" ] || bad "TABLES is for --replicate NAME: it picks which of a write-up's tables run"
@@ -1705,7 +1608,6 @@ table=plain
 [ -z "$sweep" ] || table=sweep
 [ -z "$peers" ] || table=peers${sweep:+_sweep}
 [ -z "$replicate" ] || table=replicate
-row_keys='' # write_row's columns, read once
 failures=0 capped='' threads_capped='' done_runs=0 planned=0 run_start='' why='' best='' spread='' means='' resumed=0 configs=0
 
 # --plan: the plan, and nothing else: no build, no install, no network, no file written.
@@ -1716,6 +1618,8 @@ fi
 
 check_results "$RESULTS"
 check_store "$STORE"
+python3 -c 'import sys; sys.exit(sys.version_info < (3, 9))' 2>/dev/null ||
+  { echo "run.sh: python3 3.9 or newer is needed: each section's table is computed from the store with it (on Debian: apt-get install python3)" >&2; exit 1; }
 chart_dir=$(dirname "$RESULTS")/charts
 [ -z "$sweep$peers" ] || check_charts "$chart_dir"
 
@@ -1894,17 +1798,9 @@ if ! append_section "$work/title" "$work/section"; then
   cat "$work/section"
   exit 1
 fi
-# The section's own record, now that RESULTS holds it: its heading finds its runs.
-v=''
-json_add_to v run "$run_id" string
-json_add_to v heading "$when" string
-json_add_to v command "$command_line" string
-json_add_to v charts "${charts# }" string
-json_add_to v resumed "$resumed"
-# Its runs: this sitting's records, and those of the earlier sittings whose results it resumed from.
-v="$v,\"runs\":[\"$run_id\""
-for sitting in $sittings; do v="$v,\"$sitting\""; done
-printf '%s\n' "{\"record\":\"section\",$v]}" >>"$STORE" ||
+# The section's own record, now that RESULTS holds it (a replication's, without its table's rows).
+[ -f "$work/record" ] || section_record >"$work/record"
+cat "$work/record" >>"$STORE" ||
   { echo "run.sh: cannot append to the store $STORE: the section's record is lost" >&2; store_lost=$((store_lost + 1)); }
 cat "$work/section"
 echo "run.sh: appended to $RESULTS${charts:+; charts in $chart_dir: $charts}; every run's record in $STORE (run $run_id)" >&2

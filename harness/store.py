@@ -22,15 +22,20 @@ class StoreError(Exception):
         self.code = code
 
 
-def load(path):
+class NoStore(StoreError):
+    """The store does not exist yet: no run has written a record to it."""
+
+
+def load(path, keep_text=False):
     """The records of the store at path, in the order they were written. A last line without its
     newline is one a killed run.sh was writing: it is left out, and so is a blank line; any other
-    line that is not a JSON object is an error naming its line."""
+    line that is not a JSON object is an error naming its line. keep_text keeps each fraction as
+    the text it was written as ("5.010"), for a table that prints it as run.sh always has."""
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
             text = f.read()
     except FileNotFoundError:
-        raise StoreError(f"no store at {path}: run.sh writes it with its first run")
+        raise NoStore(f"no store at {path}: run.sh writes it with its first run")
     except OSError as e:
         raise StoreError(f"cannot read the store {path}: {e.strerror}", 1)
     lines = text.split("\n")
@@ -40,7 +45,7 @@ def load(path):
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = json.loads(line, parse_float=str, parse_int=str) if keep_text else json.loads(line)
         except json.JSONDecodeError as e:
             raise StoreError(f"{path}:{number}: not a JSON record ({e.msg})", 1)
         if not isinstance(record, dict) or not isinstance(record.get("record"), str) or not isinstance(record.get("run"), str):
@@ -72,12 +77,9 @@ def with_sections(records):
     return out
 
 
-def runs_of(records, section=None):
-    """The run records, all of them or those of one SECTION: its run id, or its heading's time as
-    RESULTS.md prints it ("2026-12-06 18:40", with or without " UTC")."""
-    runs = with_sections(records)
-    if section is None:
-        return runs
+def find_section(records, section):
+    """The section record named by SECTION: its run id, or its heading's time as RESULTS.md prints
+    it ("2026-12-06 18:40", with or without " UTC")."""
     known = [r for r in records if r["record"] == "section"]
     wanted = section.strip()
     heading = wanted if wanted.endswith(" UTC") else wanted + " UTC"
@@ -89,7 +91,16 @@ def runs_of(records, section=None):
     if len(found) > 1:
         raise StoreError(f"{len(found)} sections have the heading '{heading}': name one by the run id"
                          f" run.sh printed at its end ({', '.join(s['run'] for s in found)})")
-    ids = set(sittings(found[0]))
+    return found[0]
+
+
+def runs_of(records, section=None):
+    """The run records, all of them or those of one SECTION: its run id, or its heading's time as
+    RESULTS.md prints it ("2026-12-06 18:40", with or without " UTC")."""
+    runs = with_sections(records)
+    if section is None:
+        return runs
+    ids = set(sittings(find_section(records, section)))
     return [r for r in runs if r["run"] in ids]
 
 

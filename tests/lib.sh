@@ -102,10 +102,20 @@ bench() { run_cmd env RESULTS="$res" TMPDIR="$tmp/tmpdir" "$@"; }
 last_section() { awk '/^## / { s = "" } { s = s $0 "\n" } END { printf "%s", s }' "${1:-$res}"; }
 # table_rows: the data rows of the newest section's table (its header and separator left out).
 table_rows() { awk '/^## / { s = ""; h = 0 } /^[|] / { if (h++) s = s $0 "\n" } END { printf "%s", s }' "$res"; }
+# renders_again: the last bench's section, printed again by ./run.sh --render (its run id, from
+# run.sh's last words) from the store, byte for byte.
+renders_again() {
+  local id sec
+  sec=$(last_section)
+  id=$(printf '%s\n' "$err" | sed -n 's/^run.sh: appended to .*(run \(.*\))$/\1/p')
+  [ -n "$id" ] && [ "$(env RESULTS="$res" ./run.sh --render "$id" 2>/dev/null)" = "$sec" ]
+}
 # no_temp_files: run.sh left nothing in its TMPDIR.
 no_temp_files() { [ -z "$(ls -A "$tmp/tmpdir")" ]; }
 # lib FUNCTION ARGS...: one of run.sh's functions, run.sh sourced in a subshell.
 lib() { (. ./run.sh && "$@"); }
+# render CALL: a Python expression over harness/render.py's functions (the table's cells), its value.
+render() { python3 -c 'import sys; sys.path.insert(0, "harness"); import render; print(eval(sys.argv[1], vars(render)))' "$1"; }
 
 # bad_case REGEX [VAR=VALUE...] COMMAND...: bench refuses COMMAND with exit 2, saying REGEX on
 # stderr, and leaves RESULTS as $tmp/before holds it (and `untouched`, which a test may redefine).

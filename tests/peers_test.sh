@@ -35,6 +35,7 @@ tree_listing >"$tmp/tree_before"
 bench RUNS=1 SLEEP_MS=50 ./run.sh --peers 50
 sec=$(last_section)
 check "a peers run exits 0" [ "$rc" -eq 0 ]
+check "--render prints the peers section again from the store, baselines and all" renders_again
 check "the heading names peers, N and RUNS" has "$sec" '^## .* UTC — peers N=50, RUNS=1$'
 check "the machine is described as in a plain run" has "$sec" '^- compiler: g\+\+ \(Fake\) 12.2.0$'
 check "the header has the runtime column and units" has "$sec" '^\| scenario \| runtime \| variant \| N \| threads \| wall s \| user s \| sys s \| max RSS MiB \| RSS at wait MiB \| avg RSS MiB \| max RSS at N=1 MiB \| bytes/task \| spawn s \| all alive \| hits/s \| max RSS spread MiB \|$'
@@ -136,16 +137,16 @@ check "and only that one" [ "$(grep -c 'data-alive="no"' "$chart")" -eq 1 ]
 check "the key explains the hatching" grep -q 'not all N alive at once' "$chart"
 check "atomic_counter rows show hits/s, no alive cell" [ "$(cells atomic_counter "go 1.19.8")" = "-;-;100" ]
 check "the section states the rule" has "$(last_section)" '^- spawn s: ours, from the first spawn until every task waited .*; a peer, until its spawn loop returned'
-check "spawn_s prefers our waiting_ms" [ "$(lib spawn_s "scenario=x spawn_ms=10 waiting_ms=1500")" = 1.50 ]
+check "spawn_s prefers our waiting_ms" [ "$(render 'spawn_s("scenario=x spawn_ms=10 waiting_ms=1500")')" = 1.50 ]
 check "alive_cell: ours, every task waiting before the sleep ended" \
-  [ "$(lib alive_cell "scenario=coro_timer n=5 sleep_ms=100 spawn_ms=50 waiting_ms=99 ended_at_spawn=0")" = yes ]
+  [ "$(render 'alive_cell("scenario=coro_timer n=5 sleep_ms=100 spawn_ms=50 waiting_ms=99 ended_at_spawn=0")')" = yes ]
 check "alive_cell: our waiting_ms, not spawn_ms, is held against the sleep" \
-  [ "$(lib alive_cell "scenario=coro_timer n=5 sleep_ms=100 spawn_ms=50 waiting_ms=150 ended_at_spawn=0")" = "yes; spawning outlasted the sleep" ]
+  [ "$(render 'alive_cell("scenario=coro_timer n=5 sleep_ms=100 spawn_ms=50 waiting_ms=150 ended_at_spawn=0")')" = "yes; spawning outlasted the sleep" ]
 check "alive_cell: a spawn in fractions of a ms counts too" \
-  [ "$(lib alive_cell "scenario=coro_timer n=5 sleep_ms=100 spawn_ms=100.5 ended_at_spawn=0")" = "yes; spawning outlasted the sleep" ]
-check "spawn_s: a value that is no number is shown as such" [ "$(lib spawn_s "scenario=x spawn_ms=abc")" = "? abc" ]
+  [ "$(render 'alive_cell("scenario=coro_timer n=5 sleep_ms=100 spawn_ms=100.5 ended_at_spawn=0")')" = "yes; spawning outlasted the sleep" ]
+check "spawn_s: a value that is no number is shown as such" [ "$(render 'spawn_s("scenario=x spawn_ms=abc")')" = "? abc" ]
 check "alive_cell: a value that is no count is shown, not trusted" \
-  [ "$(lib alive_cell "scenario=coro_timer n=5 sleep_ms=100 spawn_ms=50 ended_at_spawn=x")" = "? ended_at_spawn=x" ]
+  [ "$(render 'alive_cell("scenario=coro_timer n=5 sleep_ms=100 spawn_ms=50 ended_at_spawn=x")')" = "? ended_at_spawn=x" ]
 
 # 3. crates.io unreachable: the Rust peers build offline from Debian's crate sources, through a
 # config in the build copy only.
@@ -394,6 +395,7 @@ bench RUNS=1 SLEEP_MS=50 SWEEP="1 10 100" PEER_TIMEOUT=1 PEERS="go node" ./run.s
 rm slow_node-coro_shared
 sec=$(last_section)
 check "a peers sweep with a timed-out run exits 1" [ "$rc" -eq 1 ]
+check "--render gives the peers sweep again from the store, its timed-out row and what it stopped" renders_again
 check "one row per runtime and N, in the peers table's shape" \
   [ "$(table_rows | awk -F' [|] ' '{ printf "%s/%s/%s ", substr($1, 3), $2, $4 }')" = \
     "coro_timer/c++20 (this repo)/1 coro_timer/c++20 (this repo)/10 coro_timer/c++20 (this repo)/100 coro_timer/go 1.19.8/1 coro_timer/go 1.19.8/10 coro_timer/go 1.19.8/100 coro_timer/node 20.0.0/1 coro_timer/node 20.0.0/10 coro_timer/node 20.0.0/100 coro_shared/c++20 (this repo)/1 coro_shared/c++20 (this repo)/10 coro_shared/c++20 (this repo)/100 coro_shared/go 1.19.8/1 coro_shared/go 1.19.8/10 coro_shared/go 1.19.8/100 coro_shared/go 1.19.8/1 coro_shared/go 1.19.8/10 coro_shared/go 1.19.8/100 coro_shared/node 20.0.0/1 coro_shared/node 20.0.0/10 coro_shared/node 20.0.0/100 " ]
@@ -480,9 +482,16 @@ check "a peers run stopped at a commit resumes: Go, measured before the stop, is
   eval '[ "$rc" -eq 0 ] && [ "$go_runs" -eq 2 ] && [ "$(grep -c "^go-coro_timer " args.log)" -eq 2 ] && has "$(table_rows)" "^\| coro_timer \| go 1.19.8 \|"'
 check "the section says how many configurations came from the stopped run" has "$(last_section)" \
   '^- resumed: [1-9][0-9]* of the 6 configurations \(the N=1 baselines among them\) were measured by an earlier run of this command at commit [0-9a-f]+ that was stopped, kept in PEERS_BUILD/resume$'
+check "Go's row has its figures, from the stopped run's records, and --render gives the section again" \
+  eval 'has "$(table_rows)" "^\| coro_timer \| go 1.19.8 \| [^|]* \| 10 \| [^|]* \| [0-9]+[.][0-9]{2} \| [0-9]+[.][0-9]{2} \|" && renders_again'
 bench RUNS=1 SLEEP_MS=50 PEERS="go python" ./run.sh --peers 10 coro_timer
 check "a completed run leaves nothing to resume: the next one measures Go again" \
   eval '[ "$(grep -c "^go-coro_timer " args.log)" -eq 4 ] && ! has "$(last_section)" "^- resumed:"'
+interrupted TERM slow_python-coro_timer RUNS=1 SLEEP_MS=50 PEERS="go python" ./run.sh --peers 10 coro_timer
+go_runs=$(grep -c '^go-coro_timer ' args.log)
+bench STORE="$tmp/other.jsonl" RUNS=1 SLEEP_MS=50 PEERS="go python" ./run.sh --peers 10 coro_timer
+check "a kept result whose records are not in this run's STORE is measured again, and says so" \
+  eval '[ "$rc" -eq 0 ] && [ "$(grep -c "^go-coro_timer " args.log)" -eq $((go_runs + 2)) ] && has "$err" "kept by an earlier run, but its records are not in .*/other.jsonl: measured again$"'
 rm -rf .git
 
 # 10. Bad arguments: exit 2 with one line naming the problem, RESULTS untouched.
@@ -503,7 +512,7 @@ check "--help shows the --peers usage" has "$out" '^       ./run.sh --peers N \[
 check "--help names PEERS_BUILD" has "$out" '^  PEERS_BUILD='
 
 # 11. The pure helpers, and bash 3.2 / BSD rules in run.sh.
-check "per_task: (RSS − base) × 1024 / N" [ "$(lib per_task 2048 1024 1000)" = "1048.6" ]
+check "per_task: (RSS − base) × 1024 / N" [ "$(render 'cell("per_task", "0 0 0 2048 - - x=1", "-", 1000, "1024", False)')" = "1048.6" ]
 printf '[[package]]\nname = "tokio-macros"\nversion = "1.7.0"\n\n[[package]]\nname = "tokio"\nversion = "1.24.2"\n' >"$tmp/lock"
 check "lock_version reads the resolved crate, not a prefix of its name" [ "$(lib lock_version "$tmp/lock" tokio)" = "1.24.2" ]
 check "first_version: node" [ "$(lib first_version v20.20.2)" = "20.20.2" ]

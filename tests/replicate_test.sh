@@ -218,6 +218,9 @@ bench ./run.sh --replicate tiny-2099
 rm -f long_more
 sec=$(last_section)
 check "a replication exits 0" [ "$rc" -eq 0 ]
+id=$(printf '%s\n' "$err" | sed -n 's/^run.sh: appended to .*(run \(.*\))$/\1/p')
+check "--render of a replication says its tables are not the store's yet" \
+  eval 'said=$(env RESULTS="$res" ./run.sh --render "$id" 2>&1); [ $? -eq 2 ] && has "$said" "has no table the store can give: a replication.s tables come from peers/replicate.sh"'
 check "its heading names the write-up" has "$sec" '^## [0-9-]+ [0-9:]+ UTC — replicate tiny-2099$'
 check "it runs the write-up's N, sleep and runs" has "$sec" '^- N=1,100, RUNS=2, SLEEP_MS=50$'
 check "every program got the write-up's sleep, N in increasing order, then at the largest N --peers' 30 s" \
@@ -492,7 +495,7 @@ check "run again, it completes" [ "$rc" -eq 0 ]
 check "Go, measured before the stop, is not measured again" [ "$(grep -c '^go-coro_timer [0-9]* 50$' args.log)" -eq "$go_runs" ]
 check "the section says how many configurations came from the earlier run" has "$(last_section)" '^- resumed: [1-9][0-9]* of the configurations were measured by an earlier run of this replication at commit [0-9a-f]+, kept in PEERS_BUILD/replicate$'
 check "and its record names both sittings, so that its export holds the runs of both, Go's first" \
-  eval 'tail -n 1 "$tmp/results.jsonl" | grep -q "\"runs\":\[\"[0-9TZ]*-[0-9]*\",\"[0-9TZ]*-[0-9]*\"\]}$" &&
+  eval 'tail -n 1 "$tmp/results.jsonl" | grep -q "\"runs\":\[\"[0-9TZ]*-[0-9]*\",\"[0-9TZ]*-[0-9]*\"\]" &&
     [ "$(STORE="$tmp/results.jsonl" ./run.sh --export csv "$(tail -n 1 "$tmp/results.jsonl" | sed "s/.*\"run\":\"\([^\"]*\)\".*/\1/")" | grep -c ",go-coro_timer,")" -ge 1 ]'
 echo '# a change' >>run.sh
 bench ./run.sh --replicate tiny-2099 --quick

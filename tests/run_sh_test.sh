@@ -9,7 +9,7 @@ repo=$PWD
 box=$tmp/sandbox
 res=$tmp/RESULTS.md
 mkdir -p "$box" "$tmp/tmpdir"
-mkdir -p "$box/peers" "$box/harness" && cp run.sh "$box/" && cp peers/peers.sh peers/replicate.sh "$box/peers/" && cp harness/store.py "$box/harness/"
+mkdir -p "$box/peers" "$box/harness" && cp run.sh "$box/" && cp peers/peers.sh peers/replicate.sh "$box/peers/" && cp harness/*.py "$box/harness/"
 # shellcheck disable=SC2016 # $(FAIL_MAKE) is make syntax
 printf 'all:\n\t@test -z "$(FAIL_MAKE)" || { echo "boom.cpp:1: error: expected ;" >&2; exit 1; }\n' >"$box/Makefile"
 printf 'print-build:\n\t@echo "compiler=g++ (Fake) 12.2.0"\n\t@echo "flags=-std=c++20 -pthread -O2"\n' >>"$box/Makefile"
@@ -145,6 +145,11 @@ check "the failed row quotes the last stderr line, pipes escaped" \
   has "$(table_rows | grep '^| threads')" '\| failed \(exit 1\): threads: pthread_create: Resource temporarily unavailable \\\| ulimit -u \|'
 check "the other rows are present" [ "$(table_rows | grep -c -v failed)" -eq 7 ]
 check "the failed row has 16 cells too" all_rows_have_16_cells
+# The table is written from the store, so the store gives the section again, byte for byte.
+check "--render SECTION (its run id) prints the section again from the store, failed row and all" renders_again
+sec=$(last_section)
+bench ./run.sh --render "$(printf '%s\n' "$sec" | sed -n '1s/^## \([0-9-]* [0-9:]*\) UTC.*/\1/p')"
+check "or its heading's time" eval '[ "$rc" -eq 0 ] && [ "$out" = "$sec" ] || has "$err" " sections have the heading "'
 
 # 3. An interrupted run.sh leaves RESULTS byte-identical, no temp files and no running benchmark.
 interrupt() { # interrupt SIGNAL EXPECTED_STATUS
@@ -216,7 +221,7 @@ bad_case "THREADS must be" THREADS=-1 ./run.sh 10
 bad_case "THREADS must be" THREADS="1 x" ./run.sh 10
 bad_case "THREADS must be" THREADS="2 1025" ./run.sh 10
 bad_case "SLEEP_MS must be" SLEEP_MS=1.5 ./run.sh 10
-bad_case "unknown option '--fast' [(]allowed: --plan, --sweep, --peers, --replicate [[]NAME [[]--quick[]][]], --export, --help;" ./run.sh --fast 10
+bad_case "unknown option '--fast' [(]allowed: --plan, --sweep, --peers, --replicate [[]NAME [[]--quick[]][]], --export, --render, --help;" ./run.sh --fast 10
 bad_case "HITS must be a whole number from 1 to 9007199254740991, got '0'" HITS=0 ./run.sh 10
 bad_case "HITS must be a whole number" HITS=9007199254740992 ./run.sh 10
 bad_case "MODE must be loop or once, got 'twice'" MODE=twice ./run.sh 10
@@ -409,6 +414,10 @@ bad_case "--export takes csv or json, got 'xml'" STORE="$store" ./run.sh --expor
 bad_case "usage: ./run.sh --export csv\|json \[SECTION\]" STORE="$store" ./run.sh --export
 bad_case "no store at .*/none.jsonl" STORE="$tmp/none.jsonl" ./run.sh --export csv
 bad_case "--export comes first, alone" ./run.sh --plan --export csv
+bad_case "--render comes first, alone" ./run.sh 10 --render x
+bad_case "usage: ./run.sh --render SECTION" ./run.sh --render
+bad_case "usage: ./run.sh --render SECTION" ./run.sh --render a b
+bad_case "no section 'nowhere' in the store" STORE="$store" ./run.sh --render nowhere
 printf '{"record":"run","run":"x"}\n{"record":"run","run":"x",' >"$tmp/cut.jsonl"
 bench STORE="$tmp/cut.jsonl" ./run.sh --export json
 check "a last record cut short (a kill mid-write) is left out" eval '[ "$rc" -eq 0 ] && [ "$(printf "%s\n" "$out" | grep -c "\"run\": \"x\"")" -eq 1 ]'
@@ -453,6 +462,34 @@ check "time_json_to: every figure of GNU time -v, none of the program's stderr" 
   [ "$(lib eval "time_json_to v '$tmp/gnu'; echo \"\$v\"")" = '{"User time (seconds)":0.28,"System time (seconds)":0.05,"Percent of CPU this job got":"6%","Elapsed (wall clock) time (h:mm:ss or m:ss)":"0:05.01","Average shared text size (kbytes)":0,"Maximum resident set size (kbytes)":65420,"Exit status":1}' ]
 check "time_json_to: and of BSD time -l" \
   [ "$(lib eval "time_json_to v '$tmp/macos'; echo \"\$v\"")" = '{"maximum resident set size":67371008,"average shared memory size":0,"page reclaims":16470,"page faults":0,"involuntary context switches":43,"peak memory footprint":66830336}' ]
+
+# 9. The table from the store: render.py's figures are printf's, its choice of the best run the
+# one run.sh always made; a failed render leaves RESULTS as it was and the section's record stored.
+check "render: MiB round a tie to even; KiB and seconds as printf rounds them" \
+  [ "$(render '[mib("512"), mib("1536"), mib("-"), mib("100.5"), seconds("0.105"), seconds("2.675"), seconds("5.010")]')" = "['0.5', '1.5', '-', '0.1', '0.10', '2.67', '5.01']" ]
+check "render: bytes/task below the baseline keeps its sign, as printf does" \
+  [ "$(render 'cell("per_task", "0 0 0 1023 - - x=1", "-", 100000, "1024", False)')" = "-0.0" ]
+# run_rec WALL RSS: a run record as render.py reads one (a Python literal, numbers kept as text).
+run_rec() { printf '{"time":{"wall_s":"%s","user_s":"0.01","sys_s":"0.00","max_rss_kib":"%s"},"samples":{"avg_rss_kib":None},"summary":{"scenario":"x"}}' "$1" "$2"; }
+check "render: the best run is the lowest wall, a tie the line that sorts first; the spread over all" \
+  [ "$(render "best_of([$(run_rec 0.050 2048), $(run_rec 0.040 4096), $(run_rec 0.040 3072)])")" = "('0.040 0.01 0.00 3072 - - scenario=x', '2.0–4.0')" ]
+check "render: one run's spread is its own max RSS twice" \
+  [ "$(render "best_of([$(run_rec 0.050 1536)])[1]")" = "1.5–1.5" ]
+mv harness/render.py harness/render.real
+printf 'import sys\nprint("render.py: broken", file=sys.stderr)\nsys.exit(1)\n' >harness/render.py
+cp "$res" "$tmp/before"
+bench STORE="$store" RUNS=1 ./run.sh 10 coro_timer
+mv harness/render.real harness/render.py
+id=$(printf '%s\n' "$err" | sed -n 's/.*\.\/run.sh --render \([^ ]*\) prints it$/\1/p')
+check "a render that fails: exit 1, RESULTS as it was, the section's record stored to render later" \
+  eval '[ "$rc" -eq 1 ] && cmp -s "$res" "$tmp/before" && [ -n "$id" ] && has "$err" "^render.py: broken$"'
+bench STORE="$store" ./run.sh --render "$id"
+check "and --render then gives it" eval '[ "$rc" -eq 0 ] && has "$out" "^\| coro_timer \| - \| 10 \| 1 \| "'
+mkdir -p "$tmp/oldpy" && printf '#!/bin/sh\nexit 1\n' >"$tmp/oldpy/python3" && chmod +x "$tmp/oldpy/python3"
+rm -f args.log
+bench PATH="$tmp/oldpy:$PATH" RUNS=1 ./run.sh 10 coro_timer
+check "without python3 3.9 or newer: exit 1 before anything runs, saying so" \
+  eval 'exited 1 "^run.sh: python3 3.9 or newer is needed" && [ ! -e args.log ] && cmp -s "$res" "$tmp/before"'
 
 # A subshell (a sampler, a watchdog) that is killed before bash resets the traps it inherited runs
 # them: in_main tells run.sh's own shell from its subshells, so that such a trap only ends it.

@@ -10,7 +10,7 @@ box=$tmp/sandbox
 rdir=$tmp/results # RESULTS lives here, so the charts go to $rdir/charts
 res=$rdir/RESULTS.md
 mkdir -p "$box/charts" "$rdir" "$tmp/tmpdir"
-mkdir -p "$box/peers" && cp run.sh "$box/" && cp peers/peers.sh peers/replicate.sh "$box/peers/"
+mkdir -p "$box/peers" && cp run.sh "$box/" && cp peers/peers.sh peers/replicate.sh "$box/peers/" && cp -R harness "$box/"
 cp charts/svg.sh "$box/charts/"
 printf 'all:\n\t@:\nprint-build:\n\t@echo "compiler=g++ (Fake) 12.2.0"\n\t@echo "flags=-std=c++20 -pthread -O2"\n' >"$box/Makefile"
 
@@ -113,6 +113,7 @@ bench RUNS=1 SLEEP_MS=50 THREAD_CAP=10 SWEEP="100 10 1" ./run.sh --sweep threads
 sec=$(last_section)
 chart=$(chart_of_last_section)
 check "a sweep exits 0" [ "$rc" -eq 0 ]
+check "--render prints the sweep's section again from the store" renders_again
 check "the heading names the sweep's N in increasing order" has "$sec" '^## .* UTC — sweep N=1,10,100, RUNS=1$'
 check "the settings line names SWEEP, RUNS, THREAD_CAP, SLEEP_MS" has "$sec" '^- SWEEP=1 10 100, RUNS=1, THREAD_CAP=10, SLEEP_MS=50$'
 check "the machine is described as in a plain run" has "$sec" '^- compiler: g\+\+ \(Fake\) 12.2.0$'
@@ -199,6 +200,7 @@ rm -f args.log
 bench RUNS=1 SWEEP="1 10 100000000" ./run.sh --sweep coro_timer
 chart=$(chart_of_last_section)
 check "a sweep whose largest N the guard refuses exits 0" [ "$rc" -eq 0 ]
+check "--render gives its not-run row again too" renders_again
 check "that N was not run" [ "$(grep -c -E '^coro_timer 100000000( |$)' args.log)" -eq 0 ]
 check "the smaller N were" [ "$(grep -c -E '^coro_timer 10( |$)' args.log)" -eq 1 ]
 check "its row says why: the estimate, the cost per task it comes from, the memory available" \
