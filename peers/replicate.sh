@@ -527,9 +527,10 @@ replicate_here() {
 $(catalogue "$s" | awk -F '\t' -v p="$prog" -v k="$sv" '$1 == p && (k == "-" || $3 == k) { print $2 "\t" $6; exit }')
 ROW
     [ "$g" = - ] || here=$(runtime_label "$g")
-    # Ours has a row per scenario and worker count of the write-up's rows: each says which.
+    # Ours has a row per scenario, variant and worker count of the write-up's rows: each says which.
     if [ "$g" = ours ]; then
       [ "$s" != threads ] || here="$here, a thread per task"
+      [ "$sv" = - ] || here="$here, $sv"
       case $t in '' | *[!0-9]*) ;; *) here="$here, T=$t" ;; esac
     fi
     printf '%s\t%s\t%s\t%s\t%s\n' "$id" "$here" "$variant" "$prog" "$(
@@ -712,8 +713,11 @@ END {
         ms = secs(sleep_of(gset[g])) " s"; if (index(", " shorts ", ", ", " ms ", ") == 0) shorts = shorts (shorts == "" ? "" : ", ") ms
       }
     }
-    for (r = 1; r <= nr; r++) for (c = 1; c <= nc; c++) if ((rows[r], key, cols[c]) in figwhy)
-      notes = notes sprintf("- %s, %s: published \"-\": %s\n", label[rows[r]], ttitle[t], figwhy[rows[r], key, cols[c]])
+    # A row with no published figure in several columns, for one reason: one line.
+    for (r = 1; r <= nr; r++) for (c = 1; c <= nc; c++) if ((rows[r], key, cols[c]) in figwhy) {
+      nline = sprintf("- %s, %s: published \"-\": %s\n", label[rows[r]], ttitle[t], figwhy[rows[r], key, cols[c]])
+      if (!(nline in noted)) { noted[nline] = 1; notes = notes nline }
+    }
     print ""
   }
   printf "%s", notes

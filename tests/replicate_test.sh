@@ -407,6 +407,42 @@ check "and only their programs ran" \
 check "a claim on a table that did not run: the published answer, and cannot tell here" \
   has "$sec" "^\| Node needs the least memory, Go about the same at either sleep .* \| yes \| - \| cannot tell \|$"
 
+# 2c''. Ours in two variants (a running average under a mutex and through a channel): each of its
+# rows names its variant, so that its bars in the chart are two; a row whose published figure is "-"
+# in two columns for one reason gets one note.
+cat >peers/published/tiny-2095.tsv <<EOF
+about${tab}name${tab}tiny-2095
+about${tab}author${tab}A. Tester
+about${tab}year${tab}2095
+about${tab}title${tab}Tiny averages
+about${tab}url${tab}https://example.org/averages
+about${tab}published${tab}2095-01-01
+about${tab}read${tab}2095-02-02
+about${tab}measured${tab}memory and time of N tasks adding to one mean
+about${tab}machine${tab}a kettle
+about${tab}versions${tab}Go 1.95
+about${tab}unit${tab}MiB and s
+about${tab}runs${tab}one
+run${tab}scenarios${tab}running_avg
+run${tab}RUNS${tab}1
+table${tab}20${tab}Averages${tab}running_avg
+column${tab}memory${tab}max_rss${tab}MiB${tab}memory
+column${tab}time${tab}wall${tab}s${tab}time
+row${tab}go-mutex${tab}running_avg${tab}go-running_avg${tab}mutex${tab}-${tab}Go mutex
+row${tab}go-channel${tab}running_avg${tab}go-running_avg${tab}channel${tab}-${tab}Go channel
+fig${tab}go-mutex${tab}20${tab}memory${tab}1.5${tab}MiB
+fig${tab}go-mutex${tab}20${tab}time${tab}0.5${tab}s
+fig${tab}go-channel${tab}20${tab}memory${tab}-${tab}MiB${tab}not in its tables
+fig${tab}go-channel${tab}20${tab}time${tab}-${tab}s${tab}not in its tables
+EOF
+bench ./run.sh --replicate tiny-2095
+sec=$(last_section)
+check "ours's rows name their variant, and the chart draws a bar for each" \
+  eval '[ "$rc" -eq 0 ] && [ "$(rows_of_table Averages | cut -d"|" -f1,2 | tr "\n" ";")" = "Go mutex|go 1.19.8;Go channel|go 1.19.8;-|c++20 (this repo), mutex;-|c++20 (this repo), channel;" ] &&
+    chart=$tmp/charts/$(printf "%s\n" "$sec" | sed -n "s/^!\[.*\](charts\/\(.*\))$/\1/p") && [ "$(grep -c "data-label=\"c++20 (this repo), " "$chart")" -eq 2 ]'
+check "a row's published \"-\" in two columns, for one reason: one note" \
+  [ "$(printf '%s\n' "$sec" | grep -c '^- Go channel, Averages: published "-": not in its tables$')" -eq 1 ]
+
 # 2d. The write-up's versions beside the default rows: tokio through a set of PEERS_PATCH and .NET
 # 9 through PEERS_DOTNET, each copy of a row's program a row under it with the published figure and
 # the ratio beside it; the claims judged on the copy of the write-up's version, and what differs
@@ -504,7 +540,7 @@ check "with changes not committed, nothing is kept, and the section says so" has
 
 # 5. Bad arguments: exit 2, one line, RESULTS untouched.
 cp "$res" "$tmp/before"
-bad_case "unknown write-up 'nosuch' \(known: csharp-go-2022 csharp-go-elixir-rust-2024 hez2010-2024-take2 hez2010-2024 jantzeno-2023 kjpgit-2019 pkolaczk-2023 tiny-2096 tiny-2097 tiny-2098 tiny-2099" ./run.sh --replicate nosuch
+bad_case "unknown write-up 'nosuch' \(known: csharp-go-2022 csharp-go-elixir-rust-2024 hez2010-2024-take2 hez2010-2024 jantzeno-2023 kjpgit-2019 pkolaczk-2023 tiny-2095 tiny-2096 tiny-2097 tiny-2098 tiny-2099" ./run.sh --replicate nosuch
 bad_case "--replicate takes one write-up, got 'tiny-2099' and 'pkolaczk-2023'" ./run.sh --replicate tiny-2099 pkolaczk-2023
 bad_case "SLEEP_MS cannot be set with --replicate: tiny-2099 fixes its own \(SLEEP_MS=50\)" SLEEP_MS=5 ./run.sh --replicate tiny-2099
 bad_case "no --sweep or --peers with it" ./run.sh --replicate --peers tiny-2099
