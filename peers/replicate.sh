@@ -751,7 +751,7 @@ END {
     }
     print ""
     for (r = 1; r <= nr; r++) if (rows[r] in judged_on)
-      printf "- here, %s is judged on its %s row, the write-up's version\n", label[rows[r]], hlabel[judged_on[rows[r]]]
+      say(sprintf("- here, %s is judged on its %s row, the write-up's version\n", label[rows[r]], hlabel[judged_on[rows[r]]]))
     if (length(judged_on)) print ""
   }
   # What differs, from the facts of the data file and this run.
@@ -770,15 +770,18 @@ END {
       beside = ""
       for (j = 1; j <= ncopies[id]; j++) beside = beside (j > 1 ? ", " : "") hlabel[copies[id, j]]
       if (fval[i] == "-" || !same_version(id, fval[i]))
-        printf "- %s: %s there; %s here%s\n", who, fwords[i], hlabel[id] == "" ? "not run" : hlabel[id],
-          (beside == "" ? "" : ", and beside it " beside) (id in judged_on && !quick ? "; its claims are judged on " hlabel[judged_on[id]] : "")
-    } else if (fkey[i] == "launcher" && fval[i] != "built") printf "- %s: %s there; a built binary here\n", who, fwords[i]
-    else if (fkey[i] == "shape" && prog[id] != "-" && index(hvariant[id], fval[i]) == 0) printf "- %s: %s there; %s here\n", who, fwords[i], hvariant[id]
-    else if (fkey[i] == "missing") printf "- %s: not run here: %s\n", who, fwords[i]
-    else if (fkey[i] != "version" && fkey[i] != "launcher" && fkey[i] != "shape") printf "- %s: %s there (%s)\n", who, fwords[i], fkey[i]
+        say(sprintf("- %s: %s there; %s here%s\n", who, fwords[i], hlabel[id] == "" ? "not run" : hlabel[id],
+          (beside == "" ? "" : ", and beside it " beside) (id in judged_on && !quick ? "; its claims are judged on " hlabel[judged_on[id]] : "")))
+    } else if (fkey[i] == "launcher" && fval[i] != "built") say(sprintf("- %s: %s there; a built binary here\n", who, fwords[i]))
+    else if (fkey[i] == "shape" && prog[id] != "-" && index(hvariant[id], fval[i]) == 0) say(sprintf("- %s: %s there; %s here\n", who, fwords[i], hvariant[id]))
+    else if (fkey[i] == "missing") say(sprintf("- %s: not run here: %s\n", who, fwords[i]))
+    else if (fkey[i] != "version" && fkey[i] != "launcher" && fkey[i] != "shape") say(sprintf("- %s: %s there (%s)\n", who, fwords[i], fkey[i]))
   }
   for (r = 1; r <= nr; r++) if (rows[r] in nobuild) printf "- %s, as published: %s\n", label[rows[r]], nobuild[rows[r]]
 }
+# say(LINE): prints LINE once: rows of several tables under one label (a write-up's timer and
+# shared rows, say) state the same difference once.
+function say(line) { if (!(line in said)) { said[line] = 1; printf "%s", line } }
 # same_version(ID, V): the runtime here of row ID is version V (V "1.41" holds 1.41.1, not 1.4.1).
 function same_version(id, want,   v) { v = hlabel[id]; sub(/^[^0-9]*/, "", v); sub(/[^0-9.].*$/, "", v); return index(v ".", want ".") == 1 }
 function claim_row(words, expr,   th, tf) {

@@ -409,7 +409,7 @@ check "a claim on a table that did not run: the published answer, and cannot tel
 
 # 2c''. Ours in two variants (a running average under a mutex and through a channel): each of its
 # rows names its variant, so that its bars in the chart are two; a row whose published figure is "-"
-# in two columns for one reason gets one note.
+# in two columns for one reason gets one note; two rows under one label, one line of what differs.
 cat >peers/published/tiny-2095.tsv <<EOF
 about${tab}name${tab}tiny-2095
 about${tab}author${tab}A. Tester
@@ -423,17 +423,21 @@ about${tab}machine${tab}a kettle
 about${tab}versions${tab}Go 1.95
 about${tab}unit${tab}MiB and s
 about${tab}runs${tab}one
-run${tab}scenarios${tab}running_avg
+run${tab}scenarios${tab}running_avg hash_collect
 run${tab}RUNS${tab}1
 table${tab}20${tab}Averages${tab}running_avg
+table${tab}20${tab}Hashes${tab}hash_collect${tab}id=hashes
 column${tab}memory${tab}max_rss${tab}MiB${tab}memory
 column${tab}time${tab}wall${tab}s${tab}time
 row${tab}go-mutex${tab}running_avg${tab}go-running_avg${tab}mutex${tab}-${tab}Go mutex
 row${tab}go-channel${tab}running_avg${tab}go-running_avg${tab}channel${tab}-${tab}Go channel
+row${tab}go-hash${tab}hash_collect${tab}go-hash_collect${tab}mutex${tab}-${tab}Go mutex
 fig${tab}go-mutex${tab}20${tab}memory${tab}1.5${tab}MiB
 fig${tab}go-mutex${tab}20${tab}time${tab}0.5${tab}s
 fig${tab}go-channel${tab}20${tab}memory${tab}-${tab}MiB${tab}not in its tables
 fig${tab}go-channel${tab}20${tab}time${tab}-${tab}s${tab}not in its tables
+fact${tab}go-mutex${tab}version${tab}1.95${tab}Go 1.95
+fact${tab}go-hash${tab}version${tab}1.95${tab}Go 1.95
 EOF
 bench ./run.sh --replicate tiny-2095
 sec=$(last_section)
@@ -442,6 +446,8 @@ check "ours's rows name their variant, and the chart draws a bar for each" \
     chart=$tmp/charts/$(printf "%s\n" "$sec" | sed -n "s/^!\[.*\](charts\/\(.*\))$/\1/p") && [ "$(grep -c "data-label=\"c++20 (this repo), " "$chart")" -eq 2 ]'
 check "a row's published \"-\" in two columns, for one reason: one note" \
   [ "$(printf '%s\n' "$sec" | grep -c '^- Go channel, Averages: published "-": not in its tables$')" -eq 1 ]
+check "and one line says what differs for two rows under one label (two tables' Go mutex)" \
+  [ "$(printf '%s\n' "$sec" | grep -c '^- Go mutex: Go 1.95 there; go 1.19.8 here$')" -eq 1 ]
 
 # 2d. The write-up's versions beside the default rows: tokio through a set of PEERS_PATCH and .NET
 # 9 through PEERS_DOTNET, each copy of a row's program a row under it with the published figure and
