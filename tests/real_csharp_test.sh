@@ -23,7 +23,7 @@ box=$tmp/sandbox # run.sh, peers/ and our binaries; RESULTS and PEERS_BUILD outs
 res=$tmp/RESULTS.md
 pb=$tmp/peers-build
 mkdir -p "$box" "$tmp/tmpdir"
-cp -R run.sh peers "$box/"
+cp -R run.sh peers harness "$box/"
 rm -rf "${box:?}"/peers/csharp/*/bin "${box:?}"/peers/csharp/*/obj # a build by hand in peers/ is not the test's
 printf 'all:\n\t@:\nprint-build:\n\t@echo "compiler=g++"\n\t@echo "flags=-O2"\n' >"$box/Makefile"
 for s in $scenarios; do cp "$bin/$s" "$box/"; done
