@@ -2,7 +2,7 @@
 # run.sh: builds the scenarios, runs each one RUNS times under /usr/bin/time and appends the best
 # run of each to RESULTS.md as one self-describing section (machine, compiler, one table).
 # Run: ./run.sh N [scenario ...]   (./run.sh --help lists the environment variables)
-#      ./run.sh --sweep [scenario ...]   every N in SWEEP, a table and an SVG chart (charts/svg.sh)
+#      ./run.sh --sweep [scenario ...]   every N in SWEEP, a table and an SVG chart (harness/charts.py)
 #      ./run.sh --peers N [scenario ...] ours and the other runtimes' programs in peers/, one table
 #                                        (peers/peers.sh finds, builds and runs the other runtimes)
 #      ./run.sh --sweep --peers [scenario ...]   both: every runtime at every N, a chart per scenario
@@ -31,7 +31,7 @@ esac
 # shellcheck source=peers/peers.sh
 . "$(dirname "${BASH_SOURCE[0]}")/peers/peers.sh" ||
   { echo "run.sh: cannot read $(dirname "${BASH_SOURCE[0]}")/peers/peers.sh" >&2; return 1 2>/dev/null; exit 1; }
-# The write-ups' replications: replicate_list, replicate_settings, plan_replicate, write_replicate_section...
+# The write-ups' replications: replicate_list, replicate_settings, plan_replicate, replicate_head...
 # shellcheck source=peers/replicate.sh
 . "$(dirname "${BASH_SOURCE[0]}")/peers/replicate.sh" ||
   { echo "run.sh: cannot read $(dirname "${BASH_SOURCE[0]}")/peers/replicate.sh" >&2; return 1 2>/dev/null; exit 1; }
@@ -300,6 +300,16 @@ json_str_to() {
   _s=${_s//\"/\\\"} _s=${_s//$tab/\\t} _s=${_s//$'\n'/\\n} _s=${_s//$'\r'/\\r}
   printf -v "$1" '"%s"' "${_s//[[:cntrl:]]/}"
 }
+# json_fields_to VAR LINE: the tab-separated fields of LINE as a JSON array of strings, an empty
+# field kept (read -a would merge two tabs).
+json_fields_to() {
+  local _rest=$2$tab _o='' _v
+  while [ -n "$_rest" ]; do
+    json_str_to _v "${_rest%%"$tab"*}"
+    _o="$_o${_o:+,}$_v" _rest=${_rest#*"$tab"}
+  done
+  printf -v "$1" '[%s]' "$_o"
+}
 # utf8_to VAR TEXT: TEXT with each byte that is not part of a well-formed UTF-8 sequence replaced by
 # U+FFFD, so that a program's stray byte (a failure's stderr, a summary) cannot break a record. A
 # byte at a time (LC_ALL=C), for the rare text that has a byte above 127 at all.
@@ -469,14 +479,15 @@ stored() {
   grep -q "^{\"record\":\"run\",\"run\":\"${1%/*}\",.*,\"row\":${1##*/}," "$STORE" 2>/dev/null
 }
 
-# point_done LABEL N WHY: under --replicate, the outcome of one point for its tables: LABEL (the
-# write-up's row), N, and why it has no figure or, without WHY, the run that measure kept, its
-# spread and the means over the runs.
+# point_done LABEL N WHY [REF]: under --replicate, the outcome of one point for its tables: LABEL
+# (the write-up's row), N, and why it has no figure or, without WHY, the run that measure kept, its
+# spread and the means over the runs (for the memory guard, replicate_guard); REF: the plan line
+# that measured it, whose records the section's figures come from.
 point_done() {
   local b=$best sp=$spread m=$means
   [ -n "${replicate:-}" ] || return 0
   [ -z "$3" ] || b=- sp=- m=-
-  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "${3:--}" "$b" "$sp" "$m" >>"$work/rep"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "${3:--}" "$b" "$sp" "$m" "${4:--}" >>"$work/rep"
 }
 
 # progress_to VAR K: "K of PLANNED runs", and from the second run on the time left at the pace so far
@@ -811,7 +822,7 @@ mode_settings() {
   local v t=''
   case " $scenarios " in *" atomic_counter "*)
     for v in HITS MODE SPAWN_FROM POLL_MS BURST BURST_PAUSE_MS; do
-      eval "[ -z \"\$$v\" ] || t=\"\$t, $v=\$$v\""
+      [ -z "${!v:-}" ] || t="$t, $v=${!v}"
     done ;;
   esac
   case " $scenarios " in *" running_avg "* | *" hash_collect "*) [ -z "$START" ] || t="$t, START=$START" ;; esac
@@ -1115,7 +1126,7 @@ LINE
           continue
         fi
         measure_config "$line" "$s" "$prog" "$n" "$args" "$runs"
-        point_done "$label" "$n" "$why"
+        point_done "$label" "$n" "$why" "$row_ref"
         if [ -n "$why" ]; then
           echo "run.sh: $label N=$n: $why" >&2
           write_row "$s" "$runtime" "$variant" "$n" "$tcell" "$why" "$sbase" "$sbase_ref"
@@ -1313,14 +1324,14 @@ draw_chart() {
   fi
   what=point
   case " $* " in *" -b "*) what=bar ;; esac
-  if ! sh charts/svg.sh -t "$title" \
+  if ! python3 harness/charts.py -t "$title" \
     -s "${cpu:-$(uname -m)}, $cores_text cores, $mem_text · ${os:-$(uname -s)}, $(uname -sr) · ${compiler:-unknown} · $when · commit $commit" \
     -y "max RSS (MiB)" \
     -n "Each $what: the process's max RSS as /usr/bin/time reports it, in the run with the lowest wall time of RUNS=$RUNS${SLEEP_MS:+, SLEEP_MS=$SLEEP_MS}${THREADS:+, THREADS=$THREADS}." \
     -n "$(cat "$work/notes" "$notes")" "$@" \
     "$points" >"$work/chart.svg" 2>"$work/svg.err"; then
-    echo "run.sh: chart ($alt) not drawn, charts/svg.sh failed: $(head -n 1 "$work/svg.err")" >&2
-    printf '%s\n\n' "Chart ($alt): not drawn, charts/svg.sh failed: $(head -n 1 "$work/svg.err")" >>"$work/chart_lines"
+    echo "run.sh: chart ($alt) not drawn, harness/charts.py failed: $(head -n 1 "$work/svg.err")" >&2
+    printf '%s\n\n' "Chart ($alt): not drawn, harness/charts.py failed: $(head -n 1 "$work/svg.err")" >>"$work/chart_lines"
     return
   fi
   # Never overwrite an older sweep's chart: RESULTS links every one of them.
@@ -1349,7 +1360,7 @@ draw_charts() {
       replicate)
         # One chart for the section: the write-up's key figure, memory at its largest N.
         [ "$s" = "${scenarios%% *}" ] || continue
-        replicate_bars >"$work/bars.sorted"
+        section_record >"$work/record" && render_record --bars >"$work/bars.sorted" || exit 1
         if [ -n "$quick" ]; then # at N / 10: nothing published stands beside it
           printf '%s\n' "--quick: N divided by 10, so no figure $rep_name published is shown." >"$work/chart_notes.rep"
           draw_chart "$work/bars.sorted" "$work/chart_notes.rep" "replicate-$stamp-$rep_name" \
@@ -1376,21 +1387,24 @@ draw_charts() {
 # peers' tools), the charts, the table and its notes.
 write_section() {
   local ns set
-  if [ "$table" = replicate ]; then write_replicate_section; return; fi
-  if [ -n "$sweep" ]; then ns="N=$(echo "$sweep_ns" | tr ' ' ',')" set="SWEEP=$sweep_ns"; else ns="N=$N" set="N=$N"; fi
-  table_notes >"$work/table_notes"
-  {
-    echo "## $when — ${peers:+peers }${sweep:+sweep }$ns, RUNS=$RUNS$(mode_settings)"
-    echo
-    cat "$work/machine"
-    echo "- $set, $settings"
-    [ -z "$peers" ] || peers_lines
-    echo
-    cat "$work/chart_lines"
-  } >"$work/head"
-  # The table comes from the store: this section's record, then its figures from the run records.
+  if [ "$table" = replicate ]; then
+    replicate_head
+  else
+    if [ -n "$sweep" ]; then ns="N=$(echo "$sweep_ns" | tr ' ' ',')" set="SWEEP=$sweep_ns"; else ns="N=$N" set="N=$N"; fi
+    table_notes >"$work/table_notes"
+    {
+      echo "## $when — ${peers:+peers }${sweep:+sweep }$ns, RUNS=$RUNS$(mode_settings)"
+      echo
+      cat "$work/machine"
+      echo "- $set, $settings"
+      [ -z "$peers" ] || peers_lines
+      echo
+      cat "$work/chart_lines"
+    } >"$work/head"
+  fi
+  # The tables come from the store: this section's record, then its figures from the run records.
   section_record >"$work/record" || { echo "run.sh: cannot write $work/record (a full disk?); $RESULTS left unchanged" >&2; exit 1; }
-  if ! python3 harness/render.py --store "$STORE" --records "$work/records" --context "$work/record" >"$work/section"; then
+  if ! render_record >"$work/section"; then
     # The figures are in the store: its record too, so that --render can give the section later.
     cat "$work/record" >>"$STORE" &&
       echo "run.sh: harness/render.py failed (above); $RESULTS left unchanged, the section's record is in $STORE: ./run.sh --render $run_id prints it" >&2 ||
@@ -1423,8 +1437,14 @@ section_record() {
     done <"$work/$part"
     printf ']'
   done
+  [ "$table" != replicate ] || replicate_fields
   printf '}\n'
 }
+
+# render_record [--bars]: the section that the section's record ($work/record) describes, or a
+# replication's chart's bars, computed by harness/render.py from the store and this sitting's own
+# copy of its records.
+render_record() { python3 harness/render.py --store "$STORE" --records "$work/records" --context "$work/record" "$@"; }
 
 # check_variants: the settings' one check, of the environment's (variant_settings) and of a
 # write-up's run and table lines (check_published): the first bad value exits 2. SLEEP_MS and the
@@ -1764,10 +1784,7 @@ command -v pgrep >/dev/null 2>&1 ||
 run_plan "$work/plan"
 [ "$resumed" -eq 0 ] || [ -n "$replicate" ] ||
   echo "resumed: $resumed of the $configs configurations (the N=1 baselines among them) were measured by an earlier run of this command at commit $commit that was stopped, kept in PEERS_BUILD/resume" >>"$work/notes"
-if [ -n "$replicate" ]; then
-  replicate_values >"$work/rep.values"
-  replicate_here >"$work/rep.here"
-fi
+[ -z "$replicate" ] || replicate_here >"$work/rep.here"
 
 # One reading of the clock for the heading and the chart's name.
 when=$(date -u '+%Y-%m-%d %H:%M UTC|%Y%m%d-%H%M')
@@ -1798,8 +1815,7 @@ if ! append_section "$work/title" "$work/section"; then
   cat "$work/section"
   exit 1
 fi
-# The section's own record, now that RESULTS holds it (a replication's, without its table's rows).
-[ -f "$work/record" ] || section_record >"$work/record"
+# The section's own record, now that RESULTS holds it.
 cat "$work/record" >>"$STORE" ||
   { echo "run.sh: cannot append to the store $STORE: the section's record is lost" >&2; store_lost=$((store_lost + 1)); }
 cat "$work/section"

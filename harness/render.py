@@ -12,6 +12,7 @@ import json
 import re
 import sys
 
+import replicate
 import store
 
 # The columns of each table: key, alignment (l or r), header. The keys: scenario runtime variant n
@@ -308,9 +309,12 @@ def load_or_none(path):
 
 
 def main(argv):
-    """render.py --store PATH --records FILE --context FILE: the section that FILE (a section record
-    run.sh has not yet stored) describes, this sitting's records also in FILE; render.py --store
-    PATH --section SECTION: a stored section again."""
+    """render.py --store PATH --records FILE --context FILE [--bars]: the section that FILE (a
+    section record run.sh has not yet stored) describes, this sitting's records also in FILE, or
+    with --bars a replication's chart's bars; render.py --store PATH --section SECTION: a stored
+    section again."""
+    bars = "--bars" in argv
+    argv = [a for a in argv if a != "--bars"]
     opts = dict(zip(argv[::2], argv[1::2])) if len(argv) % 2 == 0 else {}
     if "--store" not in opts or len(opts.keys() & {"--context", "--section"}) != 1:
         print("run.sh: usage: ./run.sh --render SECTION", file=sys.stderr)
@@ -327,13 +331,13 @@ def main(argv):
                 raise store.StoreError(f"no store at {opts['--store']}: run.sh writes it with its first run")
             context = store.find_section(stored, opts["--section"])
             records = stored
-        if context.get("kind") == "replicate":
-            raise store.StoreError(f"section {context['heading']} has no table the store can give:"
-                                   " a replication's tables come from peers/replicate.sh")
-        if "rows" not in context:
+        if context.get("kind") == "replicate" and "points" in context:
+            text = "".join(f"{bar}\n" for bar in replicate.bars(context, records)) if bars else replicate.section(context, records)
+        elif "rows" not in context or context.get("kind") == "replicate":
             raise store.StoreError(f"section {context.get('heading', context['run'])} was written"
                                    " before run.sh kept its tables in the store")
-        text = section(context, records)
+        else:
+            text = section(context, records)
     except store.StoreError as e:
         print(f"run.sh: {e}", file=sys.stderr)
         return e.code

@@ -363,12 +363,12 @@ EOF
 # peers_settings: the peers' environment, checked like run.sh's own (bad values exit 2): PEERS,
 # PEERS_CARGO, the crate registry and the toolchain commands (their defaults where unset).
 peers_settings() {
-  local kv p
+  local kv p v
   PEERS_CARGO=${PEERS_CARGO:-auto} PEERS_INSTALL=${PEERS_INSTALL:-auto}
   PEERS_JDKS=${PEERS_JDKS-$default_jdks}
   case $PEERS_INSTALL in auto | no) ;; *) bad "PEERS_INSTALL must be auto or no, got '$PEERS_INSTALL'" ;; esac
   case $PEERS_CARGO in auto | crates-io | debian) ;; *) bad "PEERS_CARGO must be auto, crates-io or debian, got '$PEERS_CARGO'" ;; esac
-  for kv in $peer_commands; do eval "${kv%%=*}=\${${kv%%=*}:-${kv#*=}}"; done
+  for kv in $peer_commands; do v=${kv%%=*} && printf -v "$v" '%s' "${!v:-${kv#*=}}"; done
   registry=${PEERS_CARGO_REGISTRY:-/usr/share/cargo/registry}
   [ -z "${PEER_TIMEOUT:-}" ] || is_count "$PEER_TIMEOUT" ||
     bad "PEER_TIMEOUT must be a whole number of seconds >= 1, got '$PEER_TIMEOUT'"
@@ -684,8 +684,7 @@ npm_install() {
 # user named one, else FILE under PEERS_BUILD/npm/node_modules where run.sh installed it, else
 # FILE's own name on PATH (bun, deno).
 npm_tool() {
-  local v
-  eval "v=\$$1"
+  local v=${!1}
   if [ "$v" != npm ]; then echo "$v"; elif [ -x "$pb/npm/node_modules/$2" ]; then echo "$pb/npm/node_modules/$2"; else basename "$2"; fi
 }
 

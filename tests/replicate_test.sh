@@ -30,8 +30,8 @@ done
 check "a claim's words keep the text's words apart from the file's reading of them" \
   grep -q '"the CPU usage and memory usage quite contrast" (the text.s words; which way memory goes, C# below Go, is this file.s reading' peers/published/csharp-go-2022.tsv
 check "seven write-ups" [ "$(ls peers/published/*.tsv | wc -l)" -eq 7 ]
-check "peers/README.md gives the sizes the units are read in, which are published_awk's" \
-  eval 'lib published_awk | grep -qF "split(\"1 1 1 1024 1024 1048576 1 1 0.001 1\", unit_sizes" &&
+check "peers/README.md gives the sizes the units are read in, which are harness/replicate.py's" \
+  eval '[ "$(python3 -c "import sys; sys.path.insert(0, \"harness\"); import replicate as r; print(*(r.UNITS[u][1] for u in (\"KB\", \"KiB\", \"KiB,\", \"MB\", \"MiB\", \"GB\", \"ms\")))")" = "1 1 1 1024 1024 1048576 0.001" ] &&
     grep -qF "are 1 KiB, MB and MiB 1024 KiB, GB 1,048,576 KiB (2^20), ms 0.001 s, whatever the \`about unit\` line" peers/README.md'
 
 # Spot checks: each table's first and last figure as its text prints it, copied here by hand, so
@@ -219,8 +219,7 @@ rm -f long_more
 sec=$(last_section)
 check "a replication exits 0" [ "$rc" -eq 0 ]
 id=$(printf '%s\n' "$err" | sed -n 's/^run.sh: appended to .*(run \(.*\))$/\1/p')
-check "--render of a replication says its tables are not the store's yet" \
-  eval 'said=$(env RESULTS="$res" ./run.sh --render "$id" 2>&1); [ $? -eq 2 ] && has "$said" "has no table the store can give: a replication.s tables come from peers/replicate.sh"'
+check "--render prints the replication's section again from the store, byte for byte: tables, claims and differences" renders_again
 check "its heading names the write-up" has "$sec" '^## [0-9-]+ [0-9:]+ UTC — replicate tiny-2099$'
 check "it runs the write-up's N, sleep and runs" has "$sec" '^- N=1,100, RUNS=2, SLEEP_MS=50$'
 check "every program got the write-up's sleep, N in increasing order, then at the largest N --peers' 30 s" \
@@ -304,6 +303,7 @@ git add peers/published/tiny-2098.tsv && git -c user.email=t@t -c user.name=t co
 bench ./run.sh --replicate tiny-2098
 sec=$(last_section)
 check "a write-up without figures replicates" [ "$rc" -eq 0 ]
+check "and renders again from the store, a row refused by the memory guard included" renders_again
 check "each table holds its scenario's rows only, ours last; again at 30 s at each scenario's largest N" \
   eval '[ "$(rows_of_table Timers | cut -d"|" -f1 | tr "\n" ";")" = "Go timers;-;" ] && [ "$(rows_of_table Shared | cut -d"|" -f1,2 | tr "\n" ";")" = "Go shared|go 1.19.8;Go shared|go 1.19.8, at a 30 s sleep;-|c++20 (this repo);-|c++20 (this repo), at a 30 s sleep;" ]'
 check "the mean of the runs, in seconds, and no published figure" \
@@ -363,6 +363,7 @@ rm -f args.log
 bench ./run.sh --replicate tiny-2097
 sec=$(last_section)
 check "a write-up with tables of their own settings replicates" [ "$rc" -eq 0 ]
+check "and renders again from the store, readings, sums and rankings included" renders_again
 check "each table's programs ran with its own sleep" \
   eval '[ "$(grep -c "^go-coro_timer 20 50$" args.log)" -eq 1 ] && [ "$(grep -c "^go-coro_timer 20 80$" args.log)" -eq 1 ] &&
     [ "$(grep -c "^coro_timer 20 --sleep-ms 50$" args.log)" -eq 1 ] && [ "$(grep -c "^coro_timer 20 --sleep-ms 80$" args.log)" -eq 1 ]'
@@ -398,6 +399,7 @@ rm -f args.log
 bench TABLES="long once" ./run.sh --replicate tiny-2097
 sec=$(last_section)
 check "TABLES runs some of the tables" [ "$rc" -eq 0 ]
+check "and its section renders again from the store, those tables only" renders_again
 check "its heading and a line name them, and how many the write-up has" \
   eval 'has "$sec" "^## [0-9-]+ [0-9:]+ UTC — replicate tiny-2097, tables long once$" && has "$sec" "^- TABLES=\"long once\": only these of its tables ran here \(of 4\); "'
 check "only their tables are in the section" \
@@ -492,6 +494,7 @@ bench PEERS_PATCH="tokio=$tmp/src/tokio pin-project-lite=$tmp/src/ppl" PEERS_DOT
 rm -f half_dotnet_9.0.7
 sec=$(last_section)
 check "a replication with the write-up's versions exits 0" [ "$rc" -eq 0 ]
+check "and renders again from the store, its copies and the claims judged on them included" renders_again
 check "each row's copies under it, named by their version, each beside the published figure with its ratio; none for a program the set does not touch (async-std)" \
   eval '[ "$(rows_of_table "A hundred" | cut -d"|" -f1,2,4 | tr "\n" ";")" = "Tokio|rust tokio 1.99.0|4000;Tokio|rust tokio 1.41.1 (patched)|4000;C#|c# .NET 10.0.3 JIT|2000;C#|c# .NET 9.0.7 JIT|2000;Go|go 1.19.8|4000;Async|rust async-std 1.99.1|-;-|c++20 (this repo)|;" ] &&
     [ "$(rows_of_table "A hundred" | grep -c -E "^(Tokio|C#)\|[^|]+\|[0-9]+\|[0-9]+\|[0-9]+[.][0-9]{2}$")" -eq 4 ]'
@@ -510,6 +513,7 @@ check "the copies have bars of their own" \
 rm -f args.log
 bench ./run.sh --replicate tiny-2099 --quick
 check "--quick exits 0" [ "$rc" -eq 0 ]
+check "and renders again from the store" renders_again
 check "it runs N / 10" eval '[ "$(grep -c "^go-coro_timer 10 50$" args.log)" -eq 2 ] && ! grep -q "^go-coro_timer 100 " args.log'
 sec=$(last_section)
 check "and says so, and why nothing is set against the published figures" has "$sec" \
@@ -534,6 +538,7 @@ check "and leaves RESULTS byte for byte" cmp -s "$res" "$tmp/before"
 go_runs=$(grep -c '^go-coro_timer [0-9]* 50$' args.log)
 bench ./run.sh --replicate tiny-2099 --quick
 check "run again, it completes" [ "$rc" -eq 0 ]
+check "and its section renders again from the store, with the earlier sitting's runs" renders_again
 check "Go, measured before the stop, is not measured again" [ "$(grep -c '^go-coro_timer [0-9]* 50$' args.log)" -eq "$go_runs" ]
 check "the section says how many configurations came from the earlier run" has "$(last_section)" '^- resumed: [1-9][0-9]* of the configurations were measured by an earlier run of this replication at commit [0-9a-f]+, kept in PEERS_BUILD/replicate$'
 check "and its record names both sittings, so that its export holds the runs of both, Go's first" \

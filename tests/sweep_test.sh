@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/sweep_test.sh: ./run.sh --sweep against fake scenarios in a sandbox (~10 s): the section's
 # table, the SVG chart it links (well-formed, one line per series, points in N order and equal to
-# the table), THREAD_CAP, failed points, interruption, bad SWEEP; then charts/svg.sh on its own.
+# the table), THREAD_CAP, failed points, interruption, bad SWEEP; then harness/charts.py on its own.
 cd "$(dirname "$0")/.." || exit 1
 # shellcheck source=tests/lib.sh
 . tests/lib.sh
@@ -11,7 +11,6 @@ rdir=$tmp/results # RESULTS lives here, so the charts go to $rdir/charts
 res=$rdir/RESULTS.md
 mkdir -p "$box/charts" "$rdir" "$tmp/tmpdir"
 mkdir -p "$box/peers" && cp run.sh "$box/" && cp peers/peers.sh peers/replicate.sh "$box/peers/" && cp -R harness "$box/"
-cp charts/svg.sh "$box/charts/"
 printf 'all:\n\t@:\nprint-build:\n\t@echo "compiler=g++ (Fake) 12.2.0"\n\t@echo "flags=-std=c++20 -pthread -O2"\n' >"$box/Makefile"
 
 # fake NAME EXTRA: a stand-in binary whose max RSS grows with N (dd holds a buffer of N × 40 KB),
@@ -254,12 +253,12 @@ check "a SWEEP without 1 says it adds the baseline" exited 0 "SWEEP has no 1; ru
 check "N=1 is run" grep -q '^coro_timer 1$' args.log
 check "its rows are N=1 and N=10" [ "$(table_rows | awk -F' [|] ' '{ printf "%s ", $3 }')" = "1 10 " ]
 
-# 7. charts/svg.sh on its own: y scale, escaping, bad input.
-svg() { run_cmd sh charts/svg.sh "$@"; }
+# 7. harness/charts.py on its own: y scale, escaping, bad input.
+svg() { run_cmd python3 harness/charts.py "$@"; }
 printf 'a\t1\t1.5\na\t1000\t150\nb\t1\t2\nb\t10\t900.5\n' >"$tmp/log.tsv"
 svg -t 'T & <title>' -s 'CPU "x" & y' -n 'a note <b>' "$tmp/log.tsv"
 printf '%s\n' "$out" >"$tmp/log.svg"
-check "svg.sh exits 0" [ "$rc" -eq 0 ]
+check "charts.py exits 0" [ "$rc" -eq 0 ]
 check_xml "text with & < > \" is escaped" "$tmp/log.svg"
 check "values spanning more than two decades get a log y axis" has "$out" 'data-y-scale="log"'
 check "a log y axis is labelled in decades" \
@@ -308,7 +307,7 @@ printf 'ours\t49.3\t-\nc# <aot> & co\t190.1\t196.59\ngo\t9597.8\n' >"$tmp/bars.t
 svg -b -m ours -t 'Max RSS & <bars>' "$tmp/bars.tsv"
 printf '%s\n' "$out" >"$tmp/bars.svg"
 bar_attrs() { attrs "$1" '<g class="bar"' data-label data-mib data-published data-x data-w; }
-check "svg.sh -b exits 0" [ "$rc" -eq 0 ]
+check "charts.py -b exits 0" [ "$rc" -eq 0 ]
 check_xml "a bar chart with & < > in its labels is well-formed" "$tmp/bars.svg"
 check "one bar per line, in input order, with its MiB and published figure as given" \
   [ "$(bar_attrs "$tmp/bars.svg" | cut -d'|' -f1-3 | tr '\n' ';')" = "ours|49.3|-;c# &lt;aot&gt; &amp; co|190.1|196.59;go|9597.8|-;" ]

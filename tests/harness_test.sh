@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# tests/harness_test.sh: harness/replicate.py's parts on their own, in one python3 process (a process
+# start is dear on some machines): a data file read, its claims judged on readings and ties, its
+# checker's messages, the groups of tables (and the row again at --peers' sleep), and a section's
+# table, claims and differences computed from run records.
+cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
+
+results=$(python3 - <<'EOF' 2>&1
+import sys
+sys.path.insert(0, "harness")
+import replicate as r
+
+def say(name, ok, detail=""):
+    print(("PASS\t" if ok else "FAIL\t") + name + ("" if ok else f" (got: {detail})"))
+
+T = "\t"
+def tsv(*lines):
+    return "\n".join(T.join(l) for l in lines) + "\n"
+
+about = [("about", k, "x") for k in r.ABOUT if k != "name"] + [("about", "name", "tiny")]
+base = about + [
+    ("run", "scenarios", "coro_timer"), ("run", "SLEEP_MS", "5000"),
+    ("table", "1000", "1K", "-", "id=small"), ("table", "100000", "100K", "-", "id=big"),
+    ("table", "100000", "100K again", "-", "id=slow", "SLEEP_MS=6000"),
+    ("column", "memory", "max_rss", "MB", "Memory"),
+    ("row", "go", "coro_timer", "go-coro_timer", "-", "-", "Go"),
+    ("row", "cs", "coro_timer", "csharp-coro_timer", "-", "-", "C#"),
+    ("row", "rs", "coro_timer", "-", "-", "-", "Rust"),
+    ("fig", "go", "big", "memory", "100", "MB"), ("fig", "cs", "big", "memory", "50/150", "MB"),
+    ("fig", "rs", "big", "memory", "10", "MB"), ("fig", "go", "small", "memory", "-", "MB", "not printed"),
+]
+pub = r.Published(tsv(*base))
+j = r.Judge(pub, pub.label)
+figs = r.Figures(pub.lo, pub.hi, pub.shown)
+cases = [
+    ("memory rs < go at big", "yes"),
+    # C#'s readings straddle Go's figure: neither is wholly below the other.
+    ("memory cs < go at big", "no"), ("memory cs > go at big", "no"),
+    ("min memory at big = rs", "yes"), ("max memory at big = go", "no"),
+    ("ratio memory go / rs at big > 9.9", "yes"), ("ratio memory cs / rs at big > 4", "yes"),
+    ("ratio memory cs / rs at big < 10", "no"),
+    ("chain memory rs@big < go@big ~ cs@big", "yes"), ("chain memory rs@big < cs@big < go@big", "no"),
+    ("memory go < rs at small", "cannot tell"), ("memory rs < go at big and memory go < rs at small", "cannot tell"),
+    ("memory go < rs at big and memory go < rs at small", "no"),
+]
+for expr, want in cases:
+    v, f = j.judge(expr, figs)
+    say(f"judge: {expr} is {want}", v == want, f"{v}: {f}")
+v, f = j.judge("ratio memory cs / rs at big > 4", figs)
+say("a ratio over readings gives its range", f == "C# / Rust = 5.00–15.00", f)
+v, f = j.judge("min memory at small = go", figs)
+say("a claim on a table without figures cannot be told", (v, f) == ("cannot tell", "-"), (v, f))
+
+# The checker: each problem with its line, in the file's order.
+bad = base + [("row", "go", "coro_timer", "go-coro_timer", "-", "-", "Go again"), ("fig", "rs", "small", "memory", "3", "KB"),
+              ("bogus", "line"), ("claim", "min memory at big go", "yes", "words")]
+problems = r.Check("dir/tiny.tsv", tsv(*bad)).problems
+n = len(base)
+want = [f"dir/tiny.tsv:{n + 1}: second row go (first at line {n - 6})",
+        f"dir/tiny.tsv:{n + 2}: fig in KB, its column is in MB",
+        f'dir/tiny.tsv:{n + 3}: unknown kind "bogus"',
+        f"dir/tiny.tsv:{n + 4}: a claim outside the grammar: min memory at big go (not of the form min COLUMN at T = ROW)"]
+say("the checker names each problem with its line", problems == want, problems)
+say("a good file has no problem", r.Check("tiny.tsv", tsv(*base)).problems == [], r.Check("tiny.tsv", tsv(*base)).problems)
+say("a file named for another write-up is refused", "x/other.tsv:0: its name is tiny, not its file name" in r.Check("x/other.tsv", tsv(*base)).problems)
+
+# The groups: a table's settings make its group; a sleep shorter than --peers' adds a group at the
+# largest N, shared by groups that differ only in their sleep.
+groups = r.groups(pub, False, "30000")
+say("groups, and the row again at 30 s", groups == [["1", "-", "1000 100000", "-"], ["2", "SLEEP_MS=6000", "100000", "-"],
+                                                    ["3", "SLEEP_MS=30000", "100000", "coro_timer", "1,2"]], groups)
+say("--quick divides N and adds no 30 s group", r.groups(pub, True, "30000") == [["1", "-", "100 10000", "-"], ["2", "SLEEP_MS=6000", "10000", "-"]],
+    r.groups(pub, True, "30000"))
+say("TABLES picks tables by id", [t["key"] for t in r.Published(tsv(*base), "big slow").tables] == ["big", "slow"])
+
+# A section from records: the best of two runs by wall, the figure in the write-up's unit, the
+# ratio to the published one, ours without either, and the point run again at 30 s.
+def rec(label, n, row, wall, rss, summary=None):
+    return {"record": "run", "run": "R", "row": str(row), "label": label, "n": str(n), "failure": None,
+            "time": {"wall_s": wall, "user_s": "1.00", "sys_s": "0.50", "max_rss_kib": str(rss)},
+            "samples": {"avg_rss_kib": None, "window_avg_kib": None},
+            "summary": summary or {"scenario": "coro_timer", "n": str(n)}}
+records = [rec("go@1", 100000, 1, "5.20", 204800), rec("go@1", 100000, 1, "5.10", 102400),
+           rec("go@3", 100000, 2, "30.1", 307200), rec("ours:coro_timer@1", 100000, 3, "5.00", 10240),
+           {"record": "run", "run": "R", "row": "4", "label": "cs@1", "n": "100000", "failure": "failed (exit 1): boom"}]
+context = {"run": "R", "head": ["## head", ""], "published": tsv(*base), "tables": "big", "quick": "", "long_ms": "30000",
+           "runs_here": "2", "machine_here": "CPU: here", "notes": ["- a note"],
+           "here": [["go", "go 1.19", "-", "go-coro_timer", "ok"], ["cs", "c# .NET 10", "-", "csharp-coro_timer", "ok"],
+                    ["rs", "", "-", "-", ""], ["ours:coro_timer", "c++20 (this repo)", "-", "coro_timer", "ok"]],
+           "points": [{"label": "go@1", "n": "100000", "ref": "R/1"}, {"label": "go@2", "n": "100000", "ref": "R/2"},
+                      {"label": "ours:coro_timer@1", "n": "100000", "ref": "R/3"}, {"label": "cs@1", "n": "100000", "ref": "R/4"}]}
+context["points"][1]["label"] = "go@2"  # TABLES="big": group 1 only, its 30 s group numbered 2
+records[2]["label"] = "go@2"
+text = r.section(context, records).split("\n")
+rows = [l for l in text if l.startswith("| ")]
+say("a section's rows: the best run, in MB, with the published figure and the ratio", "| Go | go 1.19 | 100.0 | 100 | 1.00 | - |" in rows, rows)
+say("the row again at 30 s, without a published figure", "| Go | go 1.19, at a 30 s sleep | 300.0 |  |  | - |" in rows, rows)
+say("a failed point says why", "| C# | c# .NET 10 | failed (exit 1): boom | 50/150 | - | - |" in rows, rows)
+say("a row with no program here says so", "| Rust | not to be had here | - | 10 | - | - |" in rows, rows)
+say("ours last, without a published figure, then again at 30 s", rows[-2:] == ["| - | c++20 (this repo) | 10.0 |  |  | - |",
+                                                                            "| - | c++20 (this repo), at a 30 s sleep | - |  |  | - |"], rows)
+say("the section ends with what differs, then a blank line", text[-3:] == ["- runs: x there; the best of RUNS=2 here", "", ""], text[-4:])
+say("the notes follow the write-up's line", "- a note" in text and text.index("- a note") == [i for i, l in enumerate(text) if l.startswith("- the write-up:")][0] + 1, text)
+means = r.point_values(context["points"][:1], r.render.Rows(records, {"R"}))[("go@1", "100000")]
+say("the means over the runs, as awk printed them", (means["wmean"], means["rmean"]) == ("5.150", "153600"), means)
+EOF
+)
+while IFS=$'\t' read -r verdict name; do
+  case $verdict in
+    PASS) check "$name" true ;;
+    FAIL) check "$name" false ;;
+    *) check "harness/replicate.py's checks ran: $verdict $name" false ;;
+  esac
+done <<<"$results"
+finish
