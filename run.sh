@@ -1310,7 +1310,7 @@ table_notes() {
   variant_notes | sed 's/^/- /'
 }
 
-# draw_chart POINTS NOTES NAME TITLE ALT [SVG.SH OPTION...]: draws POINTS (a sweep's series, or with
+# draw_chart POINTS NOTES NAME TITLE ALT [CHARTS.PY OPTION...]: draws POINTS (a sweep's series, or with
 # -b the bars of a peers section) as $work/NAME.svg, NAME made unique against charts/ and the
 # charts drawn before (in charts), and adds the section's line for it, or for why it was not
 # drawn, to $work/chart_lines.
@@ -1329,9 +1329,9 @@ draw_chart() {
     -y "max RSS (MiB)" \
     -n "Each $what: the process's max RSS as /usr/bin/time reports it, in the run with the lowest wall time of RUNS=$RUNS${SLEEP_MS:+, SLEEP_MS=$SLEEP_MS}${THREADS:+, THREADS=$THREADS}." \
     -n "$(cat "$work/notes" "$notes")" "$@" \
-    "$points" >"$work/chart.svg" 2>"$work/svg.err"; then
-    echo "run.sh: chart ($alt) not drawn, harness/charts.py failed: $(head -n 1 "$work/svg.err")" >&2
-    printf '%s\n\n' "Chart ($alt): not drawn, harness/charts.py failed: $(head -n 1 "$work/svg.err")" >>"$work/chart_lines"
+    "$points" >"$work/chart.svg" 2>"$work/chart.err"; then
+    echo "run.sh: chart ($alt) not drawn, harness/charts.py failed: $(head -n 1 "$work/chart.err")" >&2
+    printf '%s\n\n' "Chart ($alt): not drawn, harness/charts.py failed: $(head -n 1 "$work/chart.err")" >>"$work/chart_lines"
     return
   fi
   # Never overwrite an older sweep's chart: RESULTS links every one of them.
@@ -1360,7 +1360,11 @@ draw_charts() {
       replicate)
         # One chart for the section: the write-up's key figure, memory at its largest N.
         [ "$s" = "${scenarios%% *}" ] || continue
-        section_record >"$work/record" && render_record --bars >"$work/bars.sorted" || exit 1
+        # Bars that cannot be computed leave the chart out, not the section (its line says why).
+        if ! { section_record >"$work/record" && render_record --bars >"$work/bars.sorted" 2>"$work/bars.err"; }; then
+          echo "run.sh: chart of $rep_name not drawn: its bars could not be computed: $(tail -n 1 "$work/bars.err")" >&2
+          : >"$work/bars.sorted"
+        fi
         if [ -n "$quick" ]; then # at N / 10: nothing published stands beside it
           printf '%s\n' "--quick: N divided by 10, so no figure $rep_name published is shown." >"$work/chart_notes.rep"
           draw_chart "$work/bars.sorted" "$work/chart_notes.rep" "replicate-$stamp-$rep_name" \
@@ -1515,6 +1519,13 @@ place_files() {
   case $STORE in /*) ;; *) STORE=$here/$STORE ;; esac
 }
 
+# need_python: python3 3.9 or newer, or exit 1 saying so: it computes every section and chart
+# from the store, and reads the write-ups' data files.
+need_python() {
+  python3 -c 'import sys; sys.exit(sys.version_info < (3, 9))' 2>/dev/null ||
+    { echo "run.sh: python3 3.9 or newer is needed: each section's table is computed from the store with it (on Debian: apt-get install python3)" >&2; exit 1; }
+}
+
 # Sourced: stop here, before any side effect.
 [ "${BASH_SOURCE[0]}" = "$0" ] || return 0
 
@@ -1548,6 +1559,7 @@ done
 # --replicate [NAME [--quick]]: a write-up's own configuration, so no N, scenario, --sweep or --peers.
 if [ -n "$replicate" ]; then
   [ -z "$sweep$peers" ] || bad "--replicate runs a write-up's own configuration: no --sweep or --peers with it"
+  need_python # it reads and checks the write-up's data file
   for arg in "$@"; do
     case $arg in
       -h | --help) usage; exit 0 ;;
@@ -1638,8 +1650,7 @@ fi
 
 check_results "$RESULTS"
 check_store "$STORE"
-python3 -c 'import sys; sys.exit(sys.version_info < (3, 9))' 2>/dev/null ||
-  { echo "run.sh: python3 3.9 or newer is needed: each section's table is computed from the store with it (on Debian: apt-get install python3)" >&2; exit 1; }
+need_python
 chart_dir=$(dirname "$RESULTS")/charts
 [ -z "$sweep$peers" ] || check_charts "$chart_dir"
 

@@ -87,8 +87,10 @@ def wrap(text, chars, sep):
     """TEXT split at SEP into lines of at most CHARS characters (a longer piece keeps its own
     line), SEP kept at the end of a broken line."""
     lines, line = [], ""
-    # At " ", as awk's split has always broken them: at runs of blanks, none at either end.
-    for w in text.split() if sep == " " else text.split(sep) if text else []:
+    # At " ", as the charts have always broken them: at runs of spaces, tabs and newlines, none at
+    # either end.
+    words = re.split(r"[ \t\n]+", text.strip(" \t\n")) if sep == " " else text.split(sep)
+    for w in words if text.strip(" \t\n") else []:
         if line != "" and width(line) + width(sep) + width(w) > chars:
             lines.append(line + ("" if sep == " " else sep))
             line = w

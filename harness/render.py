@@ -12,7 +12,6 @@ import json
 import re
 import sys
 
-import replicate
 import store
 
 # The columns of each table: key, alignment (l or r), header. The keys: scenario runtime variant n
@@ -332,6 +331,7 @@ def main(argv):
             context = store.find_section(stored, opts["--section"])
             records = stored
         if context.get("kind") == "replicate" and "points" in context:
+            import replicate  # which imports this module's figures
             text = "".join(f"{bar}\n" for bar in replicate.bars(context, records)) if bars else replicate.section(context, records)
         elif "rows" not in context or context.get("kind") == "replicate":
             raise store.StoreError(f"section {context.get('heading', context['run'])} was written"

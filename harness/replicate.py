@@ -227,7 +227,7 @@ class Judge:
             figures = "%s / %s = %.2f" % (label(w[3]), label(w[5]), r)
             if "%.2f" % b_v != "%.2f" % r:
                 figures += "–%.2f" % b_v
-            holds = r > float(w[9]) if w[8] == ">" else b_v < float(w[9])
+            holds = r > numeric(w[9]) if w[8] == ">" else b_v < numeric(w[9])
             return "yes" if holds else "no", figures
         if w[1] == "chain":
             # Groups of terms ranked together ("~"), each wholly below ("<") or above (">") the next.
@@ -263,7 +263,7 @@ def quick_n(n, quick):
 
 def point_values(points, rows):
     """Each point's figures, by (label, N): why it has none, or its best run (render.best_of) as
-    run.sh's line of it, its spread, and the means over its runs of the wall and max RSS."""
+    run.sh's line of it, and the means over its runs of the wall and max RSS."""
     values = {}
     for p in points:
         key = (p["label"], str(p["n"]))
@@ -272,7 +272,7 @@ def point_values(points, rows):
             continue
         sitting, _, row = p["ref"].rpartition("/")
         runs = rows.by_ref.get((sitting, row))
-        why, best, spread = rows.outcome(p["ref"])
+        why, best, _ = rows.outcome(p["ref"])
         if why is not None:
             values[key] = {"why": why}
             continue
@@ -280,13 +280,15 @@ def point_values(points, rows):
         lines = [render.run_line(r) for r in runs]
         if len(lines) == 1:  # as run.sh kept it: bash's printf, a long double
             means = (render.c_fixed(render.as_long_double(wall), 3), rss)
-        else:  # awk's mean, a double
-            ws = sum(float(render.as_double(line.split(" ")[0])) for line in lines) / len(lines)
-            rs = sum(float(render.as_double(line.split(" ")[3])) for line in lines) / len(lines)
-            means = ("%.3f" % ws, "%.0f" % rs)
+        else:  # awk's mean, a double, added in order (sum() compensates from Python 3.12 on)
+            ws = rs = 0.0
+            for line in lines:
+                ws += float(render.as_double(line.split(" ")[0]))
+                rs += float(render.as_double(line.split(" ")[3]))
+            means = ("%.3f" % (ws / len(lines)), "%.0f" % (rs / len(lines)))
         values[key] = {"why": "-", "wall": wall, "user": user, "sys": sys_, "rss": rss, "avg": avg,
                        "wait": render.field(summary, "rss_wait_kib"), "alive": render.alive_cell(summary),
-                       "spread": spread, "wavg": wavg, "wmean": means[0], "rmean": means[1]}
+                       "wavg": wavg, "wmean": means[0], "rmean": means[1]}
     return values
 
 
@@ -420,7 +422,7 @@ class Section:
                 said.add(line)
                 out.append(line)
 
-        mine = render_figs = Figures({}, {}, {})
+        mine = Figures({}, {}, {})
         order = []
         for r in pub.rows:
             order += [r] + self.copies.get(r, [])
@@ -726,6 +728,8 @@ class Check:
         for i in range(nf):
             if f[i] == "":
                 bad(f"field {i + 1} is empty")
+        if "\r" in "".join(f):
+            bad("a carriage return: save the file with LF line ends")
         if kind == "run" and f[1] not in RUN_VARS:
             bad(f"unknown run variable {f[1]}")
         if kind == "row":
@@ -750,6 +754,8 @@ class Check:
                 bad(f"a second table keyed {t['key']} for the same rows; give it an id=")
             self.keyline[t["key"], t["scen"]] = number
             self.anyscen.add(t["key"])
+            if not re.fullmatch(r"[1-9][0-9]*", t["n"]):
+                bad(f"a table's N is a whole number from 1, without a leading zero: {t['n']}")
             if t["bad"] is not None:
                 bad(f"after a table's scenario come id= and settings, not {t['bad']}")
             if t["scen"] != "-" and t["scen"] not in pub.run.get("scenarios", "").split(" "):
@@ -914,21 +920,26 @@ def main(argv):
         return 2
     path = argv[1]
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        print(f"{path}:0: cannot read it: {e}")
+        return command(argv[0], path, argv[2:])
+    except Exception as e:  # one line, where run.sh reads it, rather than a traceback
+        line = f"{path}:0: harness/replicate.py could not read it: {type(e).__name__}: {e}"
+        print(f"bad\t{line}" if argv[0] == "check" else f"run.sh: {line}", file=sys.stdout if argv[0] == "check" else sys.stderr)
         return 1
-    if argv[0] == "check":
+
+
+def command(what, path, rest):
+    with open(path, encoding="utf-8", newline="") as f:
+        text = f.read()
+    if what == "check":
         check = Check(path, text)
         out = [f"bad\t{p}" for p in check.problems] + settings(check.pub, text)
         keys = list(dict.fromkeys(t["key"] for t in check.pub.tables))
         out.append(f"tables\t{len(check.pub.tables)}\t{' '.join(keys)}")
         print("\n".join(out))
         return 1 if check.problems else 0
-    if argv[0] == "groups":
-        quick = "--quick" in argv[2:]
-        long_ms = [a for a in argv[2:] if a != "--quick"][0]
+    if what == "groups":
+        quick = "--quick" in rest
+        long_ms = [a for a in rest if a != "--quick"][0]
         for g in groups(Published(text, os.environ.get("TABLES", "")), quick, long_ms):
             print("\t".join(g))
         return 0

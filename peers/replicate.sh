@@ -16,8 +16,6 @@ harness_dir=${published_dir%/peers/published}/harness
 # The variables a write-up's run lines may set (its table lines, all but RUNS).
 replicate_vars="SLEEP_MS RUNS HITS MODE SPAWN_FROM POLL_MS BURST BURST_PAUSE_MS START"
 
-# pub_lines FILE KIND: the lines of KIND in FILE, the fields after the kind, tab-separated.
-pub_lines() { awk -F '\t' -v k="$2" '$1 == k { sub(/^[^\t]*\t/, ""); print }' "$1"; }
 # pub_value FILE KIND KEY: the third field of the first line "KIND KEY ...".
 pub_value() { awk -F '\t' -v k="$2" -v key="$3" '$1 == k && $2 == key { print $3; exit }' "$1"; }
 
@@ -97,7 +95,7 @@ replicate_settings() {
   pubfile=$f
   # TABLES: some of its tables only, by their ids (a table without one: its N), each once.
   if [ -n "${TABLES:-}" ]; then
-    known=$(python3 "$harness_dir/replicate.py" check "$f" | sed -n 's/^tables\t[0-9]*\t//p')
+    known=$(python3 "$harness_dir/replicate.py" check "$f" | sed -n "s/^tables$tab[0-9]*$tab//p")
     known="$known "
     case $TABLES in *[!A-Za-z0-9_.\ -]*) bad "TABLES is a list of table ids (letters, digits, '_', '.', '-'), got '$TABLES'" ;; esac
     value=' '
@@ -123,7 +121,7 @@ replicate_settings() {
   scenarios=$(pub_value "$f" run scenarios)
   sweep_ns=$(replicate_groups | cut -f3 | tr ' ' '\n' | sort -n -u | tr '\n' ' ')
   sweep_ns=${sweep_ns% }
-  [ -z "$quick" ] || [ -z "${HITS:-}" ] || HITS=$((HITS / 10))
+  [ -z "$quick" ] || [ -z "${HITS:-}" ] || [ "$HITS" -lt 10 ] || HITS=$((HITS / 10)) # as harness/replicate.py divides N
   [ -n "${PEERS+set}" ] || PEERS=$(replicate_rows | awk -F '\t' '$3 != "-" { print $3 }' | while IFS= read -r p; do
     g=$(catalogue_column 3 "$p")
     [ "$g" = ours ] || peer_name "$g"

@@ -91,8 +91,7 @@ context = {"run": "R", "head": ["## head", ""], "published": tsv(*base), "tables
                     ["rs", "", "-", "-", ""], ["ours:coro_timer", "c++20 (this repo)", "-", "coro_timer", "ok"]],
            "points": [{"label": "go@1", "n": "100000", "ref": "R/1"}, {"label": "go@2", "n": "100000", "ref": "R/2"},
                       {"label": "ours:coro_timer@1", "n": "100000", "ref": "R/3"}, {"label": "cs@1", "n": "100000", "ref": "R/4"}]}
-context["points"][1]["label"] = "go@2"  # TABLES="big": group 1 only, its 30 s group numbered 2
-records[2]["label"] = "go@2"
+# TABLES="big": its group is 1, and the 30 s group that serves it 2 (go@2, above).
 text = r.section(context, records).split("\n")
 rows = [l for l in text if l.startswith("| ")]
 say("a section's rows: the best run, in MB, with the published figure and the ratio", "| Go | go 1.19 | 100.0 | 100 | 1.00 | - |" in rows, rows)
@@ -105,6 +104,17 @@ say("the section ends with what differs, then a blank line", text[-3:] == ["- ru
 say("the notes follow the write-up's line", "- a note" in text and text.index("- a note") == [i for i, l in enumerate(text) if l.startswith("- the write-up:")][0] + 1, text)
 means = r.point_values(context["points"][:1], r.render.Rows(records, {"R"}))[("go@1", "100000")]
 say("the means over the runs, as awk printed them", (means["wmean"], means["rmean"]) == ("5.150", "153600"), means)
+# Added in order, as awk adds: a compensated sum (Python 3.12's sum()) prints 456.663 here.
+four = [rec("go@1", 1, 9, w, 1024) for w in ("283.91", "553.28", "951.39", "38.07")]
+means = r.point_values([{"label": "go@1", "n": "1", "ref": "R/9"}], r.render.Rows(four, {"R"}))[("go@1", "1")]
+say("the mean wall of four runs, added in order", means["wmean"] == "456.662", means)
+
+# Odd data files: one line each, never a traceback.
+odd = r.Check("tiny.tsv", tsv(*base, ("claim", "ratio memory go / rs at big > 1,000", "no", "words")).replace("1K\t", "1K\r\t", 1)).problems
+say("a threshold with a thousands separator is a number", not any("ratio" in p for p in odd), odd)
+say("a carriage return is refused, with its line", any(p.endswith("a carriage return: save the file with LF line ends") for p in odd), odd)
+odd = r.Check("tiny.tsv", tsv(*base).replace("table\t1000\t", "table\t1K\t", 1)).problems
+say("a table's N that is not a whole number is refused", any("a table's N is a whole number from 1, without a leading zero: 1K" in p for p in odd), odd)
 EOF
 )
 while IFS=$'\t' read -r verdict name; do

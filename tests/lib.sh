@@ -105,10 +105,11 @@ table_rows() { awk '/^## / { s = ""; h = 0 } /^[|] / { if (h++) s = s $0 "\n" } 
 # renders_again: the last bench's section, printed again by ./run.sh --render (its run id, from
 # run.sh's last words) from the store, byte for byte.
 renders_again() {
-  local id sec
-  sec=$(last_section)
+  local id
   id=$(printf '%s\n' "$err" | sed -n 's/^run.sh: appended to .*(run \(.*\))$/\1/p')
-  [ -n "$id" ] && [ "$(env RESULTS="$res" ./run.sh --render "$id" 2>/dev/null)" = "$sec" ]
+  last_section >"$tmp/section.written" &&
+    [ -n "$id" ] && env RESULTS="$res" ./run.sh --render "$id" >"$tmp/section.rendered" 2>/dev/null &&
+    cmp -s "$tmp/section.written" "$tmp/section.rendered"
 }
 # no_temp_files: run.sh left nothing in its TMPDIR.
 no_temp_files() { [ -z "$(ls -A "$tmp/tmpdir")" ]; }

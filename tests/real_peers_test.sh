@@ -18,7 +18,7 @@ box=$tmp/sandbox # run.sh, peers/ and our binaries; RESULTS and PEERS_BUILD outs
 res=$tmp/RESULTS.md
 pb=$tmp/peers-build
 mkdir -p "$box" "$tmp/tmpdir"
-cp -R run.sh peers charts harness "$box/"
+cp -R run.sh peers harness "$box/"
 printf 'all:\n\t@:\nprint-build:\n\t@echo "compiler=g++"\n\t@echo "flags=-O2"\n' >"$box/Makefile"
 for s in $scenarios; do cp "$bin/$s" "$box/"; done
 cd "$box" || exit 1

@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.." || exit 1
 # (and variant); prints those it does not.
 rows_known() {
   local missing
-  missing=$(lib pub_lines "$1" row | while IFS=$(printf '\t') read -r id s prog sv t label; do
+  missing=$(awk -F '\t' '$1 == "row" { sub(/^[^\t]*\t/, ""); print }' "$1" | while IFS=$(printf '\t') read -r id s prog sv t label; do
     [ "$prog" = - ] && continue
     lib catalogue "$s" | awk -F '\t' -v p="$prog" -v k="$sv" '$1 == p && (k == "-" || $3 == k) { f = 1 } END { exit !f }' ||
       echo "$id: $s $prog $sv"
