@@ -945,7 +945,7 @@ count_runs() {
 # print_plan: --plan's listing of the plan on stdin: what it adds up to, then a line per
 # configuration, its columns aligned (and a line for the N a sweep leaves out).
 print_plan() {
-  local kind s g prog n tcell args env runs limit variant label flags runs_s builds_s unbuilt plan
+  local kind s g prog n tcell args env runs limit variant label flags runs_s builds_s unbuilt plan rt
   plan=$(cat)
   while IFS=$tab read -r kind s g prog n tcell args env runs limit variant label flags; do
     case $kind in
@@ -953,8 +953,9 @@ print_plan() {
       base | row | point) ;;
       *) continue ;;
     esac
+    runtime_label_to rt "$g" # no $(...): a fork a line is dear where a process takes 7 ms to start
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
-      "$kind" "$s" "$(runtime_label "$g")" "${prog#./}" "$n" "$tcell" "$args" "$env" "$runs" "$limit" "$variant"
+      "$kind" "$s" "$rt" "${prog#./}" "$n" "$tcell" "$args" "$env" "$runs" "$limit" "$variant"
   done < <(printf '%s\n' "$plan") | awk -F '\t' -v cmd="$command_line" '
     BEGIN { line[0] = "kind\tscenario\truntime\tprogram\tN\tthreads\toptions\tenvironment\truns\tlimit s\tvariant" }
     { line[NR] = $0; runs += $9; if ($1 == "row" || $1 == "point") configs++ }
@@ -1324,7 +1325,7 @@ draw_chart() {
   fi
   what=point
   case " $* " in *" -b "*) what=bar ;; esac
-  if ! python3 harness/charts.py -t "$title" \
+  if ! "$harness_py" harness/charts.py -t "$title" \
     -s "${cpu:-$(uname -m)}, $cores_text cores, $mem_text · ${os:-$(uname -s)}, $(uname -sr) · ${compiler:-unknown} · $when · commit $commit" \
     -y "max RSS (MiB)" \
     -n "Each $what: the process's max RSS as /usr/bin/time reports it, in the run with the lowest wall time of RUNS=$RUNS${SLEEP_MS:+, SLEEP_MS=$SLEEP_MS}${THREADS:+, THREADS=$THREADS}." \
@@ -1448,7 +1449,7 @@ section_record() {
 # render_record [--bars]: the section that the section's record ($work/record) describes, or a
 # replication's chart's bars, computed by harness/render.py from the store and this sitting's own
 # copy of its records.
-render_record() { python3 harness/render.py --store "$STORE" --records "$work/records" --context "$work/record" "$@"; }
+render_record() { "$harness_py" harness/render.py --store "$STORE" --records "$work/records" --context "$work/record" "$@"; }
 
 # check_variants: the settings' one check, of the environment's (variant_settings) and of a
 # write-up's run and table lines (check_published): the first bad value exits 2. SLEEP_MS and the
@@ -1520,9 +1521,11 @@ place_files() {
 }
 
 # need_python: python3 3.9 or newer, or exit 1 saying so: it computes every section and chart
-# from the store, and reads the write-ups' data files.
+# from the store, and reads the write-ups' data files. harness_py is then the interpreter itself,
+# not the python3 on PATH: a version manager's shim (pyenv's) costs ten process starts a call.
 need_python() {
-  python3 -c 'import sys; sys.exit(sys.version_info < (3, 9))' 2>/dev/null ||
+  harness_py=$(python3 -c 'import sys; sys.exit(1) if sys.version_info < (3, 9) else print(sys.executable)' 2>/dev/null) &&
+    [ -n "$harness_py" ] ||
     { echo "run.sh: python3 3.9 or newer is needed: each section's table is computed from the store with it (on Debian: apt-get install python3)" >&2; exit 1; }
 }
 

@@ -278,8 +278,25 @@ programs_of() {
 }
 # catalogue_column K PROGRAM: column K of PROGRAM's first catalogue line (3: its group; 7: the main
 # class of a Java peer).
-catalogue_column() { printf '%s\n' "$catalogue_tab" | awk -F '\t' -v k="$1" -v p="$2" '$2 == p { print $k; exit }'; }
+catalogue_column() { local v; catalogue_row_to v "$2" - && printf '%s\n' "$v" | cut -f"$1"; }
 java_class() { catalogue_column 7 "$1"; }
+# catalogue_row_to VAR PROGRAM KEY: VAR set to PROGRAM's first catalogue line of variant key KEY
+# ("-": any), tab-separated as catalogue_tab has it, "" without one (no process: the plan reads it
+# for every row of a replication).
+catalogue_row_to() {
+  local _line _rest _p _k
+  while IFS= read -r _line; do
+    _rest=${_line#*"$tab"} && _p=${_rest%%"$tab"*}
+    [ "$_p" = "$2" ] || continue
+    _rest=${_rest#*"$tab"} && _rest=${_rest#*"$tab"} && _k=${_rest%%"$tab"*}
+    [ "$3" = - ] || [ "$_k" = "$3" ] || continue
+    printf -v "$1" '%s' "$_line"
+    return
+  done <<CATALOGUE
+$catalogue_tab
+CATALOGUE
+  printf -v "$1" '%s' ''
+}
 # group_field_to VAR K GROUP: VAR set to column K of GROUP's line, "" without one (no process:
 # it runs for every plan line; see run.sh's field_to).
 group_field_to() {
@@ -1232,19 +1249,21 @@ prepare_peers() {
   cat "$pw/tools.last" >>"$pw/tools"
 }
 
-# peer_timeout SCENARIO SLEEP_MS N: the default time limit of a run at N tasks, in seconds: the
+# peer_timeout_to VAR SCENARIO SLEEP_MS N: the default time limit of a run at N tasks, in seconds: the
 # larger of 60 and 10 x the time the run must take: the rounds of sleep the scenario needs
 # (atomic_counter's loop mode: HITS / N, by default 10; its once mode and the others: 1), and in
 # atomic_counter its bursts' pauses and one poll. A run that takes ten times that is not going to finish.
-peer_timeout() {
-  local rounds=1 extra=0
-  if [ "$1" = atomic_counter ]; then
+peer_timeout_to() {
+  local rounds=1 extra=0 t
+  if [ "$2" = atomic_counter ]; then
     [ "$MODE" = once ] || rounds=10
-    [ -z "$HITS" ] || [ "$MODE" = once ] || rounds=$(((HITS + $3 - 1) / $3))
-    [ -z "$BURST" ] || extra=$(($3 / BURST * ${BURST_PAUSE_MS:-1000}))
+    [ -z "$HITS" ] || [ "$MODE" = once ] || rounds=$(((HITS + $4 - 1) / $4))
+    [ -z "$BURST" ] || extra=$(($4 / BURST * ${BURST_PAUSE_MS:-1000}))
     extra=$((extra + ${POLL_MS:-100}))
   fi
-  awk -v ms="$2" -v r="$rounds" -v x="$extra" 'BEGIN { t = int((10 * (ms * r + x) + 999) / 1000); print (t > 60 ? t : 60) }'
+  t=$(((10 * ($3 * rounds + extra) + 999) / 1000))
+  [ "$t" -gt 60 ] || t=60
+  printf -v "$1" '%s' "$t"
 }
 
 # plan_peers SCENARIO: the plan lines of SCENARIO under --peers (plan_line): for each variant
@@ -1258,7 +1277,8 @@ plan_peers() {
     atomic_counter) sleep=${SLEEP_MS:-1000} ;;
     *) sleep=${SLEEP_MS:-$peers_sleep_ms} ;;
   esac
-  limit=${PEER_TIMEOUT:-$(peer_timeout "$s" "${sleep:-0}" "${N:-${sweep_ns##* }}")}
+  limit=${PEER_TIMEOUT:-}
+  [ -n "$limit" ] || peer_timeout_to limit "$s" "${sleep:-0}" "${N:-${sweep_ns##* }}"
   plan_line limit "$s" ours - - - - - - - "$s: a run is stopped after $limit s${PEER_TIMEOUT:+ (PEER_TIMEOUT)}" - -
   for sv in $vlist; do
     for st in $slist; do

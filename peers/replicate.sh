@@ -12,6 +12,7 @@
 
 published_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/published
 harness_dir=${published_dir%/peers/published}/harness
+harness_py=python3 # run.sh's need_python names the interpreter itself
 
 # The variables a write-up's run lines may set (its table lines, all but RUNS).
 replicate_vars="SLEEP_MS RUNS HITS MODE SPAWN_FROM POLL_MS BURST BURST_PAUSE_MS START"
@@ -40,7 +41,7 @@ check_published() {
     echo "$1:$line: $what: $problem"
     ok=2
     [ "$what" != "its run lines" ] || break # then every table has the problem: said once
-  done 3< <(python3 "$harness_dir/replicate.py" check "$1")
+  done 3< <("$harness_py" "$harness_dir/replicate.py" check "$1")
   [ "$ok" -ne 1 ] || echo "$1:0: harness/replicate.py could not check it (above)"
   [ "$ok" -eq 0 ]
 }
@@ -72,7 +73,7 @@ replicate_list() {
   echo "./run.sh --replicate NAME [--quick] runs one of these write-ups' tables again here:"
   for f in "$published_dir"/*.tsv; do
     [ -f "$f" ] || continue
-    python3 "$harness_dir/replicate.py" listing "$f"
+    "$harness_py" "$harness_dir/replicate.py" listing "$f"
     name=$(pub_value "$f" about name)
     # run.sh itself, through bash: `bash run.sh` leaves a $0 that is no command (the listing runs
     # before run.sh leaves the user's directory, so a relative $0 still names it).
@@ -86,7 +87,7 @@ replicate_list() {
 # where the user has not set one), PEERS (the runtimes of its rows, unless the user chose). A
 # variable the write-up fixes, set by the user, is refused: the run would not be the write-up's.
 replicate_settings() {
-  local f=$published_dir/$1.tsv v value known problems nl=$'\n'
+  local f=$published_dir/$1.tsv v value known problems nl=$'\n' p g pn
   if [ ! -f "$f" ]; then
     known=$(ls "$published_dir" 2>/dev/null | sed -n 's/[.]tsv$//p' | tr '\n' ' ')
     bad "--replicate: unknown write-up '$1' (known: ${known% }; ./run.sh --replicate lists them)"
@@ -95,7 +96,7 @@ replicate_settings() {
   pubfile=$f
   # TABLES: some of its tables only, by their ids (a table without one: its N), each once.
   if [ -n "${TABLES:-}" ]; then
-    known=$(python3 "$harness_dir/replicate.py" check "$f" | sed -n "s/^tables$tab[0-9]*$tab//p")
+    known=$("$harness_py" "$harness_dir/replicate.py" check "$f" | sed -n "s/^tables$tab[0-9]*$tab//p")
     known="$known "
     case $TABLES in *[!A-Za-z0-9_.\ -]*) bad "TABLES is a list of table ids (letters, digits, '_', '.', '-'), got '$TABLES'" ;; esac
     value=' '
@@ -122,11 +123,18 @@ replicate_settings() {
   sweep_ns=$(replicate_groups | cut -f3 | tr ' ' '\n' | sort -n -u | tr '\n' ' ')
   sweep_ns=${sweep_ns% }
   [ -z "$quick" ] || [ -z "${HITS:-}" ] || [ "$HITS" -lt 10 ] || HITS=$((HITS / 10)) # as harness/replicate.py divides N
-  [ -n "${PEERS+set}" ] || PEERS=$(replicate_rows | awk -F '\t' '$3 != "-" { print $3 }' | while IFS= read -r p; do
-    g=$(catalogue_column 3 "$p")
-    [ "$g" = ours ] || peer_name "$g"
-  done | awk '!seen[$0]++' | tr '\n' ' ')
-  PEERS=${PEERS% }
+  if [ -z "${PEERS+set}" ]; then
+    PEERS=' '
+    while IFS=$tab read -r _ _ p _; do
+      [ "$p" != - ] || continue
+      catalogue_row_to g "$p" -
+      g=${g#*"$tab"} && g=${g#*"$tab"} && g=${g%%"$tab"*}
+      [ "$g" != ours ] || continue
+      group_field_to pn 2 "$g"
+      case $PEERS in *" $pn "*) ;; *) PEERS="$PEERS$pn " ;; esac
+    done < <(replicate_rows)
+    PEERS=${PEERS# } PEERS=${PEERS% }
+  fi
 }
 
 # replicate_rows: the rows of the write-up ($pubfile), as ID, scenario, program here, variant,
@@ -154,7 +162,7 @@ replicate_rows() {
 # (groups that differ only in their sleep share one).
 # A task that ends before the last one is spawned frees memory, so at a write-up's short sleep some
 # runtimes' rows here hold fewer than N tasks at once (the all-alive cell says so); this row holds all.
-replicate_groups() { python3 "$harness_dir/replicate.py" groups "$pubfile" ${quick:+--quick} "$peers_sleep_ms"; }
+replicate_groups() { "$harness_py" "$harness_dir/replicate.py" groups "$pubfile" ${quick:+--quick} "$peers_sleep_ms"; }
 
 # plan_replicate: the plan of the replication: for each group of tables, with its settings, for
 # each row of its scenarios with a program here, a series over the group's N list, labelled with
@@ -174,12 +182,13 @@ plan_replicate() {
 
 # plan_replicate_group GROUP SCENARIOS: the series of one group's rows (SCENARIOS: "-" for all).
 plan_replicate_group() {
-  local pn id s prog sv t label g opts suffix variant sleep limit seen=' '
+  local pn id s prog sv t label g opts suffix variant sleep limit line seen=' '
   while IFS=$tab read -r id s prog sv t label <&3; do
     [ "$prog" != - ] || continue
     [ "$2" = - ] || case " $2 " in *" $s "*) ;; *) continue ;; esac
-    IFS=$tab read -r g opts suffix variant <<ROW
-$(catalogue "$s" | awk -F '\t' -v p="$prog" -v k="$sv" '$1 == p && (k == "-" || $3 == k) { print $2 "\t" $4 "\t" $5 "\t" $6; exit }')
+    catalogue_row_to line "$prog" "$sv"
+    IFS=$tab read -r _ _ g _ opts suffix _ variant <<ROW
+$line
 ROW
     [ -n "$g" ] || { echo "run.sh: --replicate: no program $prog for $s in the catalogue" >&2; continue; }
     [ "$g" = ours ] || { group_field_to pn 2 "$g"; case " $PEERS " in *" $pn "*) ;; *) continue ;; esac; }
@@ -188,7 +197,8 @@ ROW
       atomic_counter) sleep=${SLEEP_MS:-1000} ;;
       *) sleep=${SLEEP_MS:-$peers_sleep_ms} ;;
     esac
-    limit=${PEER_TIMEOUT:-$(peer_timeout "$s" "${sleep:-0}" "${sweep_ns##* }")}
+    limit=${PEER_TIMEOUT:-}
+    [ -n "$limit" ] || peer_timeout_to limit "$s" "${sleep:-0}" "${sweep_ns##* }"
     case $seen in *" $s "*) ;; *)
       plan_line limit "$s" ours - - - - - - - "$s: a run is stopped after $limit s${PEER_TIMEOUT:+ (PEER_TIMEOUT)}" - -
       seen="$seen$s " ;;

@@ -4,7 +4,8 @@
 # the fakes of tests/fakes.sh and a small write-up of the test's own: the listing (which takes no
 # lock), a replication's section (the write-up's tables in its shape, the published figures and
 # ratios beside ours, ours last, its claims checked on both, what differs, a chart with the
-# published figures), --quick, the resume of a replication stopped halfway, and bad arguments.
+# published figures; against tests/golden/replicate.md, masked: GOLDEN_WRITE=DIR writes it there),
+# --quick, the resume of a replication stopped halfway, and bad arguments.
 cd "$(dirname "$0")/.." || exit 1
 # shellcheck source=tests/lib.sh
 . tests/lib.sh || exit 1
@@ -220,6 +221,36 @@ sec=$(last_section)
 check "a replication exits 0" [ "$rc" -eq 0 ]
 id=$(printf '%s\n' "$err" | sed -n 's/^run.sh: appended to .*(run \(.*\))$/\1/p')
 check "--render prints the replication's section again from the store, byte for byte: tables, claims and differences" renders_again
+# Against its golden copy, what a run or a machine changes masked: the date, the machine, the
+# chart's name, each figure measured here and its ratio to the published one, and the claims'
+# figures and verdicts here. The layout, every word and every published figure must match.
+mask_replication() {
+  awk '
+    /^## / { sub(/^## [0-9-]+ [0-9:]+ UTC/, "## DATE") }
+    /^- (commit|OS|kernel|CPU|cores|memory|fresh memory): / { sub(/: .*/, ": #") }
+    /^- the machine: / { sub(/ there; .*/, " there; # here") }
+    /^!\[/ { gsub(/-[0-9]+-[0-9]+-tiny/, "-STAMP-tiny") }
+    /^\| runtime there / { split("", here); n = split($0, c, " [|] "); for (i = 3; i <= n; i++) here[i] = c[i] ~ / here / || c[i] == "here / published"; print; next }
+    /^\| claim / { claims = 1 }
+    /^### / && !/^### Its claims/ { claims = 0 }
+    /^\| / && !/^\|---/ && !/^\| claim / {
+      sub(/ [|]$/, ""); n = split($0, c, " [|] "); line = c[1]
+      for (i = 2; i <= n; i++) {
+        v = c[i]
+        if (claims && (i == 4 || i == 5)) v = "#" # which fake needs less is noise: so is which row a claim names
+        else if (!claims && here[i] && v ~ /^[0-9][0-9,.:–]*$/) v = "#"
+        line = line " | " v
+      }
+      $0 = line " |"
+    }
+    { print }'
+}
+printf '%s\n' "$sec" | mask_replication >"$tmp/replicate.md"
+if [ -n "${GOLDEN_WRITE:-}" ]; then
+  mkdir -p "$GOLDEN_WRITE" && cp "$tmp/replicate.md" "$GOLDEN_WRITE/replicate.md" && echo "wrote $GOLDEN_WRITE/replicate.md"
+else
+  check "the section is the golden one (tests/golden/replicate.md), its measured figures masked" diff -u "$repo/tests/golden/replicate.md" "$tmp/replicate.md"
+fi
 check "its heading names the write-up" has "$sec" '^## [0-9-]+ [0-9:]+ UTC — replicate tiny-2099$'
 check "it runs the write-up's N, sleep and runs" has "$sec" '^- N=1,100, RUNS=2, SLEEP_MS=50$'
 check "every program got the write-up's sleep, N in increasing order, then at the largest N --peers' 30 s" \
