@@ -167,15 +167,11 @@ class Chart:
         return esc(self.ylabel + (", log scale" if self.ylog else ""))
 
 
-def fields(line):
-    return line.split("\t")
-
-
 def lines_chart(c, rows):
     """One line per series, through its markers, on a log axis of N."""
     names, points, seen = [], {}, set()
     for nr, line in rows:
-        f = fields(line)
+        f = line.split("\t")
         if len(f) != 3:
             raise Bad(f"line {nr}: expected 3 tab-separated fields (series, N, MiB), got {len(f)}")
         s, n, m = f
@@ -319,7 +315,7 @@ def bars_chart(c, rows):
     """One bar per label, ours marked, the published figure beside it."""
     bars, seen, values = [], set(), []
     for nr, line in rows:
-        f = fields(line)
+        f = line.split("\t")
         if not 2 <= len(f) <= 4:
             raise Bad(f"line {nr}: expected 2 to 4 tab-separated fields (label, MiB[, published MiB[, all alive]]), got {len(f)}")
         if f[0] == "":

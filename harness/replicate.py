@@ -14,6 +14,7 @@ import re
 import sys
 
 import render
+from render import escape
 
 # The units a column may have: what each measures, and its size in the dimension's base unit
 # (KiB, %, s).
@@ -57,10 +58,6 @@ def thousands(v):
 
 def secs(ms):
     return "%g" % (float(ms) / 1000)
-
-
-def cell(v):
-    return v.replace("|", "\\|")
 
 
 class Published:
@@ -375,13 +372,13 @@ class Section:
         ours = id_.startswith("ours:")
         mine = ours or long
         v = self.values.get((l, str(n)))
-        line = "| " + cell("-" if ours else pub.label(b)) + " | "
+        line = "| " + escape("-" if ours else pub.label(b)) + " | "
         if not ours and pub.row[b]["prog"] == "-":
             line += "not to be had here |"
         elif id_ not in self.here:
             line += "- |"
         else:
-            line += cell(self.here[id_]["label"] + (f", at a {secs(self.long_ms)} s sleep" if long else "")) + " |"
+            line += escape(self.here[id_]["label"] + (f", at a {secs(self.long_ms)} s sleep" if long else "")) + " |"
         for c, col in enumerate(pub.cols):
             u = self.unit_of(b, t["key"], col)
             mixed = "/" in pub.units[col]
@@ -408,11 +405,11 @@ class Section:
             if mixed and has(p):
                 p += " " + pub.funit[fk]
             if self.quick:
-                line += f" {cell(h)} |"
+                line += f" {escape(h)} |"
             else:
-                line += f" {cell(h)} | " + ("" if mine else cell(p or "-")) + " | " + ("" if mine else ra) + " |"
+                line += f" {escape(h)} | " + ("" if mine else escape(p or "-")) + " | " + ("" if mine else ra) + " |"
         alive = v["alive"] if v is not None and "alive" in v and has(v["alive"]) else "-"
-        return line + " " + cell(alive) + " |"
+        return line + " " + escape(alive) + " |"
 
     def text(self):
         pub, out, said = self.pub, [], set()
@@ -574,7 +571,7 @@ class Section:
     def claim_row(self, judge, words, expr, published, mine):
         there, there_figs = judge.judge(expr, published)
         here, here_figs = judge.judge(expr, mine)
-        return f"| {cell(words)} (`{expr}`) | {cell(there_figs)} | {there} | {cell(here_figs)} | {here} |"
+        return f"| {escape(words)} (`{expr}`) | {escape(there_figs)} | {there} | {escape(here_figs)} | {here} |"
 
 
 def groups(pub, quick, long_ms):
