@@ -10,9 +10,9 @@
 #      ./run.sh --plan ARGS...           lists every run that ./run.sh ARGS... would make, and stops
 #      ./run.sh --export csv|json [SECTION]   every run's record in the store (harness/store.py)
 #      ./run.sh --render SECTION         a section again from the store (harness/render.py)
-# It plans first, then runs: make_plan writes one line per configuration (plan_ours, and
-# plan_peers in peers/peers.sh), run_plan runs them in order (measure), and write_section writes
-# the section through harness/render.py, which computes its table from the store.
+# It plans first, then runs: harness/plan.py writes one line per configuration (plan_py), run_plan
+# runs them in order (measure), and write_section writes the section through harness/render.py,
+# which computes its table from the store.
 # Sourcing it (`. ./run.sh`) only defines the functions, so tests can feed the parsers samples.
 # Written for macOS's bash 3.2 and BSD tools too: no arrays, no GNU-only flags.
 
@@ -27,11 +27,11 @@ esac
 
 # The tables' columns and cells: harness/render.py, which computes each figure from the store.
 
-# The other runtimes: peer_scenarios, peer_names, peers_usage, prepare_peers, plan_peers...
+# The other runtimes: peer_scenarios, peer_names, peers_usage, prepare_peers, the tables...
 # shellcheck source=peers/peers.sh
 . "$(dirname "${BASH_SOURCE[0]}")/peers/peers.sh" ||
   { echo "run.sh: cannot read $(dirname "${BASH_SOURCE[0]}")/peers/peers.sh" >&2; return 1 2>/dev/null; exit 1; }
-# The write-ups' replications: replicate_list, replicate_settings, plan_replicate, replicate_head...
+# The write-ups' replications: replicate_list, replicate_settings, replicate_head...
 # shellcheck source=peers/replicate.sh
 . "$(dirname "${BASH_SOURCE[0]}")/peers/replicate.sh" ||
   { echo "run.sh: cannot read $(dirname "${BASH_SOURCE[0]}")/peers/replicate.sh" >&2; return 1 2>/dev/null; exit 1; }
@@ -761,59 +761,19 @@ guard() {
   [ -z "$why" ]
 }
 
-# The plan: every run of the section, one line per configuration, written before anything runs
-# (make_plan); run_plan runs it, ./run.sh --plan prints it (print_plan).
-
-# plan_line KIND SCENARIO GROUP PROGRAM N TCELL ARGS ENV RUNS LIMIT VARIANT LABEL FLAGS: one line
-# of the plan, its fields tab-separated, "-" for an empty one. KIND is one of
-#   base   PROGRAM at N = 1, one run: the baseline of the row after it
-#   row    a row of the table: RUNS runs of ENV PROGRAM N ARGS (ENV: VAR=value words)
-#   point  one N of a sweep's series LABEL: its points are consecutive, in increasing N, the
-#          first flagged "first" (a sweep's starts at N = 1, its baseline)
-#   skip   the N of series LABEL above THREAD_CAP, comma-separated: a note, no run
-#   limit  a line of the section's limits, VARIANT its text
-# GROUP: ours, or the peer's build group (peer_groups); TCELL: the threads cell; LIMIT: the
-# seconds after which a run is stopped; VARIANT: the variant cell; LABEL: the program's line or bar
-# in the chart. @R@, in LABEL and in a limit line's text, stands for the runtime column. FLAGS:
-# capped (the settings name THREAD_CAP), threads_capped (a note says every runtime ran THREAD_CAP),
-# first (a series' first point).
-plan_line() {
-  local f line='' sep=''
-  for f in "$@"; do line="$line$sep${f:--}" sep=$tab; done
-  printf '%s\n' "$line"
-}
-
-# ours_args_to VAR T VARIANT SLEEP [OPTIONS]: our binary's options: --sync VARIANT, --sleep-ms SLEEP,
-# --threads T (none for a T or VARIANT of "-", or a T of "default"), then OPTIONS (mode_opts_to).
-ours_args_to() {
-  local _o=''
-  [ "$3" = - ] || _o="--sync $3"
-  [ -z "$4" ] || _o="${_o:+$_o }--sleep-ms $4"
-  case $2 in - | default) ;; *) _o="${_o:+$_o }--threads $2" ;; esac
-  [ -z "${5:-}" ] || _o="${_o:+$_o }$5"
-  printf -v "$1" '%s' "$_o"
-}
-
-# The write-ups' variants, the same options for ours and for every peer that has them (the
-# catalogue's options column: counter, start):
-# mode_opts_to VAR SCENARIO START [base]: atomic_counter's from HITS, MODE, SPAWN_FROM, POLL_MS,
-# BURST and BURST_PAUSE_MS, each only when it is set (but HITS for a baseline, whose one task would take HITS
-# seconds: it keeps the default 10 x 1); running_avg's and hash_collect's --start START (none for
-# a START of "-", the programs' default, gated).
-mode_opts_to() {
-  local _o=''
-  case $2 in
-    atomic_counter)
-      # HITS is loop mode's target: once mode ends at N hits, and is not given it (the notes say so).
-      [ -z "$HITS" ] || [ "$MODE" = once ] || [ "${4:-}" = base ] || _o="$_o --hits $HITS"
-      [ -z "$MODE" ] || _o="$_o --mode $MODE"
-      [ -z "$SPAWN_FROM" ] || _o="$_o --spawn-from $SPAWN_FROM"
-      [ -z "$POLL_MS" ] || _o="$_o --poll-ms $POLL_MS"
-      [ -z "$BURST" ] || _o="$_o --burst $BURST"
-      [ -z "$BURST_PAUSE_MS" ] || _o="$_o --burst-pause-ms $BURST_PAUSE_MS" ;;
-    running_avg | hash_collect) [ "$3" = - ] || _o=" --start $3" ;;
-  esac
-  printf -v "$1" '%s' "${_o# }"
+# The plan: every run of the section, one line per configuration, written before anything runs;
+# run_plan runs it, ./run.sh --plan prints it. harness/plan.py makes it (its docstring says what a
+# line holds) from the build groups, the catalogue and these settings, and estimates its time.
+# plan_py WHAT: plan.py's WHAT: plan (the lines), listing (--plan's), estimate ("RUNS_S BUILDS_S
+# UNBUILT": the seconds of runs, of builds, and the groups never built here), rows (a replication's).
+plan_py() {
+  printf '%s\n@@\n%s\n' "$groups_tab" "$catalogue_tab" | "$harness_py" -B "$harness_dir/plan.py" "$1" \
+    "scenarios=${scenarios:-}" "N=${N:-}" "sweep=$sweep" "sweep_ns=${sweep_ns:-}" "peers=$peers" \
+    "replicate=$replicate" "quick=$quick" "pubfile=${pubfile:-}" "TABLES=${TABLES:-}" "RUNS=${RUNS:-}" \
+    "THREADS=${THREADS:-}" "START=${START:-}" "SLEEP_MS=${SLEEP_MS:-}" "THREAD_CAP=${THREAD_CAP:-}" \
+    "PEER_TIMEOUT=${PEER_TIMEOUT:-}" "PEERS=${PEERS:-}" "peers_sleep_ms=$peers_sleep_ms" "HITS=${HITS:-}" \
+    "MODE=${MODE:-}" "SPAWN_FROM=${SPAWN_FROM:-}" "POLL_MS=${POLL_MS:-}" "BURST=${BURST:-}" \
+    "BURST_PAUSE_MS=${BURST_PAUSE_MS:-}" "build_dir=${pb:-}" "versions_dir=${pw:-}" "command_line=$command_line"
 }
 
 # mode_settings: the variants' variables that are set and apply to the chosen scenarios, as
@@ -827,102 +787,6 @@ mode_settings() {
   esac
   case " $scenarios " in *" running_avg "* | *" hash_collect "*) [ -z "$START" ] || t="$t, START=$START" ;; esac
   echo "$t"
-}
-
-# variant_cell_to VAR SCENARIO VARIANT START OPTIONS: a program's variant cell, with the variant it
-# ran: atomic_counter's mode when a variable sets one; in running_avg and hash_collect "KEY: ..." becomes
-# "KEY, gated: ...", "KEY, eager: ..." or, for a program with one shape only (no --start in its
-# OPTIONS), "KEY, one shape: ...".
-variant_cell_to() {
-  local _t _word
-  case $2 in
-    atomic_counter)
-      _t=$3
-      if [ -n "$HITS$MODE$SPAWN_FROM$POLL_MS$BURST" ]; then
-        if [ "$MODE" = once ]; then _t="$_t; once mode: one sleep, one hit, no loop"; else _t="$_t; loop mode"; fi
-        [ "$SPAWN_FROM" != task ] || _t="$_t, spawned from a task"
-        [ -z "$BURST" ] || _t="$_t, bursts of $BURST then ${BURST_PAUSE_MS:-1000} ms"
-        [ -z "$POLL_MS" ] || _t="$_t, polled every $POLL_MS ms"
-        [ -z "$HITS" ] || [ "$MODE" = once ] || _t="$_t, $HITS hits"
-      fi ;;
-    running_avg | hash_collect)
-      _word="one shape"
-      [ "$5" != start ] || { _word=$4; [ "$_word" != - ] || _word=gated; }
-      _t="${3%%: *}, $_word: ${3#*: }" ;;
-    *) _t=$3 ;;
-  esac
-  printf -v "$1" '%s' "$_t"
-}
-
-# series_tail_to VAR VARIANT T [START]: what tells a program's chart line from its others:
-# ", VARIANT" and, when THREADS or START holds several values, ", threads=T" and ", START".
-series_tail_to() {
-  local _tail=''
-  case $2 in - | '') ;; *) _tail=", $2" ;; esac
-  case $3 in - | '' | default | "$THREADS") ;; *) _tail="$_tail, threads=$3" ;; esac
-  case ${4:--} in - | "$START") ;; *) _tail="$_tail, $4" ;; esac
-  printf -v "$1" '%s' "$_tail"
-}
-
-# thread_cap_to VAR SCENARIO GROUP: THREAD_CAP for a program that runs a thread per task (the threads
-# scenario; a runtime whose fixed threads are "one per task"), which runs min(N, THREAD_CAP) tasks
-# (a sweep: the N up to THREAD_CAP); nothing for the others.
-thread_cap_to() {
-  local _ft
-  printf -v "$1" '%s' ''
-  if [ "$2" = threads ] || { [ "$3" != ours ] && { group_field_to _ft 6 "$3" && [ "$_ft" = "one per task" ]; }; }; then
-    printf -v "$1" '%s' "$THREAD_CAP"
-  fi
-}
-
-# plan_series SCENARIO GROUP PROGRAM TCELL ARGS ENV LIMIT VARIANT LABEL CAP [FLAGS]: a sweep's
-# series: a point line per N of SWEEP up to CAP, then a skip line for the N above it.
-plan_series() {
-  local n over='' first=first
-  for n in $sweep_ns; do
-    # No silent cap: a capped run would put a second point at the cap's N.
-    if [ -n "${10:-}" ] && [ "$n" -gt "${10}" ]; then over="${over:+$over,}$n"; continue; fi
-    plan_line point "$1" "$2" "$3" "$n" "$4" "$5" "$6" "$RUNS" "$7" "$8" "$9" "$first${11:+ ${11}}"
-    first=
-  done
-  [ -z "$over" ] || plan_line skip "$1" "$2" "$3" "$over" "$4" "$5" "$6" 0 "$7" "$8" "$9" "${11:-}"
-}
-
-# plan_ours SCENARIO: the plan lines of SCENARIO without --peers: each T of THREADS (the threads
-# scenario takes none, and runs min(N, THREAD_CAP) threads), each variant, with the options it
-# accepts (no sleep in running_avg and hash_collect).
-plan_ours() {
-  local s=$1 variants=- starts=- sleep=$SLEEP_MS tlist=${THREADS:--} cap='' flags='' t v st args tail
-  case $s in
-    threads) tlist=- flags=capped && thread_cap_to cap "$s" ours ;;
-    running_avg | hash_collect) sleep='' variants="mutex channel" starts=${START:--} ;;
-  esac
-  for t in $tlist; do
-    for v in $variants; do
-      for st in $starts; do
-        mode_opts_to args "$s" "$st"
-        ours_args_to args "$t" "$v" "$sleep" "$args"
-        series_tail_to tail "$v" "$t" "$st"
-        tail=${tail#, }
-        if [ -n "$sweep" ]; then
-          plan_series "$s" ours "./$s" "$t" "$args" - - "$tail" "$s${tail:+ ($tail)}" "$cap" "$flags"
-        elif [ -n "$cap" ] && [ "$N" -gt "$cap" ]; then
-          plan_line row "$s" ours "./$s" "$cap" "$t" "$args" - "$RUNS" - "${args:+$args }(capped at THREAD_CAP=$cap)" - "$flags"
-        else
-          plan_line row "$s" ours "./$s" "$N" "$t" "$args" - "$RUNS" - "$args" - "$flags"
-        fi
-      done
-    done
-  done
-}
-
-# make_plan: the plan of the whole run, scenario by scenario.
-make_plan() {
-  local s
-  if [ -n "$replicate" ]; then plan_replicate; return; fi
-  for s in $scenarios; do
-    if [ -n "$peers" ]; then plan_peers "$s"; else plan_ours "$s"; fi
-  done
 }
 
 # state_of GROUP: ok for ours; a peer's group's state from prepare_peers ($pw/GROUP.state).
@@ -940,85 +804,6 @@ count_runs() {
     case $kind in base | row | point) state_of_to st "$g"; [ "$st" != ok ] || sum=$((sum + runs)) ;; esac
   done 3<"$1"
   echo "$sum"
-}
-
-# print_plan: --plan's listing of the plan on stdin: what it adds up to, then a line per
-# configuration, its columns aligned (and a line for the N a sweep leaves out).
-print_plan() {
-  local kind s g prog n tcell args env runs limit variant label flags runs_s builds_s unbuilt plan rt
-  plan=$(cat)
-  while IFS=$tab read -r kind s g prog n tcell args env runs limit variant label flags; do
-    case $kind in
-      skip) variant="not run, above THREAD_CAP=$THREAD_CAP" runs=0 ;;
-      base | row | point) ;;
-      *) continue ;;
-    esac
-    runtime_label_to rt "$g" # no $(...): a fork a line is dear where a process takes 7 ms to start
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
-      "$kind" "$s" "$rt" "${prog#./}" "$n" "$tcell" "$args" "$env" "$runs" "$limit" "$variant"
-  done < <(printf '%s\n' "$plan") | awk -F '\t' -v cmd="$command_line" '
-    BEGIN { line[0] = "kind\tscenario\truntime\tprogram\tN\tthreads\toptions\tenvironment\truns\tlimit s\tvariant" }
-    { line[NR] = $0; runs += $9; if ($1 == "row" || $1 == "point") configs++ }
-    END {
-      printf "%s: %d configurations, %d runs\n\n", cmd, configs, runs
-      for (r = 0; r <= NR; r++) { n = split(line[r], f, "\t"); for (i = 1; i < n; i++) if (length(f[i]) > w[i]) w[i] = length(f[i]) }
-      for (r = 0; r <= NR; r++) {
-        n = split(line[r], f, "\t"); out = ""
-        for (i = 1; i < n; i++) out = out sprintf("%-" w[i] "s  ", f[i])
-        print out f[n]
-      }
-    }'
-  echo
-  echo "Nothing was built or run.${peers:+ When it runs, a runtime whose toolchain is missing is left out, and one whose build fails gets a row that says so.}"
-  read -r runs_s builds_s unbuilt <<EOF
-$(printf '%s\n' "$plan" | estimate_plan)
-EOF
-  [ -n "$peers" ] || builds_s=0
-  printf 'Estimated time here: about %s: %s of runs (each its sleep, start-up and spawning)' "$(minutes $((runs_s + builds_s)))" "$(minutes "$runs_s")"
-  [ -z "$peers" ] || printf ', %s of builds (each group as long as its last build here%s)' "$(minutes "$builds_s")" \
-    "$([ "$unbuilt" -eq 0 ] || echo "; $unbuilt never built here, guessed at 1 to 4 min each")"
-  echo .
-}
-
-# estimate_plan: what the plan on stdin will take here, in seconds, as "RUNS_S BUILDS_S UNBUILT".
-# Each run lasts its sleep (atomic_counter: times the rounds it needs, plus its bursts' pauses and a
-# poll; running_avg and hash_collect: none), its start-up and its spawning, at most its time
-# limit. Each peer's group adds its last build's time here (PEERS_BUILD/GROUP.build_s), or, never
-# built here, a guess: UNBUILT counts those. --plan, the --replicate list and a finished run's
-# comparison all use this one estimate.
-estimate_plan() {
-  local runs_s g s builds=0 unbuilt=0
-  { read -r runs_s; while read -r g; do
-      if [ -n "${pb:-}" ] && read -r s 2>/dev/null <"$pb/$g.build_s"; then builds=$((builds + s))
-      else
-        unbuilt=$((unbuilt + 1))
-        case $g in rust* | tokio* | asyncstd* | rayon* | csharpaot*) builds=$((builds + 240)) ;; *) builds=$((builds + 60)) ;; esac
-      fi
-    done; } < <(awk -F '\t' '
-    # opt(ARGS, NAME): the value after NAME in ARGS, or "".
-    function opt(args, name,   a, i, k) { k = split(args, a, " "); for (i = 1; i < k; i++) if (a[i] == name) return a[i + 1]; return "" }
-    $1 == "base" || $1 == "row" || $1 == "point" {
-      s = $2; g = $3; n = $5; args = $7 == "-" ? "" : $7; limit = $10
-      if (g != "ours" && !(g in seen)) { seen[g] = 1; groups[++ng] = g }
-      ms = opt(args, "--sleep-ms")
-      if (ms == "" && g != "ours" && s ~ /^(threads|coro_timer|coro_shared|atomic_counter)$/ && split(args, a, " ") && a[1] ~ /^[0-9]+$/) ms = a[1]
-      if (ms == "") ms = s == "atomic_counter" ? 1000 : s ~ /^(threads|coro_timer|coro_shared)$/ ? 5000 : 0
-      need = ms / 1000
-      if (s == "atomic_counter") {
-        h = opt(args, "--hits"); rounds = opt(args, "--mode") == "once" ? 1 : h != "" ? int((h + n - 1) / n) : 10
-        k = opt(args, "--burst"); p = opt(args, "--burst-pause-ms"); q = opt(args, "--poll-ms")
-        need = need * rounds + (k != "" ? int((n - 1) / k) * (p == "" ? 1000 : p) / 1000 : 0) + (q == "" ? 0.1 : q / 1000)
-      }
-      # Spawning a million tasks took from 0.1 s (ours) to 24 s (Python) here (RESULTS.md,
-      # 2026-12-03 09:51): ours and the slow spawners at their rate, every other at 2 s a million;
-      # a peer takes about a second to start, ours a tenth.
-      rate = g == "ours" ? 0.5 : g ~ /^python/ ? 25 : g ~ /^elixir/ ? 20 : g ~ /^pypy/ ? 12 : g ~ /^(go|erlang|haskell|deno)/ ? 6 : 2
-      each = need + (g == "ours" ? 0.1 : 1) + rate * n / 1000000
-      if (limit ~ /^[0-9]+$/ && each > limit + 0) each = limit
-      total += $9 * each
-    }
-    END { printf "%d\n", total + 0.5; for (i = 1; i <= ng; i++) print groups[i] }')
-  echo "$runs_s $builds $unbuilt"
 }
 
 # minutes S: S seconds as "40 s", "12 min" or "2 h 05 min".
@@ -1325,7 +1110,7 @@ draw_chart() {
   fi
   what=point
   case " $* " in *" -b "*) what=bar ;; esac
-  if ! "$harness_py" harness/charts.py -t "$title" \
+  if ! "$harness_py" -B harness/charts.py -t "$title" \
     -s "${cpu:-$(uname -m)}, $cores_text cores, $mem_text · ${os:-$(uname -s)}, $(uname -sr) · ${compiler:-unknown} · $when · commit $commit" \
     -y "max RSS (MiB)" \
     -n "Each $what: the process's max RSS as /usr/bin/time reports it, in the run with the lowest wall time of RUNS=$RUNS${SLEEP_MS:+, SLEEP_MS=$SLEEP_MS}${THREADS:+, THREADS=$THREADS}." \
@@ -1449,7 +1234,7 @@ section_record() {
 # render_record [--bars]: the section that the section's record ($work/record) describes, or a
 # replication's chart's bars, computed by harness/render.py from the store and this sitting's own
 # copy of its records.
-render_record() { "$harness_py" harness/render.py --store "$STORE" --records "$work/records" --context "$work/record" "$@"; }
+render_record() { "$harness_py" -B harness/render.py --store "$STORE" --records "$work/records" --context "$work/record" "$@"; }
 
 # check_variants: the settings' one check, of the environment's (variant_settings) and of a
 # write-up's run and table lines (check_published): the first bad value exits 2. SLEEP_MS and the
@@ -1520,13 +1305,30 @@ place_files() {
   case $STORE in /*) ;; *) STORE=$here/$STORE ;; esac
 }
 
-# need_python: python3 3.9 or newer, or exit 1 saying so: it computes every section and chart
-# from the store, and reads the write-ups' data files. harness_py is then the interpreter itself,
-# not the python3 on PATH: a version manager's shim (pyenv's) costs ten process starts a call.
+# need_python: python3 3.9 or newer, or exit 1 saying so: it plans every run, computes every
+# section and chart from the store, and reads the write-ups' data files. harness_py is then the
+# interpreter itself, not the python3 on PATH. A version manager's shim (a python3 in a directory
+# named shims, as pyenv's and asdf's are) is tried after the next python3 on PATH: a call through it
+# costs about ten process starts, and the harness needs only the standard library of any python3
+# of 3.9 or newer. Every call runs with -B: the harness writes no bytecode into the tree.
 need_python() {
-  harness_py=$(python3 -c 'import sys; sys.exit(1) if sys.version_info < (3, 9) else print(sys.executable)' 2>/dev/null) &&
-    [ -n "$harness_py" ] ||
-    { echo "run.sh: python3 3.9 or newer is needed: each section's table is computed from the store with it (on Debian: apt-get install python3)" >&2; exit 1; }
+  local rest=$PATH: d first='' shim='' py
+  while [ -n "$rest" ]; do
+    d=${rest%%:*} rest=${rest#*:}
+    [ -x "${d:-.}/python3" ] && [ ! -d "${d:-.}/python3" ] || continue
+    case /${d%/} in
+      */shims) shim=${shim:-${d:-.}/python3} ;;
+      *) first=${first:-${d:-.}/python3} ;;
+    esac
+    [ -z "$first" ] || [ -z "$shim" ] || break
+  done
+  for py in "$first" "$shim"; do
+    [ -n "$py" ] || continue
+    harness_py=$("$py" -c 'import sys; sys.exit(1) if sys.version_info < (3, 9) else print(sys.executable)' 2>/dev/null) &&
+      [ -n "$harness_py" ] && return 0
+  done
+  echo "run.sh: python3 3.9 or newer is needed: each section's table is computed from the store with it (on Debian: apt-get install python3)" >&2
+  exit 1
 }
 
 # Sourced: stop here, before any side effect.
@@ -1544,9 +1346,9 @@ case ${1:-} in
     cd "$(dirname "$0")" || exit 1
     place_files
     have python3 || { echo "run.sh: $1 needs python3 (on Debian: apt-get install python3)" >&2; exit 1; }
-    if [ "$1" = --export ]; then shift && exec python3 harness/store.py --store "$STORE" export "$@"; fi
+    if [ "$1" = --export ]; then shift && exec python3 -B harness/store.py --store "$STORE" export "$@"; fi
     [ $# -eq 2 ] || bad "usage: ./run.sh --render SECTION (its heading's time, as RESULTS prints it, or its run id)"
-    exec python3 harness/render.py --store "$STORE" --section "$2" ;;
+    exec python3 -B harness/render.py --store "$STORE" --section "$2" ;;
 esac
 sweep='' peers='' plan_only='' replicate='' quick='' form="./run.sh N [scenario ...]"
 # --plan, --sweep, --peers and --replicate lead, in any order.
@@ -1647,7 +1449,8 @@ failures=0 capped='' threads_capped='' done_runs=0 planned=0 run_start='' why=''
 
 # --plan: the plan, and nothing else: no build, no install, no network, no file written.
 if [ -n "$plan_only" ]; then
-  make_plan | print_plan
+  need_python
+  plan_py listing || exit 1
   exit 0
 fi
 
@@ -1782,12 +1585,13 @@ json_add_to v flags "${flags:-unknown}" string
 rec_head="$rec_head,\"machine\":{$v}"
 : >"$work/rep"
 # What --plan would have said, before the builds, to set beside the time the run takes.
+est=$(plan_py estimate) || exit 1
 read -r est_runs est_builds est_unbuilt <<EOF
-$(make_plan | estimate_plan)
+$est
 EOF
 [ -n "$peers" ] || est_builds=0
 [ -z "$peers" ] || prepare_peers
-make_plan >"$work/plan"
+plan_py plan >"$work/plan" || exit 1
 planned=$(count_runs "$work/plan") run_start=$SECONDS
 : >"$work/rows"
 : >"$work/points"

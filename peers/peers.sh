@@ -1,10 +1,9 @@
 # peers/peers.sh: the other runtimes of `./run.sh --peers`: their programs, how each toolchain is
 # found, how the programs are built (release mode, in PEERS_BUILD, never in this tree), and the
-# plan lines of a peers run (plan_peers). run.sh sources it (and .ci/run, for crate_packages);
-# sourcing only defines variables and functions. They use run.sh's settings (N, sweep, sweep_ns,
-# scenarios, RUNS, THREADS, SLEEP_MS, THREAD_CAP, PEERS, work, tab), its state (job, best) and its
-# bad, is_count, field_to, plan_line, plan_series, ours_args_to, mode_opts_to, variant_cell_to,
-# series_tail_to and thread_cap_to;
+# tables that harness/plan.py plans a peers run from (run.sh's plan_py passes them). run.sh sources
+# it (and .ci/run, for crate_packages); sourcing only defines variables and functions. They use
+# run.sh's settings (N, sweep_ns, scenarios, PEERS, work, tab), its state (job, best) and its bad,
+# is_count and field_to;
 # prepare_peers leaves in $pw the section's lines (tools, notes, missing), each group's state and
 # the versions of the runtime column.
 # Written for macOS's bash 3.2 and BSD tools too, like run.sh: no arrays, no GNU-only flags.
@@ -249,7 +248,7 @@ peers_sleep_ms=30000
 
 # The tables' columns are separated by " | ". tables_read reads both once, PEERS_PATCH's copies
 # included, into groups_tab and catalogue_tab (a line each, tab-separated, padding gone): the
-# readers below run for every plan line and row, and use no other program where they can. With
+# readers below run for every row run_plan runs, and use no other program where they can. With
 # "names" (when sourced, before any copy) it also sets peer_scenarios and peer_names: the
 # scenarios that have peers and the names PEERS knows, in catalogue order.
 tables_read() {
@@ -281,8 +280,8 @@ programs_of() {
 catalogue_column() { local v; catalogue_row_to v "$2" - && printf '%s\n' "$v" | cut -f"$1"; }
 java_class() { catalogue_column 7 "$1"; }
 # catalogue_row_to VAR PROGRAM KEY: VAR set to PROGRAM's first catalogue line of variant key KEY
-# ("-": any), tab-separated as catalogue_tab has it, "" without one (no process: the plan reads it
-# for every row of a replication).
+# ("-": any), tab-separated as catalogue_tab has it, "" without one (no process: replicate_settings
+# reads it for every row of a replication).
 catalogue_row_to() {
   local _line _rest _p _k
   while IFS= read -r _line; do
@@ -298,7 +297,7 @@ CATALOGUE
   printf -v "$1" '%s' ''
 }
 # group_field_to VAR K GROUP: VAR set to column K of GROUP's line, "" without one (no process:
-# it runs for every plan line; see run.sh's field_to).
+# it runs for every row run_plan runs; see run.sh's field_to).
 group_field_to() {
   local _g _c2 _c3 _c4 _c5 _c6 _rest
   while IFS=$'\t' read -r _g _c2 _c3 _c4 _c5 _c6 _rest; do
@@ -308,17 +307,8 @@ $groups_tab
 GROUPS
   printf -v "$1" '%s' ''
 }
-# peer_name GROUP, toolchain_of GROUP: the name PEERS knows a group by, the toolchain it needs.
-peer_name() { local v; group_field_to v 2 "$1"; echo "$v"; }
+# toolchain_of GROUP: the toolchain a group needs.
 toolchain_of() { local v; group_field_to v 3 "$1"; echo "$v"; }
-# threads_knob_to VAR GROUP T: the environment that sets GROUP's worker count to T, nothing for a
-# runtime without a knob (whose threads cell is its column 6, plan_peer).
-threads_knob_to() {
-  local _k
-  group_field_to _k 5 "$2"
-  [ "$_k" != - ] || _k=''
-  printf -v "$1" '%s' "${_k//@T@/$3}"
-}
 # runtime_label GROUP: the runtime column of GROUP, with the version detect or the build wrote in
 # $pw/GROUP.version (none before prepare_peers, as under --plan); ours is "c++20 (this repo)".
 runtime_label_to() {
@@ -1239,7 +1229,7 @@ prepare_peers() {
     built=$SECONDS
     if run_logged "$log" "$build" "$g"; then
       echo ok >"$pw/$g.state"
-      echo $((SECONDS - built)) >"$pb/$g.build_s" # for the next estimate (run.sh: estimate_plan)
+      echo $((SECONDS - built)) >"$pb/$g.build_s" # for the next estimate (harness/plan.py)
     else
       # The section names the log under PEERS_BUILD, not by its path on this machine.
       echo "build failed: $(build_reason "$log") (log: PEERS_BUILD/logs/$g.log)" >"$pw/$g.state"
@@ -1247,108 +1237,6 @@ prepare_peers() {
     fi
   done
   cat "$pw/tools.last" >>"$pw/tools"
-}
-
-# peer_timeout_to VAR SCENARIO SLEEP_MS N: the default time limit of a run at N tasks, in seconds: the
-# larger of 60 and 10 x the time the run must take: the rounds of sleep the scenario needs
-# (atomic_counter's loop mode: HITS / N, by default 10; its once mode and the others: 1), and in
-# atomic_counter its bursts' pauses and one poll. A run that takes ten times that is not going to finish.
-peer_timeout_to() {
-  local rounds=1 extra=0 t
-  if [ "$2" = atomic_counter ]; then
-    [ "$MODE" = once ] || rounds=10
-    [ -z "$HITS" ] || [ "$MODE" = once ] || rounds=$(((HITS + $4 - 1) / $4))
-    [ -z "$BURST" ] || extra=$(($4 / BURST * ${BURST_PAUSE_MS:-1000}))
-    extra=$((extra + ${POLL_MS:-100}))
-  fi
-  t=$(((10 * ($3 * rounds + extra) + 999) / 1000))
-  [ "$t" -gt 60 ] || t=60
-  printf -v "$1" '%s' "$t"
-}
-
-# plan_peers SCENARIO: the plan lines of SCENARIO under --peers (plan_line): for each variant
-# (running_avg's and hash_collect's mutex and channel), each START and each T of THREADS, ours
-# first, then each chosen peer of the catalogue; the scenario's time limit first. A program with
-# one shape only (no start among its options) runs at the first START only.
-plan_peers() {
-  local pn s=$1 sleep='' vlist=- slist=- limit sv st t first prog g key opts suffix variant
-  case $s in
-    running_avg | hash_collect) vlist="mutex channel" slist=${START:--} ;;
-    atomic_counter) sleep=${SLEEP_MS:-1000} ;;
-    *) sleep=${SLEEP_MS:-$peers_sleep_ms} ;;
-  esac
-  limit=${PEER_TIMEOUT:-}
-  [ -n "$limit" ] || peer_timeout_to limit "$s" "${sleep:-0}" "${N:-${sweep_ns##* }}"
-  plan_line limit "$s" ours - - - - - - - "$s: a run is stopped after $limit s${PEER_TIMEOUT:+ (PEER_TIMEOUT)}" - -
-  for sv in $vlist; do
-    for st in $slist; do
-      first=yes
-      # The threads scenario takes no T; without THREADS every runtime keeps its default.
-      for t in $(if [ "$s" = threads ]; then echo -; else echo "${THREADS:-default}"; fi); do
-        while IFS=$tab read -r prog g key opts suffix variant <&3; do
-          [ "$sv" = - ] || [ "$key" = "$sv" ] || continue
-          [ "$g" = ours ] || { group_field_to pn 2 "$g"; case " $PEERS " in *" $pn "*) ;; *) continue ;; esac; }
-          [ "$st" = - ] || [ "$opts" = start ] || [ "$st" = "${slist%% *}" ] || continue
-          plan_peer "$s" "$prog" "$g" "$sv" "$t" "$first" "$sleep" "$limit" "$suffix" "$variant" "$st" "$opts"
-        done 3< <(catalogue "$s")
-        first=
-      done
-    done
-  done
-}
-
-# plan_peer SCENARIO PROGRAM GROUP VARIANT_KEY T FIRST SLEEP LIMIT SUFFIX VARIANT START OPTIONS: the
-# lines of one program at T ("default", or - in the threads scenario): at N after a 1-task run, its
-# baseline (none at N = 1, a row that is its own baseline), or in a sweep its series (plan_series).
-# Ours takes --threads T; a peer, its knob's environment; a peer without one, its fixed threads, at
-# the first T only (FIRST). Each takes the write-ups' variants it has (OPTIONS: mode_opts_to). A
-# runtime that runs a thread per task is capped at THREAD_CAP, like the threads scenario. A sweep's
-# series is labelled series_label when that is set (a replication's row), else by its runtime.
-plan_peer() {
-  local s=$1 prog=$2 g=$3 sv=$4 t=$5 first=$6 sleep=$7 limit=$8 suffix=$9 variant=${10} st=${11} opts=${12}
-  local args env='' tcell=$5 n=${N:-} cap='' flags='' tail extra=''
-  local base_args base_extra=''
-  case $opts in counter | start) mode_opts_to extra "$s" "$st" && mode_opts_to base_extra "$s" "$st" base ;; *) st=- ;; esac
-  variant_cell_to variant "$s" "$variant" "$st" "$opts"
-  if [ "$g" = ours ]; then
-    prog=./$prog
-    ours_args_to args "$t" "$sv" "$sleep" "$extra"
-    series_tail_to tail "$sv" "$t" "$st"
-    ours_args_to base_args "$t" "$sv" "$sleep" "$base_extra"
-    [ "$t" != default ] || tcell=1
-  else
-    args=$sleep
-    [ "$sv" = - ] || args=$sv
-    base_args="$args${base_extra:+ $base_extra}" args="$args${extra:+ $extra}"
-    case $t in
-      -) ;;
-      default) threads_knob_to env "$g" 1 && [ -n "$env" ] || group_field_to tcell 6 "$g"; env='' ;;
-      *)
-        threads_knob_to env "$g" "$t"
-        if [ -z "$env" ]; then
-          [ -n "$first" ] || return 0
-          group_field_to tcell 6 "$g"
-        fi ;;
-    esac
-    series_tail_to tail "$sv" "${env:+$t}" "$st"
-    [ "$suffix" = - ] || tail=" $suffix$tail"
-  fi
-  thread_cap_to cap "$s" "$g"
-  if [ -n "$cap" ] && [ -z "$sweep" ] && [ "$N" -gt "$cap" ]; then
-    n=$cap flags=capped
-    if [ "$s" = threads ]; then
-      flags="capped threads_capped"
-    else
-      variant="$variant (capped at THREAD_CAP=$cap)"
-      plan_line limit "$s" "$g" - - - - - - - "$s: @R@$(case $suffix in -) ;; *) echo " $suffix" ;; esac) ran min(N, THREAD_CAP=$cap) threads, a thread per task; the other runtimes ran N tasks" - -
-    fi
-  fi
-  if [ -n "$sweep" ]; then
-    plan_series "$s" "$g" "$prog" "$tcell" "$args" "$env" "$limit" "$variant" "${series_label:-@R@$tail}" "$cap"
-    return
-  fi
-  [ "$n" -eq 1 ] || plan_line base "$s" "$g" "$prog" 1 "$tcell" "$base_args" "$env" 1 "$limit" "$variant" "@R@$tail" "$flags"
-  plan_line row "$s" "$g" "$prog" "$n" "$tcell" "$args" "$env" "$RUNS" "$limit" "$variant" "@R@$tail" "$flags"
 }
 
 # peer_facts LABEL: what the kept run's summary line says of its runtime beyond the table (the C#

@@ -3,10 +3,10 @@
 # differs between its runs and these listed. Each write-up is one data file, peers/published/NAME.tsv
 # (peers/README.md, "Published figures", says what its lines mean). The run itself is a sweep of the
 # write-up's programs over the N of its tables, a series per group of tables that share their
-# settings (plan_replicate), made by run.sh's run_plan like any other. harness/replicate.py reads
-# the data file, checks it and writes the section's tables, claims and differences from the store;
-# this file has it checked (check_published), plans, and gives the section its head (replicate_head)
-# and its record's data (replicate_fields).
+# settings (harness/plan.py plans it), run by run.sh's run_plan like any other. harness/replicate.py
+# reads the data file, checks it and writes the section's tables, claims and differences from the
+# store; this file has it checked (check_published), sets its settings, and gives the section its
+# head (replicate_head) and its record's data (replicate_fields).
 # run.sh sources it after peers/peers.sh; sourcing only defines variables and functions. Written for
 # macOS's bash 3.2 and BSD tools too, like run.sh.
 
@@ -41,7 +41,7 @@ check_published() {
     echo "$1:$line: $what: $problem"
     ok=2
     [ "$what" != "its run lines" ] || break # then every table has the problem: said once
-  done 3< <("$harness_py" "$harness_dir/replicate.py" check "$1")
+  done 3< <("$harness_py" -B "$harness_dir/replicate.py" check "$1")
   [ "$ok" -ne 1 ] || echo "$1:0: harness/replicate.py could not check it (above)"
   [ "$ok" -eq 0 ]
 }
@@ -67,13 +67,13 @@ settings_problem() {
 }
 
 # replicate_list: every write-up --replicate knows, one entry each, and how long its replication
-# takes here: the estimate that --plan --replicate NAME ends with (estimate_plan in run.sh).
+# takes here: the estimate that --plan --replicate NAME ends with (harness/plan.py).
 replicate_list() {
   local f name est
   echo "./run.sh --replicate NAME [--quick] runs one of these write-ups' tables again here:"
   for f in "$published_dir"/*.tsv; do
     [ -f "$f" ] || continue
-    "$harness_py" "$harness_dir/replicate.py" listing "$f"
+    "$harness_py" -B "$harness_dir/replicate.py" listing "$f"
     name=$(pub_value "$f" about name)
     # run.sh itself, through bash: `bash run.sh` leaves a $0 that is no command (the listing runs
     # before run.sh leaves the user's directory, so a relative $0 still names it).
@@ -96,7 +96,7 @@ replicate_settings() {
   pubfile=$f
   # TABLES: some of its tables only, by their ids (a table without one: its N), each once.
   if [ -n "${TABLES:-}" ]; then
-    known=$("$harness_py" "$harness_dir/replicate.py" check "$f" | sed -n "s/^tables$tab[0-9]*$tab//p")
+    known=$("$harness_py" -B "$harness_dir/replicate.py" check "$f" | sed -n "s/^tables$tab[0-9]*$tab//p")
     known="$known "
     case $TABLES in *[!A-Za-z0-9_.\ -]*) bad "TABLES is a list of table ids (letters, digits, '_', '.', '-'), got '$TABLES'" ;; esac
     value=' '
@@ -141,17 +141,7 @@ replicate_settings() {
 # threads and its label, in its order, each followed by its program's copies built against a set of
 # PEERS_PATCH or for a version of PEERS_DOTNET (program@SET: row ID+SET); then ours, one row per
 # scenario, variant and threads among them ("ours" and those, joined by ":"), labelled as ours.
-replicate_rows() {
-  printf '%s\n' "$catalogue_tab" | awk -F '\t' '
-    NR == FNR { if ($2 ~ /@[0-9]+$/) { p = $2; sub(/@[0-9]+$/, "", p); if (!((p, $2) in copy)) { copy[p, $2] = 1; copies[p] = copies[p] " " $2 } } next }
-    $1 == "row" {
-      print $2 "\t" $3 "\t" $4 "\t" $5 "\t" $6 "\t" $7
-      n_c = split(copies[$4], c, " ")
-      for (i = 1; i <= n_c; i++) print $2 "+" substr(c[i], index(c[i], "@") + 1) "\t" $3 "\t" c[i] "\t" $5 "\t" $6 "\t" $7
-      k = $3 "\t" $5 "\t" $6; if (!(k in seen)) { seen[k] = 1; ours[++n] = k } }
-    END { for (i = 1; i <= n; i++) { split(ours[i], f, "\t")
-        printf "ours:%s%s%s\t%s\t%s\t%s\t%s\tc++20 (this repo)\n", f[1], f[2] == "-" ? "" : ":" f[2], f[3] == "-" ? "" : ":" f[3] "t", f[1], f[1], f[2], f[3] } }' - "$pubfile"
-}
+replicate_rows() { plan_py rows; }
 
 # replicate_groups: the write-up's tables ($pubfile) by their settings, a line per group in their
 # order, tab-separated: its number, its settings (VAR=VALUE ..., "-" for none), its N list in
@@ -162,52 +152,7 @@ replicate_rows() {
 # (groups that differ only in their sleep share one).
 # A task that ends before the last one is spawned frees memory, so at a write-up's short sleep some
 # runtimes' rows here hold fewer than N tasks at once (the all-alive cell says so); this row holds all.
-replicate_groups() { "$harness_py" "$harness_dir/replicate.py" groups "$pubfile" ${quick:+--quick} "$peers_sleep_ms"; }
-
-# plan_replicate: the plan of the replication: for each group of tables, with its settings, for
-# each row of its scenarios with a program here, a series over the group's N list, labelled with
-# the row's ID and the group (ID@GROUP) (plan_peer, as a sweep); a limit line per scenario.
-plan_replicate() {
-  local g settings ns scen kv
-  while IFS=$tab read -r g settings ns scen _ <&4; do
-    (
-      if [ "$settings" != - ]; then
-        for kv in $settings; do printf -v "${kv%%=*}" '%s' "${kv#*=}"; done
-      fi
-      sweep_ns=$ns
-      plan_replicate_group "$g" "$scen"
-    ) || return 1
-  done 4< <(replicate_groups)
-}
-
-# plan_replicate_group GROUP SCENARIOS: the series of one group's rows (SCENARIOS: "-" for all).
-plan_replicate_group() {
-  local pn id s prog sv t label g opts suffix variant sleep limit line seen=' '
-  while IFS=$tab read -r id s prog sv t label <&3; do
-    [ "$prog" != - ] || continue
-    [ "$2" = - ] || case " $2 " in *" $s "*) ;; *) continue ;; esac
-    catalogue_row_to line "$prog" "$sv"
-    IFS=$tab read -r _ _ g _ opts suffix _ variant <<ROW
-$line
-ROW
-    [ -n "$g" ] || { echo "run.sh: --replicate: no program $prog for $s in the catalogue" >&2; continue; }
-    [ "$g" = ours ] || { group_field_to pn 2 "$g"; case " $PEERS " in *" $pn "*) ;; *) continue ;; esac; }
-    case $s in
-      running_avg | hash_collect) sleep='' ;;
-      atomic_counter) sleep=${SLEEP_MS:-1000} ;;
-      *) sleep=${SLEEP_MS:-$peers_sleep_ms} ;;
-    esac
-    limit=${PEER_TIMEOUT:-}
-    [ -n "$limit" ] || peer_timeout_to limit "$s" "${sleep:-0}" "${sweep_ns##* }"
-    case $seen in *" $s "*) ;; *)
-      plan_line limit "$s" ours - - - - - - - "$s: a run is stopped after $limit s${PEER_TIMEOUT:+ (PEER_TIMEOUT)}" - -
-      seen="$seen$s " ;;
-    esac
-    [ "$s" != threads ] || t=-
-    [ "$t" != - ] || [ "$s" = threads ] || t=default
-    series_label=$id@$1 plan_peer "$s" "$prog" "$g" "$sv" "$t" yes "$sleep" "$limit" "$suffix" "$variant" "${START:--}" "$opts"
-  done 3< <(replicate_rows)
-}
+replicate_groups() { "$harness_py" -B "$harness_dir/replicate.py" groups "$pubfile" ${quick:+--quick} "$peers_sleep_ms"; }
 
 # replicate_guard LABEL N: the memory guard where a series (ID@GROUP) has no
 # cost per task of its own yet, from the same row's outcomes in the groups run before it (a write-up's

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# tests/harness_test.sh: harness/replicate.py's parts on their own, in one python3 process (a process
-# start is dear on some machines): a data file read, its claims judged on readings and ties, its
-# checker's messages, the groups of tables (and the row again at --peers' sleep), and a section's
-# table, claims and differences computed from run records.
+# tests/harness_test.sh: harness/replicate.py's and harness/plan.py's parts on their own, in one
+# python3 process (a process start is dear on some machines): a data file read, its claims judged on
+# readings and ties, its checker's messages, the groups of tables (and the row again at --peers'
+# sleep), a section's table, claims and differences computed from run records; a plan's lines from
+# the tables and the settings, the default time limit, the estimate, a replication's rows.
 cd "$(dirname "$0")/.." || exit 1
 # shellcheck source=tests/lib.sh
 . tests/lib.sh
@@ -115,13 +116,85 @@ say("a threshold with a thousands separator is a number", not any("ratio" in p f
 say("a carriage return is refused, with its line", any(p.endswith("a carriage return: save the file with LF line ends") for p in odd), odd)
 odd = r.Check("tiny.tsv", tsv(*base).replace("table\t1000\t", "table\t1K\t", 1)).problems
 say("a table's N that is not a whole number is refused", any("a table's N is a whole number from 1, without a leading zero: 1K" in p for p in odd), odd)
+
+# harness/plan.py: the plan from the tables and the settings, with nothing run.
+import plan as p
+tables = p.Tables(tsv(("go", "go", "go", "go @V@", "GOMAXPROCS=@T@", "-"), ("node", "node", "node", "node @V@", "-", "1 (one thread)"),
+                      ("rs", "rust-std", "rust", "rust @V@ std", "-", "one per task"), ("go@1", "go", "go", "go @V@", "GOMAXPROCS=@T@", "-"))
+                  + "@@\n" + tsv(*[(s, prog, g, "-", opts, "-", "-", "v " + prog) for s, prog, g, opts in (
+                      ("coro_timer", "coro_timer", "ours", "-"), ("coro_timer", "go-coro_timer", "go", "-"),
+                      ("coro_timer", "go-coro_timer@1", "go@1", "-"), ("coro_timer", "node-coro_timer", "node", "-"),
+                      ("coro_timer", "rs-coro_timer", "rs", "-"), ("atomic_counter", "atomic_counter", "ours", "counter"))]))
+def settings(**kw):
+    s = dict.fromkeys(p.SETTINGS, "")
+    s.update(scenarios="coro_timer", N="100", RUNS="2", THREAD_CAP="10", peers="yes", PEERS="go node rust-std", peers_sleep_ms="30000")
+    s.update(kw)
+    return s
+def cells(s, k=(0, 2, 4, 5, 7)):
+    return [tuple(l.split("\t")[i] for i in k) for l in p.Planner(tables, s).plan()]
+got = cells(settings(THREADS="1 2"))
+say("a peers plan: the limit, then ours and each peer at each T, a baseline before each row",
+    got[:5] == [("limit", "ours", "-", "-", "-"), ("base", "ours", "1", "1", "-"), ("row", "ours", "100", "1", "-"),
+                ("base", "go", "1", "1", "GOMAXPROCS=1"), ("row", "go", "100", "1", "GOMAXPROCS=1")], got)
+say("a runtime without a threads knob runs once, at the first T, its threads cell its fixed threads",
+    [c for c in got if c[1] == "node"] == [("base", "node", "1", "1 (one thread)", "-"), ("row", "node", "100", "1 (one thread)", "-")], got)
+say("a thread per task is capped at THREAD_CAP, with a limit line that says so",
+    [c for c in got if c[1] == "rs"][:2] == [("limit", "rs", "-", "-", "-"), ("base", "rs", "1", "one per task", "-")]
+    and ("row", "rs", "10", "one per task", "-") in got, got)
+say("a patched copy is a group of its own, planned beside its group", ("row", "go@1", "100", "2", "GOMAXPROCS=2") in got, got)
+say("PEERS leaves out the others", not any(c[1] == "node" for c in cells(settings(PEERS="go"))))
+swept = [l.split("\t") for l in p.Planner(tables, settings(N="", sweep="yes", sweep_ns="1 5 20")).plan()]
+rs = [(f[0], f[4], f[12]) for f in swept if f[2] == "rs"]
+say("a sweep: a point per N up to THREAD_CAP, the first flagged, then one skip line for the rest",
+    rs == [("point", "1", "first"), ("point", "5", "-"), ("skip", "20", "-")], rs)
+say("ours without --peers: its options, THREADS each", cells(settings(peers="", THREADS="1 2", SLEEP_MS="50"), (0, 6)) ==
+    [("row", "--sleep-ms 50 --threads 1"), ("row", "--sleep-ms 50 --threads 2")], cells(settings(peers="", THREADS="1 2", SLEEP_MS="50"), (0, 6)))
+once = [l.split("\t") for l in p.Planner(tables, settings(scenarios="atomic_counter", MODE="once", HITS="50", SPAWN_FROM="task", BURST="3")).plan()]
+say("atomic_counter's variants: once mode takes no --hits, the baseline no more than the row",
+    [(f[0], f[6]) for f in once[1:]] == [("base", "--sleep-ms 1000 --mode once --spawn-from task --burst 3"),
+                                         ("row", "--sleep-ms 1000 --mode once --spawn-from task --burst 3")], once)
+loop = [(f[0], f[6]) for f in (l.split("\t") for l in p.Planner(tables, settings(scenarios="atomic_counter", HITS="600")).plan()[1:])]
+say("in loop mode the row takes --hits, its baseline (one task) not", loop == [("base", "--sleep-ms 1000"), ("row", "--sleep-ms 1000 --hits 600")], loop)
+say("and its variant cell says what ran", once[2][10] == "v atomic_counter; once mode: one sleep, one hit, no loop, spawned from a task, bursts of 3 then 1000 ms", once[2][10])
+
+# The default time limit: 60 s at least, else 10 x the time the run must take.
+def timeout(scen, ms, n, **kw):
+    return p.Planner(tables, settings(**kw)).timeout(scen, ms, n)
+for want, scen, ms, kw, what in ((60, "coro_timer", 5000, {}, "60 s at least"), (200, "coro_shared", 20000, {}, "10 x the sleep"),
+                                 (101, "atomic_counter", 1000, {}, "atomic_counter needs 10 rounds and a poll"),
+                                 (601, "atomic_counter", 1000, {"HITS": "6000"}, "HITS / N rounds"),
+                                 (110, "atomic_counter", 10000, {"MODE": "once", "POLL_MS": "1000"}, "once mode, one round; a 1 s poll"),
+                                 (151, "atomic_counter", 10000, {"BURST": "10", "BURST_PAUSE_MS": "500", "MODE": "once"}, "the bursts' pauses")):
+    got = timeout(scen, ms, 100, **kw)
+    say(f"the default limit: {what}", got == want, got)
+
+# The estimate: each run its sleep, start-up and spawning, at most its limit; a build as long as
+# its last one here, or a guess.
+import os, tempfile
+plan = ["row\tcoro_timer\tours\t./coro_timer\t1000000\t1\t--sleep-ms 1000\t-\t2\t-\tv\t-\t-",
+        "row\tcoro_timer\tpython\tpython-coro_timer\t1000000\t1\t30000\t-\t1\t20\tv\t-\t-",
+        "row\tcoro_timer\tgo\tgo-coro_timer\t10\t1\t30000\t-\t1\t300\tv\t-\t-",
+        "row\tcoro_timer\ttokio\ttokio-coro_timer\t10\t1\t30000\t-\t1\t300\tv\t-\t-"]
+with tempfile.TemporaryDirectory() as d:
+    with open(os.path.join(d, "go.build_s"), "w") as f:
+        f.write("42\n")
+    got = p.estimate(plan, d)
+# ours 2 x (1 + 0.1 + 0.5); python 30 + 1 + 25 capped at 20; go and tokio 30 + 1 (and a little).
+say("the estimate of runs and builds", got == (int(3.2 + 20 + 31.00006 + 31.00002 + 0.5), 42 + 60 + 240, 2), got)
+say("minutes", [p.minutes(s) for s in (40, 720, 7500)] == ["40 s", "12 min", "2 h 05 min"])
+
+# A replication's rows: each row of the write-up, its patched copies after it, then ours.
+got = p.rows(tables, pub)
+say("a replication's rows, a copy after its row, ours last",
+    [g[:3] for g in got] == [("go", "coro_timer", "go-coro_timer"), ("go+1", "coro_timer", "go-coro_timer@1"),
+                             ("cs", "coro_timer", "csharp-coro_timer"), ("rs", "coro_timer", "-"), ("ours:coro_timer", "coro_timer", "coro_timer")], got)
 EOF
 )
 while IFS=$'\t' read -r verdict name; do
   case $verdict in
     PASS) check "$name" true ;;
     FAIL) check "$name" false ;;
-    *) check "harness/replicate.py's checks ran: $verdict $name" false ;;
+    *) check "harness/replicate.py's and plan.py's checks ran: $verdict $name" false ;;
   esac
 done <<<"$results"
 finish

@@ -242,14 +242,7 @@ check "the stopped program got SIGTERM" [ -f slow.stopped ]
 check "its second run at N is skipped" ran go-coro_timer 10 1
 check "the other peers still ran" has "$(table_rows)" '^\| coro_timer \| node 20.0.0 \| [^|]+ \| 10 \| [^|]+ \| [0-9]'
 check "the section states the limit" has "$(last_section)" '^- coro_timer: a run is stopped after 1 s \(PEER_TIMEOUT\)$'
-# timeout_of SCENARIO SLEEP_MS N: peer_timeout_to's limit.
-timeout_of() { (. ./run.sh && peer_timeout_to v "$@" && echo "$v"); }
-check "the default limit: 60 s at least" [ "$(timeout_of coro_timer 5000 100)" = 60 ]
-check "the default limit: 10 x the sleep" [ "$(timeout_of coro_shared 20000 100)" = 200 ]
-check "the default limit: atomic_counter needs 10 rounds and a poll" [ "$(timeout_of atomic_counter 1000 100)" = 101 ]
-check "the default limit: HITS / N rounds" [ "$(HITS=6000 timeout_of atomic_counter 1000 100)" = 601 ]
-check "the default limit: once mode, one round; a 1 s poll" [ "$(MODE=once POLL_MS=1000 timeout_of atomic_counter 10000 100)" = 110 ]
-check "the default limit: the bursts' pauses" [ "$(BURST=10 BURST_PAUSE_MS=500 MODE=once timeout_of atomic_counter 10000 100)" = 151 ]
+# The default limit's arithmetic: tests/harness_test.sh (harness/plan.py).
 
 # 7. JDK 21: the virtual-thread peers are built and run.
 echo 21.0.4 >jdk

@@ -485,11 +485,18 @@ check "a render that fails: exit 1, RESULTS as it was, the section's record stor
   eval '[ "$rc" -eq 1 ] && cmp -s "$res" "$tmp/before" && [ -n "$id" ] && has "$err" "^render.py: broken$"'
 bench STORE="$store" ./run.sh --render "$id"
 check "and --render then gives it" eval '[ "$rc" -eq 0 ] && has "$out" "^\| coro_timer \| - \| 10 \| 1 \| "'
-mkdir -p "$tmp/oldpy" && printf '#!/bin/sh\nexit 1\n' >"$tmp/oldpy/python3" && chmod +x "$tmp/oldpy/python3"
+# A python3 that is too old (this one fails the version check), and a version manager's shim of one.
+mkdir -p "$tmp/oldpy" "$tmp/vm/shims" && printf '#!/bin/sh\nexit 1\n' >"$tmp/oldpy/python3" && chmod +x "$tmp/oldpy/python3" &&
+  cp "$tmp/oldpy/python3" "$tmp/vm/shims/python3"
 rm -f args.log
-bench PATH="$tmp/oldpy:$PATH" RUNS=1 ./run.sh 10 coro_timer
-check "without python3 3.9 or newer: exit 1 before anything runs, saying so" \
+bench PATH="$tmp/vm/shims:$tmp/oldpy:$PATH" RUNS=1 ./run.sh 10 coro_timer
+check "without python3 3.9 or newer (the first on PATH and the first shim): exit 1 before anything runs, saying so" \
   eval 'exited 1 "^run.sh: python3 3.9 or newer is needed" && [ ! -e args.log ] && cmp -s "$res" "$tmp/before"'
+bench PATH="$tmp/vm/shims:$PATH" ./run.sh --plan 10 coro_timer
+check "a python3 in a shims directory is tried after the next one on PATH" eval '[ "$rc" -eq 0 ] && has "$out" "^kind  "'
+mkdir -p "$tmp/vm2/shims" && ln -s "$(python3 -c 'import sys; print(sys.executable)')" "$tmp/vm2/shims/python3"
+bench PATH="$tmp/oldpy:$tmp/vm2/shims:$PATH" ./run.sh --plan 10 coro_timer
+check "and the shim when that one is too old" eval '[ "$rc" -eq 0 ] && has "$out" "^kind  "'
 
 # A subshell (a sampler, a watchdog) that is killed before bash resets the traps it inherited runs
 # them: in_main tells run.sh's own shell from its subshells, so that such a trap only ends it.
