@@ -9,11 +9,11 @@ KIND is one of
            first flagged "first" (a sweep's starts at N = 1, its baseline)
     skip   the N of series LABEL above THREAD_CAP, comma-separated: a note, no run
     limit  a line of the section's limits, VARIANT its text
-GROUP: ours, or a peer's build group (peers/peers.sh, peer_groups); TCELL: the threads cell; LIMIT:
-the seconds after which a run is stopped; VARIANT: the variant cell; LABEL: the program's line or
-bar in the chart. @R@, in LABEL and in a limit line's text, stands for the runtime column. FLAGS:
-capped (the settings name THREAD_CAP), threads_capped (a note says every runtime ran THREAD_CAP),
-first (a series' first point).
+GROUP: ours, or a peer's build group (a descriptor's family_runtime line); TCELL: the threads
+cell; LIMIT: the seconds after which a run is stopped; VARIANT: the variant cell; LABEL: the
+program's line or bar in the chart. @R@, in LABEL and in a limit line's text, stands for the
+runtime column. FLAGS: capped (the settings name THREAD_CAP), threads_capped (a note says every
+runtime ran THREAD_CAP), first (a series' first point).
 
 run.sh calls it with the build groups' and the catalogue's lines on stdin (PEERS_PATCH's and
 PEERS_DOTNET's copies among them) and its settings as NAME=VALUE arguments; nothing here calls back.
@@ -46,32 +46,32 @@ SCENARIOS = {
 
 
 class TablesError(ValueError):
-    """A line of peer_groups or peer_catalogue that the plan cannot use."""
+    """A descriptor's line that the plan cannot use."""
 
 
 class Tables:
-    """The build groups and the programs, tab-separated, as run.sh reads them (peers/peers.sh:
-    tables_read), checked: a line of the wrong width or a program of an unknown group is a mistake
-    in peer_groups or peer_catalogue, said in one line."""
+    """The build groups and the programs, tab-separated, as run.sh reads them from the descriptors
+    (peers/peers.sh: tables_read), checked: a line of the wrong width or a program of an unknown
+    group is a descriptor's mistake, said in one line."""
 
     def __init__(self, text):
         groups, _, catalogue = text.partition("@@\n")
         self.groups = {}
         for line in groups.split("\n"):
             if line:
-                f = self.fields(line, 6, "peer_groups")
+                f = self.fields(line, 6, "family_runtime")
                 self.groups[f[0]] = {"name": f[1], "tool": f[2], "runtime": f[3], "knob": f[4], "fixed": f[5]}
         self.catalogue = []
         for line in catalogue.split("\n"):
             if line:
-                f = self.fields(line, 8, "peer_catalogue")
+                f = self.fields(line, 8, "family_programs")
                 if f[2] != "ours" and f[2] not in self.groups:
-                    raise TablesError(f"program {f[1]} names group {f[2]}, which has no peer_groups line")
+                    raise TablesError(f"program {f[1]} names group {f[2]}, which no descriptor's family_runtime declares")
                 self.catalogue.append({"scen": f[0], "prog": f[1], "group": f[2], "key": f[3], "opts": f[4],
                                        "suffix": f[5], "class": f[6], "variant": f[7]})
         unknown = sorted({r["scen"] for r in self.catalogue} - set(SCENARIOS))
         if unknown:
-            raise TablesError(f"a peer_catalogue line names no scenario: {unknown[0]}")
+            raise TablesError(f"a family_programs line names no scenario: {unknown[0]}")
 
     @staticmethod
     def fields(line, width, what):
@@ -517,7 +517,7 @@ def main(argv):
             else:
                 out = plan
     except TablesError as e:
-        print(f"run.sh: peers/peers.sh: {e}", file=sys.stderr)
+        print(f"run.sh: peers/: {e}", file=sys.stderr)
         return 1
     except (OSError, ValueError, KeyError, IndexError) as e:  # one line, not a traceback
         print(f"run.sh: harness/plan.py: {type(e).__name__}: {e}", file=sys.stderr)

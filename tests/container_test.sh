@@ -80,7 +80,7 @@ fi
 box=$tmp/sandbox
 res=$tmp/results/RESULTS.md
 mkdir -p "$box/peers" "$box/charts" "$tmp/results" "$tmp/tmpdir"
-cp run.sh "$box/" && cp peers/peers.sh peers/replicate.sh "$box/peers/" && cp -R harness "$box/"
+cp run.sh "$box/" && cp -R peers "$box/" && cp -R harness "$box/"
 printf 'all:\n\t@:\nprint-build:\n\t@echo "compiler=g++ (Fake) 12.2.0"\n\t@echo "flags=-O2"\n' >"$box/Makefile"
 # A fake coro_timer whose max RSS grows with N (dd holds N × 40 KB), which fills the directory in
 # the file fill_disk, if there is one, while it runs.

@@ -13,7 +13,7 @@ res=$tmp/RESULTS.md
 mkdir -p "$box" "$tools" "$tmp/tmpdir" "$reg/tokio-1.24.2" "$reg/futures-0.3.21" "$reg/async-std-1.12.0"
 cp "${RUNSH_FROM:-$repo}/run.sh" "$box/"
 [ ! -d "${RUNSH_FROM:-$repo}/harness" ] || cp -R "${RUNSH_FROM:-$repo}/harness" "$box/"
-cp -R peers "$box/" && cp "${RUNSH_FROM:-$repo}/peers/peers.sh" "${RUNSH_FROM:-$repo}/peers/replicate.sh" "$box/peers/"
+cp -R "${RUNSH_FROM:-$repo}/peers" "$box/"
 printf 'all:\n\t@:\nprint-build:\n\t@echo "compiler=g++ (Fake) 12.2.0"\n\t@echo "flags=-std=c++20 -pthread -O2"\n' >"$box/Makefile"
 
 # fakepeer NAME SCENARIO N [SLEEP|OPTIONS...]: every fake program, ours and the peers', sourced by

@@ -515,17 +515,17 @@ check "first_version: java" [ "$(lib first_version 'openjdk version "17.0.15" 20
 # .ci/run sources peers/peers.sh alone, under set -u, for the crates a fresh machine needs.
 check "peers/peers.sh sourced alone under set -u lists the crate packages" \
   has "$(bash -c 'set -euo pipefail; . peers/peers.sh; crate_packages' 2>&1)" '^librust-tokio-dev$'
-# Every group the catalogue names has a peer_groups line and a build function; every toolchain of
-# those, a detect function and a peer_toolchains line.
+# Every group the descriptors' programs name has its runtime line and a build function; every
+# toolchain of those, a detect function and a toolchain line.
 tables_complete() (
   . ./run.sh || exit 1
   for g in $(peer_catalogue | awk -F ' *[|] *' '$3 != "ours" { print $3 }' | sort -u); do
-    [ -n "$(toolchain_of "$g")" ] || { echo "  # $g: no peer_groups line"; exit 1; }
+    [ -n "$(toolchain_of "$g")" ] || { echo "  # $g: no family_runtime line"; exit 1; }
     [ "$(type -t "build_$g")" = function ] || { echo "  # $g: no build_$g"; exit 1; }
   done
   for t in $(groups_column 3 | sort -u); do
     [ "$(type -t "detect_$t")" = function ] || { echo "  # $t: no detect_$t"; exit 1; }
-    [ -n "$(peer_toolchains | awk -v t="$t" '$1 == t')" ] || { echo "  # $t: no peer_toolchains line"; exit 1; }
+    [ -n "$(peer_toolchains | awk -v t="$t" '$1 == t')" ] || { echo "  # $t: no family_toolchain line"; exit 1; }
   done
 )
 # 8e. PEERS_PATCH: the Rust peers built against crate sources, a copy per set, beside the unpatched.
@@ -612,31 +612,30 @@ tokio_shape() {
 }
 check "every tokio peer builds its multi-thread runtime as #[tokio::main] would, without the macros feature" tokio_shape
 
-check "each catalogue group has its peer_groups line and build function, each toolchain its detect" tables_complete
+check "each program's group has its runtime line and build function, each toolchain its detect" tables_complete
 bash32_clean() {
-  ! grep -n -E 'mapfile|readarray|declare -[An]|local -n|,,\}|\^\^\}|&>>|\|&|wait -n|EPOCHREALTIME|date \+%N|nproc|sed -i|[A-Za-z_]=\(' "$repo/run.sh" "$repo/peers/peers.sh" "$repo/peers/replicate.sh" "$repo/tests/lib.sh"
+  ! grep -n -E 'mapfile|readarray|declare -[An]|local -n|,,\}|\^\^\}|&>>|\|&|wait -n|EPOCHREALTIME|date \+%N|nproc|sed -i|[A-Za-z_]=\(' "$repo/run.sh" "$repo/peers/peers.sh" "$repo/peers/replicate.sh" "$repo"/peers/*/runtimes.sh "$repo/tests/lib.sh"
 }
-check "run.sh, peers/peers.sh, peers/replicate.sh and tests/lib.sh use nothing bash 3.2 or BSD tools lack" bash32_clean
+check "run.sh, peers/peers.sh, the descriptors, peers/replicate.sh and tests/lib.sh use nothing bash 3.2 or BSD tools lack" bash32_clean
 
-# 12. A runtime added the way peers/peers.sh's recipe says: a peer_groups line, catalogue lines and
-# build_GROUP, in the sandbox's copy. Nothing else has to know it: PEERS accepts it, --plan lists
-# it with its knob, and a run gives its rows, threads cells, version and chart suffix.
-cp peers/peers.sh "$tmp/peers.sh.orig"
-awk -v tools="$tools" '
-  /^EOF$/ && fn == "groups" { print "zeta      | zeta       | node   | zeta @V@               | BENCH_THREADS=@T@          | -" }
-  /^EOF$/ && fn == "catalogue" {
-    print "coro_timer | zeta-coro_timer | zeta | - | - | fibers | - | a zeta fiber per task"
-    print "running_avg | zeta-running_avg | zeta | mutex | start | - | - | mutex: a zeta fiber per task"
-    print "running_avg | zeta-running_avg | zeta | channel | start | - | - | channel: a zeta fiber per task" }
-  /^peer_groups\(\) \{/ { fn = "groups" } /^peer_catalogue\(\) \{/ { fn = "catalogue" } /^}/ { fn = "" }
-  { print }
-  END {
-    print "build_zeta() {"
-    print "  local p"
-    print "  for p in $(programs_of zeta); do launcher \"$p\" \"" tools "/fakepeer\" \"$p\" \"${p#zeta-}\" || return 1; done"
-    print "  echo 0.1 >\"$pw/zeta.version\""
-    print "}"
-  }' "$tmp/peers.sh.orig" >peers/peers.sh
+# 12. A runtime added the way peers/peers.sh's recipe says: a folder with its descriptor, in the
+# sandbox's copy. Nothing else has to know it: PEERS accepts it, --plan lists it with its knob, and a
+# run gives its rows, threads cells, version, chart suffix and Threads line.
+mkdir -p peers/zeta
+cat >peers/zeta/runtimes.sh <<EOF
+family_runtime 'zeta | zeta | node | zeta @V@ | BENCH_THREADS=@T@ | -'
+family_threads 'zeta: one fiber scheduler' 'zeta BENCH_THREADS=T'
+family_programs <<'PROGRAMS'
+coro_timer  | zeta-coro_timer  | zeta | -       | -     | fibers | - | a zeta fiber per task
+running_avg | zeta-running_avg | zeta | mutex   | start | -      | - | mutex: a zeta fiber per task
+running_avg | zeta-running_avg | zeta | channel | start | -      | - | channel: a zeta fiber per task
+PROGRAMS
+build_zeta() {
+  local p
+  for p in \$(programs_of zeta); do launcher "\$p" "$tools/fakepeer" "\$p" "\${p#zeta-}" || return 1; done
+  echo 0.1 >"\$pw/zeta.version"
+}
+EOF
 rm -f args.log env.log
 bench THREADS="1 2" PEERS=zeta ./run.sh --plan --peers 10 coro_timer running_avg
 check "--plan lists the new runtime's runs, at each T with its knob" \
@@ -652,7 +651,8 @@ check "its programs got N and the sleep or the variant, and its knob" \
   eval 'ran zeta-coro_timer "10 50" 2 && ran zeta-running_avg "10 mutex" 2 && grep -q "^zeta-coro_timer 10 .*BENCH_THREADS=2 " env.log'
 check "its chart bar has its suffix" \
   has "$(bars "$(dirname "$res")/charts/$(charts_of_section | grep coro_timer)")" '^zeta 0.1 fibers, threads=2[|]'
-cp "$tmp/peers.sh.orig" peers/peers.sh
+check "the Threads line names its knob" has "$sec" '^- Threads: .*; zeta BENCH_THREADS=T; a runtime without a knob'
+rm -r peers/zeta
 
 check "no temp files are left at the end" no_temp_files
 

@@ -9,7 +9,7 @@ repo=$PWD
 box=$tmp/sandbox
 res=$tmp/RESULTS.md
 mkdir -p "$box" "$tmp/tmpdir"
-mkdir -p "$box/peers" "$box/harness" && cp run.sh "$box/" && cp peers/peers.sh peers/replicate.sh "$box/peers/" && cp harness/*.py "$box/harness/"
+mkdir -p "$box/peers" "$box/harness" && cp run.sh "$box/" && cp -R peers "$box/" && cp harness/*.py "$box/harness/"
 # shellcheck disable=SC2016 # $(FAIL_MAKE) is make syntax
 printf 'all:\n\t@test -z "$(FAIL_MAKE)" || { echo "boom.cpp:1: error: expected ;" >&2; exit 1; }\n' >"$box/Makefile"
 printf 'print-build:\n\t@echo "compiler=g++ (Fake) 12.2.0"\n\t@echo "flags=-std=c++20 -pthread -O2"\n' >>"$box/Makefile"

@@ -10,7 +10,7 @@ box=$tmp/sandbox
 rdir=$tmp/results # RESULTS lives here, so the charts go to $rdir/charts
 res=$rdir/RESULTS.md
 mkdir -p "$box/charts" "$rdir" "$tmp/tmpdir"
-mkdir -p "$box/peers" && cp run.sh "$box/" && cp peers/peers.sh peers/replicate.sh "$box/peers/" && cp -R harness "$box/"
+mkdir -p "$box/peers" && cp run.sh "$box/" && cp -R peers "$box/" && cp -R harness "$box/"
 printf 'all:\n\t@:\nprint-build:\n\t@echo "compiler=g++ (Fake) 12.2.0"\n\t@echo "flags=-std=c++20 -pthread -O2"\n' >"$box/Makefile"
 
 # fake NAME EXTRA: a stand-in binary whose max RSS grows with N (dd holds a buffer of N × 40 KB),
