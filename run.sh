@@ -1345,10 +1345,10 @@ case ${1:-} in
     here=$PWD
     cd "$(dirname "$0")" || exit 1
     place_files
-    have python3 || { echo "run.sh: $1 needs python3 (on Debian: apt-get install python3)" >&2; exit 1; }
-    if [ "$1" = --export ]; then shift && exec python3 -B harness/store.py --store "$STORE" export "$@"; fi
-    [ $# -eq 2 ] || bad "usage: ./run.sh --render SECTION (its heading's time, as RESULTS prints it, or its run id)"
-    exec python3 -B harness/render.py --store "$STORE" --section "$2" ;;
+    [ "$1" = --export ] || [ $# -eq 2 ] || bad "usage: ./run.sh --render SECTION (its heading's time, as RESULTS prints it, or its run id)"
+    need_python
+    if [ "$1" = --export ]; then shift && exec "$harness_py" -B harness/store.py --store "$STORE" export "$@"; fi
+    exec "$harness_py" -B harness/render.py --store "$STORE" --section "$2" ;;
 esac
 sweep='' peers='' plan_only='' replicate='' quick='' form="./run.sh N [scenario ...]"
 # --plan, --sweep, --peers and --replicate lead, in any order.
