@@ -33,15 +33,16 @@ SETTINGS = ("scenarios", "N", "sweep", "sweep_ns", "peers", "replicate", "quick"
 # Each scenario as the plan knows it: the sleep its binaries take when given none (ms; None: it
 # sleeps not at all), the one --peers gives each runtime when SLEEP_MS is unset ("long": --peers'
 # own, long enough for every task to be alive at once), its variant keys (mutex and channel: ours
-# takes --sync KEY, a peer PROGRAM N KEY; "-": none) and whether START shapes it. atomic_counter's
+# takes --sync KEY, a peer PROGRAM N KEY; "-": none), whether START shapes it, and whether each of
+# its tasks is a thread (it then takes no THREADS and runs min(N, THREAD_CAP) of them). atomic_counter's
 # own options (HITS, MODE, SPAWN_FROM, POLL_MS, BURST, BURST_PAUSE_MS) are its alone (mode_opts).
 SCENARIOS = {
-    "threads": {"sleep": 5000, "peers_sleep": "long", "keys": ["-"], "start": False},
-    "coro_timer": {"sleep": 5000, "peers_sleep": "long", "keys": ["-"], "start": False},
-    "coro_shared": {"sleep": 5000, "peers_sleep": "long", "keys": ["-"], "start": False},
-    "atomic_counter": {"sleep": 1000, "peers_sleep": "1000", "keys": ["-"], "start": False},
-    "running_avg": {"sleep": None, "peers_sleep": None, "keys": ["mutex", "channel"], "start": True},
-    "hash_collect": {"sleep": None, "peers_sleep": None, "keys": ["mutex", "channel"], "start": True},
+    "threads": {"sleep": 5000, "peers_sleep": "long", "keys": ["-"], "start": False, "threads": True},
+    "coro_timer": {"sleep": 5000, "peers_sleep": "long", "keys": ["-"], "start": False, "threads": False},
+    "coro_shared": {"sleep": 5000, "peers_sleep": "long", "keys": ["-"], "start": False, "threads": False},
+    "atomic_counter": {"sleep": 1000, "peers_sleep": "1000", "keys": ["-"], "start": False, "threads": False},
+    "running_avg": {"sleep": None, "peers_sleep": None, "keys": ["mutex", "channel"], "start": True, "threads": False},
+    "hash_collect": {"sleep": None, "peers_sleep": None, "keys": ["mutex", "channel"], "start": True, "threads": False},
 }
 
 
@@ -139,8 +140,8 @@ class Planner:
             return variant
         if SCENARIOS[scen]["start"]:
             word = (start if start != "-" else "gated") if opts == "start" else "one shape"
-            key, _, what = variant.partition(": ")
-            return f"{key}, {word}: {what if _ else variant}"
+            key, sep, what = variant.partition(": ")
+            return f"{key}, {word}: {what if sep else variant}"
         return variant
 
     def series_tail(self, key, t, start="-"):
@@ -154,7 +155,7 @@ class Planner:
         """THREAD_CAP for a program that runs a thread per task (the threads scenario, a runtime whose
         fixed threads are "one per task"), which runs min(N, THREAD_CAP) tasks; "" for the others."""
         per_task = group != "ours" and self.t.groups[group]["fixed"] == "one per task"
-        return self.s["THREAD_CAP"] if scen == "threads" or per_task else ""
+        return self.s["THREAD_CAP"] if SCENARIOS[scen]["threads"] or per_task else ""
 
     def knob(self, group, t):
         """The environment that sets GROUP's worker count to T, "" for a runtime without one."""
@@ -224,7 +225,7 @@ class Planner:
         s = self.s
         (keys, starts), tlist, cap, flags = self.variants(scen), s["THREADS"].split() or ["-"], "", ""
         sleep = "" if SCENARIOS[scen]["sleep"] is None else s["SLEEP_MS"]
-        if scen == "threads":
+        if SCENARIOS[scen]["threads"]:
             tlist, flags, cap = ["-"], "capped", self.thread_cap(scen, "ours")
         for t in tlist:
             for key in keys:
@@ -250,8 +251,8 @@ class Planner:
         sleep = self.sleep_of(scen)
         limit, line = self.limit_of(scen, sleep, int(s["N"] or s["sweep_ns"].split()[-1]))
         self.line(*line)
-        # The threads scenario takes no T; without THREADS every runtime keeps its default.
-        tlist = ["-"] if scen == "threads" else s["THREADS"].split() or ["default"]
+        # A thread per task takes no T; without THREADS every runtime keeps its default.
+        tlist = ["-"] if SCENARIOS[scen]["threads"] else s["THREADS"].split() or ["default"]
         for key in keys:
             for st in starts:
                 first = "yes"
@@ -300,7 +301,7 @@ class Planner:
         cap = self.thread_cap(scen, g)
         if cap and not s["sweep"] and int(s["N"]) > int(cap):
             n, flags = cap, "capped"
-            if scen == "threads":
+            if SCENARIOS[scen]["threads"]:
                 flags = "capped threads_capped"
             else:
                 variant += f" (capped at THREAD_CAP={cap})"
@@ -321,12 +322,13 @@ class Planner:
         import replicate  # a replication's only: it reads the write-up's data file
         s = self.s
         pub = published(s)
+        rows_ = rows(self.t, pub)
         for grp in replicate.groups(pub, s["quick"] != "", s["peers_sleep_ms"]):
             gs = dict(s, sweep_ns=grp[2])
             for kv in ([] if grp[1] == "-" else grp[1].split()):
                 k, _, v = kv.partition("=")
                 gs[k] = v
-            Planner(self.t, gs, self.lines).plan_group(grp[0], grp[3], rows(self.t, pub))
+            Planner(self.t, gs, self.lines).plan_group(grp[0], grp[3], rows_)
 
     def plan_group(self, number, scens, rows_):
         """One group's series (SCENS: "-" for all)."""
@@ -345,7 +347,7 @@ class Planner:
             if scen not in seen:
                 self.line(*line)
                 seen.add(scen)
-            t = "-" if scen == "threads" else "default" if t == "-" else t
+            t = "-" if SCENARIOS[scen]["threads"] else "default" if t == "-" else t
             self.plan_peer(scen, r, key, t, "yes", sleep, limit, s["START"] or "-", label=f"{id_}@{number}")
 
 
