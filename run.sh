@@ -17,10 +17,25 @@
 # Written for macOS's bash 3.2 and BSD tools too: no arrays, no GNU-only flags.
 
 tab=$'\t'
+# dir_of_to VAR PATH: PATH's directory as dirname gives it ("." for a name alone), and
+# prefixed PREFIX FILE...: each line of each FILE after PREFIX, as sed 's/^/PREFIX/' prints them:
+# run.sh calls them on every run, and they start no process (one can take 7 ms to start).
+dir_of_to() {
+  case $2 in
+    */*) set -- "$1" "${2%/*}" && printf -v "$1" '%s' "${2:-/}" ;;
+    *) printf -v "$1" . ;;
+  esac
+}
+prefixed() {
+  local p=$1 f l
+  shift
+  for f; do while IFS= read -r l || [ -n "$l" ]; do printf '%s%s\n' "$p" "$l"; done <"$f"; done
+}
 all_scenarios="threads coro_timer coro_shared atomic_counter running_avg hash_collect"
 default_sweep="1 10000 100000 1000000"
 time_bin=/usr/bin/time
-case $(uname -s) in
+os_kind=$(uname -s)
+case $os_kind in
   Darwin) time_flag=-l parse=parse_macos_time ;;
   *) time_flag=-v parse=parse_gnu_time ;;
 esac
@@ -28,13 +43,14 @@ esac
 # The tables' columns and cells: harness/render.py, which computes each figure from the store.
 
 # The other runtimes: peer_scenarios, peer_names, peers_usage, prepare_peers, the tables...
+dir_of_to src_dir "${BASH_SOURCE[0]}"
 # shellcheck source=peers/peers.sh
-. "$(dirname "${BASH_SOURCE[0]}")/peers/peers.sh" ||
-  { echo "run.sh: cannot read $(dirname "${BASH_SOURCE[0]}")/peers/peers.sh" >&2; return 1 2>/dev/null; exit 1; }
+. "$src_dir/peers/peers.sh" ||
+  { echo "run.sh: cannot read $src_dir/peers/peers.sh" >&2; return 1 2>/dev/null; exit 1; }
 # The write-ups' replications: replicate_list, replicate_settings, replicate_head...
 # shellcheck source=peers/replicate.sh
-. "$(dirname "${BASH_SOURCE[0]}")/peers/replicate.sh" ||
-  { echo "run.sh: cannot read $(dirname "${BASH_SOURCE[0]}")/peers/replicate.sh" >&2; return 1 2>/dev/null; exit 1; }
+. "$src_dir/peers/replicate.sh" ||
+  { echo "run.sh: cannot read $src_dir/peers/replicate.sh" >&2; return 1 2>/dev/null; exit 1; }
 
 usage() {
   cat <<EOF
@@ -186,11 +202,14 @@ mib_to() {
   case $2 in
     -) printf -v "$1" '%s' - ;;
     '' | *[!0-9]*) printf -v "$1" '%s' "$(awk -v k="$2" 'BEGIN { printf "%.1f\n", k / 1024 }')" ;;
-    *)
-      local _t=$((10#$2 * 10 / 1024)) _r=$((10#$2 * 10 % 1024))
-      if [ "$_r" -gt 512 ] || { [ "$_r" -eq 512 ] && [ $((_t % 2)) -eq 1 ]; }; then _t=$((_t + 1)); fi
-      printf -v "$1" '%s' "$((_t / 10)).$((_t % 10))" ;;
+    *) tenths_to "$1" "$2" 1024 ;;
   esac
+}
+# tenths_to VAR WHOLE POWER_OF_2: WHOLE / POWER_OF_2 with one decimal, as %.1f rounds it.
+tenths_to() {
+  local _t=$((10#$2 * 10 / $3)) _r=$((10#$2 * 10 % $3))
+  if [ $((2 * _r)) -gt "$3" ] || { [ $((2 * _r)) -eq "$3" ] && [ $((_t % 2)) -eq 1 ]; }; then _t=$((_t + 1)); fi
+  printf -v "$1" '%s' "$((_t / 10)).$((_t % 10))"
 }
 
 # is_count V: digits only, >= 1, and short enough for shell arithmetic.
@@ -940,7 +959,7 @@ LINE
 # probed with a file of run.sh's own (root passes every mode check, but not a read-only mount).
 check_results() {
   local dir
-  dir=$(dirname "$1")
+  dir_of_to dir "$1"
   [ -d "$dir" ] || bad "RESULTS directory $dir does not exist"
   [ ! -L "$1" ] || bad "RESULTS must be a regular file, not a symbolic link: $1"
   [ ! -e "$1" ] || [ -f "$1" ] || bad "RESULTS must be a regular file (or absent), and $1 is not one"
@@ -950,11 +969,12 @@ check_results() {
 # check_store FILE: the store is a regular file or absent, not RESULTS under another name, and
 # run.sh can append to it or create it.
 check_store() {
-  local dir
-  dir=$(dirname "$1")
+  local dir rdir
+  dir_of_to dir "$1"
+  dir_of_to rdir "$RESULTS"
   [ -d "$dir" ] || bad "STORE directory $dir does not exist"
   [ ! -e "$1" ] || [ -f "$1" ] || bad "STORE must be a regular file (or absent), and $1 is not one"
-  [ "$(cd "$dir" && pwd -P)/${1##*/}" != "$(cd "$(dirname "$RESULTS")" && pwd -P)/${RESULTS##*/}" ] ||
+  [ "$(cd "$dir" && pwd -P)/${1##*/}" != "$(cd "$rdir" && pwd -P)/${RESULTS##*/}" ] ||
     bad "STORE and RESULTS are one file ($1): the records go in a file of their own"
   [ ! -e "$1" ] || [ -w "$1" ] || bad "STORE is not writable: $1"
   [ -e "$1" ] || can_write_in "$dir" || bad "cannot write in $dir, where STORE is ($1)"
@@ -962,9 +982,10 @@ check_store() {
 # mend_store FILE: a last record cut short (a run.sh killed as it wrote) is dropped, or the next
 # record would be appended to it and both lost. Under the lock: no other run.sh is writing it.
 mend_store() {
-  local new
+  local new dir
   [ -s "$1" ] && [ -n "$(tail -c 1 "$1")" ] || return 0
-  new=$(mktemp "$(dirname "$1")/.store.XXXXXX") && cp -p "$1" "$new" && head -n "$(wc -l <"$1")" "$1" >"$new" && mv -f "$new" "$1" ||
+  dir_of_to dir "$1"
+  new=$(mktemp "$dir/.store.XXXXXX") && cp -p "$1" "$new" && head -n "$(wc -l <"$1")" "$1" >"$new" && mv -f "$new" "$1" ||
     { rm -f "${new:-}"; echo "run.sh: cannot drop the record cut short at the end of $1 (cp, head or mv failed)" >&2; exit 1; }
   echo "run.sh: $1 ended in a record cut short (a run.sh killed as it wrote): dropped it" >&2
 }
@@ -981,8 +1002,9 @@ can_write_in() { local f; f=$(mktemp "$1/.run_sh.XXXXXX" 2>/dev/null) && rm -f "
 # append_section FILE...: RESULTS with FILE... appended, written as a new copy beside it and renamed
 # over it, so that a disk that fills, a failed write or a kill leaves RESULTS byte for byte as it was.
 append_section() {
-  local new
-  new=$(mktemp "$(dirname "$RESULTS")/.RESULTS.XXXXXX" 2>/dev/null) || return 1
+  local new dir
+  dir_of_to dir "$RESULTS"
+  new=$(mktemp "$dir/.RESULTS.XXXXXX" 2>/dev/null) || return 1
   if { if [ -e "$RESULTS" ]; then cp -p "$RESULTS" "$new"; else chmod "$(printf '%o' $((0666 & ~$(umask))))" "$new"; fi; } &&
     cat "$@" >>"$new" && mv -f "$new" "$RESULTS"; then
     return 0
@@ -1021,7 +1043,9 @@ take_lock() {
 # release_lock: gives the lock back, if this run.sh holds it.
 release_lock() {
   [ -n "$lock_held" ] || return 0
-  [ "$(cut -d' ' -f1 "$lock_dir/owner" 2>/dev/null)" != "$$" ] || rm -rf "$lock_dir"
+  local owner=''
+  { read -r owner _ <"$lock_dir/owner"; } 2>/dev/null
+  [ "$owner" != "$$" ] || rm -rf "$lock_dir"
   lock_held=
 }
 
@@ -1029,9 +1053,10 @@ release_lock() {
 # online; cgroup CPU quota 2.0)") and mem_text ("23.5 GiB (cgroup limit 8.0 GiB)"). The core count
 # is the CPUs this process may run on.
 machine_limits() {
-  local online allowed quota limit extra=''
+  local online allowed quota limit extra='' k v
   online=$(getconf _NPROCESSORS_ONLN 2>/dev/null)
-  allowed=$(awk '/^Cpus_allowed_list:/ { n = split($2, r, ","); for (i = 1; i <= n; i++) { k = split(r[i], ab, "-"); c += k == 2 ? ab[2] - ab[1] + 1 : 1 } print c }' "/proc/$$/status" 2>/dev/null)
+  allowed=''
+  { while read -r k v; do [ "$k" != Cpus_allowed_list: ] || { cpus_in_to allowed "$v"; break; }; done <"/proc/$$/status"; } 2>/dev/null
   { read -r quota && read -r limit; } <<LIMITS
 $(cgroup_limits | awk '$1 == "cpu" { q = $2 } $1 == "memory" { l = sprintf("%.1f", $3 / 1048576) } END { print q; print l }')
 LIMITS
@@ -1042,10 +1067,21 @@ LIMITS
   mem_text="${mem:-unknown} GiB${limit:+ (cgroup limit $limit GiB)}"
 }
 
+# cpus_in_to VAR LIST: how many CPUs a list such as "0-3,8,10-11" names.
+cpus_in_to() {
+  local _c=0 _part IFS=,
+  for _part in $2; do
+    case $_part in *-*) _c=$((_c + ${_part#*-} - ${_part%-*} + 1)) ;; *[0-9]*) _c=$((_c + 1)) ;; esac
+  done
+  printf -v "$1" '%s' "$_c"
+}
+
 # in_main: this is run.sh's own shell, not a subshell ($$ is the main shell's pid in both). A sampler
 # or watchdog killed right after it was forked can run the traps it inherited before bash resets
 # them: there they must do nothing but end it, or its EXIT would remove the work directory.
-in_main() { [ "$(exec sh -c 'echo $PPID')" = "$$" ]; }
+in_main() {
+  if [ -n "${BASHPID:-}" ]; then [ "$BASHPID" = "$$" ]; else [ "$(exec sh -c 'echo $PPID')" = "$$" ]; fi  # bash 3.2 has no BASHPID
+}
 
 # The section: written in $work, and appended to RESULTS only at the end.
 
@@ -1057,7 +1093,7 @@ peers_lines() {
   else
     echo "- sleep: $SLEEP_MS ms; running_avg and hash_collect have none"
   fi
-  cat "$pw/tools"
+  prefixed '' "$pw/tools"
 }
 
 # peers_notes BYTES: the notes of a peers section after its table; BYTES ends the first one.
@@ -1074,20 +1110,19 @@ peers_notes() {
   case " $scenarios " in *" coro_timer "* | *" coro_shared "*)
     echo "- spawn s: ours, from the first spawn until every task waited (spawn and start_all, the binary's waiting_ms); a peer, until its spawn loop returned (its own spawn_ms; Python's and Boost.Asio's, until every task had begun its wait). all alive: the program's own count of tasks that had already ended by then (ended_at_spawn): \"no\" when any had, since their memory could be reused and the max RSS then understates the runtime; \"spawning outlasted the sleep\" when every task existed but the first were already due. A row that is not \"yes\" is no measure of N tasks waiting at once." ;;
   esac
-  sed 's/^/- /' "$pw/limits"
-  sed 's/^/- /' "$pw/notes" "$work/notes"
-  sed 's/^/- not run: /' "$pw/missing"
+  prefixed '- ' "$pw/limits" "$pw/notes" "$work/notes"
+  prefixed '- not run: ' "$pw/missing"
   echo "- Peers built in PEERS_BUILD, outside this tree."
 }
 
 # table_notes: the notes under the run's table ($table).
 table_notes() {
   case $table in
-    plain) sed 's/^/- /' "$work/notes" ;;
+    plain) prefixed '- ' "$work/notes" ;;
     sweep)
       echo "- bytes/task from max RSS: (max RSS at N − max RSS at N=1) × 1024 / N, measured outside the binary, the same way for every program; the N=1 row is the baseline."
       echo "- bytes/task from binary: the binary's own bytes_per_task, (RSS at wait − RSS before the first task) × 1024 / N."
-      sed 's/^/- /' "$work/notes" ;;
+      prefixed '- ' "$work/notes" ;;
     peers) peers_notes "N=1 is one run; N is the run with the lowest wall time of RUNS, whose spread of max RSS the last column gives." ;;
     peers_sweep)
       peers_notes "Each program's N=1 row is its baseline; every row is the run with the lowest wall time of RUNS, whose spread of max RSS the last column gives."
@@ -1111,10 +1146,10 @@ draw_chart() {
   what=point
   case " $* " in *" -b "*) what=bar ;; esac
   if ! "$harness_py" -B harness/charts.py -t "$title" \
-    -s "${cpu:-$(uname -m)}, $cores_text cores, $mem_text · ${os:-$(uname -s)}, $(uname -sr) · ${compiler:-unknown} · $when · commit $commit" \
+    -s "${cpu:-$(uname -m)}, $cores_text cores, $mem_text · ${os:-$os_kind}, $kernel · ${compiler:-unknown} · $when · commit $commit" \
     -y "max RSS (MiB)" \
     -n "Each $what: the process's max RSS as /usr/bin/time reports it, in the run with the lowest wall time of RUNS=$RUNS${SLEEP_MS:+, SLEEP_MS=$SLEEP_MS}${THREADS:+, THREADS=$THREADS}." \
-    -n "$(cat "$work/notes" "$notes")" "$@" \
+    -n "$(prefixed '' "$work/notes" "$notes")" "$@" \
     "$points" >"$work/chart.svg" 2>"$work/chart.err"; then
     echo "run.sh: chart ($alt) not drawn, harness/charts.py failed: $(head -n 1 "$work/chart.err")" >&2
     printf '%s\n\n' "Chart ($alt): not drawn, harness/charts.py failed: $(head -n 1 "$work/chart.err")" >>"$work/chart_lines"
@@ -1185,11 +1220,11 @@ write_section() {
     {
       echo "## $when — ${peers:+peers }${sweep:+sweep }$ns, RUNS=$RUNS$(mode_settings)"
       echo
-      cat "$work/machine"
+      prefixed '' "$work/machine"
       echo "- $set, $settings"
       [ -z "$peers" ] || peers_lines
       echo
-      cat "$work/chart_lines"
+      prefixed '' "$work/chart_lines"
     } >"$work/head"
   fi
   # The tables come from the store: this section's record, then its figures from the run records.
@@ -1343,7 +1378,7 @@ command_line="$0${*:+ $*}" # for the lock: who holds it
 case ${1:-} in
   --export | --render)
     here=$PWD
-    cd "$(dirname "$0")" || exit 1
+    cd "$src_dir" || exit 1
     place_files
     [ "$1" = --export ] || [ $# -eq 2 ] || bad "usage: ./run.sh --render SECTION (its heading's time, as RESULTS prints it, or its run id)"
     need_python
@@ -1427,7 +1462,7 @@ variant_settings
 peers_settings
 
 here=$PWD
-cd "$(dirname "$0")" || exit 1
+cd "$src_dir" || exit 1
 place_files
 
 [ -n "$replicate" ] || scenarios=
@@ -1457,7 +1492,8 @@ fi
 check_results "$RESULTS"
 check_store "$STORE"
 need_python
-chart_dir=$(dirname "$RESULTS")/charts
+dir_of_to chart_dir "$RESULTS"
+chart_dir=$chart_dir/charts
 [ -z "$sweep$peers" ] || check_charts "$chart_dir"
 
 # Everything temporary lives in one directory; RESULTS is only written by the last step, so an
@@ -1538,20 +1574,25 @@ case $commit in
 esac
 [ -z "$rep_cache" ] || mkdir -p "$rep_cache" || bad "cannot create $rep_cache"
 # The machine, as far as it can be told without root.
-if [ "$(uname -s)" = Darwin ]; then
+if [ "$os_kind" = Darwin ]; then
   os="$(sw_vers -productName) $(sw_vers -productVersion)"
   cpu=$(sysctl -n machdep.cpu.brand_string)
   mem=$(sysctl -n hw.memsize | awk '{ printf "%.1f", $1 / 1073741824 }')
 else
-  os=$(awk -F= '$1 == "PRETTY_NAME" { v = substr($0, 13); gsub(/"/, "", v); print v }' /etc/os-release 2>/dev/null)
-  cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
-  mem=$(awk '/^MemTotal:/ { printf "%.1f", $2 / 1048576 }' /proc/meminfo 2>/dev/null)
+  # Read by the shell itself (a process can take 7 ms to start): /etc/os-release's PRETTY_NAME,
+  # its quotes off; the first model name in /proc/cpuinfo; MemTotal in GiB as %.1f rounds it.
+  os='' cpu='' mem=''
+  { while IFS= read -r line; do case $line in PRETTY_NAME=*) os=${line#*=} os=${os//\"/} ;; esac; done </etc/os-release; } 2>/dev/null
+  { while IFS= read -r line; do case $line in 'model name'*:*) cpu=${line#*: }; break ;; esac; done </proc/cpuinfo; } 2>/dev/null
+  { while read -r k v rest; do [ "$k" != MemTotal: ] || { tenths_to mem "$v" 1048576; break; }; done </proc/meminfo; } 2>/dev/null
 fi
 # Only the tests set this: a CPU name full of metacharacters, which must come out as it is.
 cpu=${BENCH_TEST_CPU:-$cpu}
 make -s print-build >"$work/build" 2>/dev/null || : >"$work/build"
-compiler=$(sed -n 's/^compiler=//p' "$work/build")
-flags=$(sed -n 's/^flags=//p' "$work/build")
+compiler='' flags=''
+while IFS= read -r line; do
+  case $line in compiler=*) compiler=${line#compiler=} ;; flags=*) flags=${line#flags=} ;; esac
+done <"$work/build"
 machine_limits
 kernel=$(uname -sr)
 {

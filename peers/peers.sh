@@ -99,59 +99,6 @@ family=''
 read_descriptors || return 1
 peer_knobs="$peer_knobs; a runtime without a knob runs once, at the first T"
 
-# peer_groups, peer_catalogue: the descriptors' groups, and their programs by scenario (ours first),
-# each with PEERS_PATCH's and PEERS_DOTNET's copies (with_patched_copies).
-peer_groups() { printf '%s' "$group_lines" | with_patched_copies groups; }
-peer_catalogue() {
-  printf '%s' "$program_lines" | awk -F ' *[|] *' '
-    !($1 in lines) { order[++n] = $1 }
-    { lines[$1] = lines[$1] $0 "\n" }
-    END { for (i = 1; i <= n; i++) printf "%s", lines[order[i]] }' | with_patched_copies catalogue
-}
-
-# with_patched_copies KIND: the lines of peer_groups or peer_catalogue (KIND: groups, catalogue) on
-# stdin, and for each set of PEERS_PATCH a copy of every Rust group's, for each version of
-# PEERS_DOTNET a copy of both C# groups': group GROUP@SET, program PROGRAM@SET, built against that
-# set's crate sources or for that .NET (build_patched). The copies follow their group's last line,
-# so that a patched row sits beside the unpatched ones. The Rust and C# groups: those whose
-# toolchain is rust or dotnet.
-rust_groups='' dotnet_groups=''
-while IFS='|' read -r g _ family _; do
-  g=${g// /} family=${family// /} # names have no spaces: the padding goes
-  case $family in rust) rust_groups="$rust_groups $g" ;; dotnet) dotnet_groups="$dotnet_groups $g" ;; esac
-done <<GROUPS
-$group_lines
-GROUPS
-unset g
-patch_sets='' # the sets, one a line: PEERS_PATCH's NAME=DIRECTORY words, then dotnet=VERSION (patch_settings)
-with_patched_copies() {
-  local kinds='' set
-  while IFS= read -r set; do
-    case $set in '') ;; dotnet=*) kinds="$kinds dotnet" ;; *) kinds="$kinds rust" ;; esac
-  done <<SETS
-$patch_sets
-SETS
-  awk -F ' *[|] *' -v kind="$1" -v kinds="$kinds" -v rust=" $rust_groups " -v dotnet=" $dotnet_groups " '
-    BEGIN { sets = split(kinds, set_kind, " ") }
-    function flush(   set, i, k, f, j, out) {
-      for (set = 1; set <= sets; set++) if (set_kind[set] == copied) for (i = 1; i <= n; i++) {
-        k = split(copies[i], f, / *[|] */); out = ""
-        for (j = 1; j <= k; j++) {
-          if (j == col || (kind == "catalogue" && j == 2)) f[j] = f[j] "@" set
-          out = out (j > 1 ? " | " : "") f[j]
-        }
-        print out
-      }
-      n = 0
-    }
-    { col = kind == "groups" ? 1 : 3
-      if (n && $col != last) flush()
-      print
-      of = index(rust, " " $col " ") ? "rust" : index(dotnet, " " $col " ") ? "dotnet" : ""
-      if (of != "") { copies[++n] = $0; last = $col; copied = of } }
-    END { if (n) flush() }'
-}
-
 # peer_toolchains: one line per toolchain: name, Homebrew formula, Debian/Ubuntu packages, or npm
 # packages (npm:NAME@VERSION), which go into PEERS_BUILD/npm, never globally.
 peer_toolchains() { printf '%s' "$toolchain_lines"; }
@@ -165,19 +112,65 @@ peer_toolchains() { printf '%s' "$toolchain_lines"; }
 # be waiting when spawning ends. Each row says whether it was (the "all alive" column).
 peers_sleep_ms=30000
 
-# The tables' columns are separated by " | ". tables_read reads both once, PEERS_PATCH's copies
-# included, into groups_tab and catalogue_tab (a line each, tab-separated, padding gone): the
+# The tables' columns are separated by " | ". tables_read reads both once, in one awk, into
+# groups_tab and catalogue_tab (a line each, tab-separated, padding gone): the catalogue's lines
+# grouped by scenario in the order each scenario first appears (ours first), and for each set of
+# PEERS_PATCH a copy of every Rust group's lines, for each version of PEERS_DOTNET a copy of both C#
+# groups': group GROUP@SET, program PROGRAM@SET, built against that set's crate sources or for that
+# .NET (build_patched). The copies follow their group's last line, so that a patched row sits
+# beside the unpatched ones. The Rust and C# groups: those whose toolchain is rust or dotnet. The
 # readers below run for every row run_plan runs, and use no other program where they can. With
 # "names" (when sourced, before any copy) it also sets peer_scenarios and peer_names: the
 # scenarios that have peers and the names PEERS knows, in catalogue order.
+rust_groups='' dotnet_groups=''
+while IFS='|' read -r g _ family _; do
+  g=${g// /} family=${family// /} # names have no spaces: the padding goes
+  case $family in rust) rust_groups="$rust_groups $g" ;; dotnet) dotnet_groups="$dotnet_groups $g" ;; esac
+done <<GROUPS
+$group_lines
+GROUPS
+unset g
+patch_sets='' # the sets, one a line: PEERS_PATCH's NAME=DIRECTORY words, then dotnet=VERSION (patch_settings)
 tables_read() {
-  local all sc nm nl=$'\n'
-  all=$({ peer_groups; echo @@; peer_catalogue; } | awk -F ' *[|] *' -v OFS='\t' '
-    $0 == "@@" { cat = 1; next }
+  local all sc nm nl=$'\n' kinds='' set
+  while IFS= read -r set; do
+    case $set in '') ;; dotnet=*) kinds="$kinds dotnet" ;; *) kinds="$kinds rust" ;; esac
+  done <<SETS
+$patch_sets
+SETS
+  all=$(awk -F ' *[|] *' -v OFS='\t' -v kinds="$kinds" -v rust=" $rust_groups " -v dotnet=" $dotnet_groups " '
+    BEGIN { sets = split(kinds, set_kind, " ") }
+    # put LINE GROUP-COLUMN: LINE into out, then its copies once the lines of its group have ended.
+    function put(line, col,   f, of) {
+      split(line, f, "\t")
+      if (n && f[col] != last) flush(col)
+      out = out line "\n"
+      of = index(rust, " " f[col] " ") ? "rust" : index(dotnet, " " f[col] " ") ? "dotnet" : ""
+      if (of != "") { copies[++n] = line; last = f[col]; copied = of }
+    }
+    function flush(col,   set, i, k, f, j, s) {
+      for (set = 1; set <= sets; set++) if (set_kind[set] == copied) for (i = 1; i <= n; i++) {
+        k = split(copies[i], f, "\t"); s = ""
+        for (j = 1; j <= k; j++) s = s (j > 1 ? "\t" : "") f[j] (j == col || (col == 3 && j == 2) ? "@" set : "")
+        out = out s "\n"
+      }
+      n = 0
+    }
+    $0 == "" { next }
+    $0 == "@@" { if (n) flush(1); groups = out; out = ""; cat = 1; next }
     { $1 = $1 }
-    cat { c = c $0 "\n"; if (!seen_s[$1]++) sc = sc (sc == "" ? "" : " ") $1; next }
-    { g = g $0 "\n"; if (!seen_n[$2]++) nm = nm (nm == "" ? "" : " ") $2 }
-    END { printf "%s\n%s\n%s@@\n%s", sc, nm, g, c }')
+    cat { if (!($1 in lines)) { order[++m] = $1; sc = sc (sc == "" ? "" : " ") $1 } lines[$1] = lines[$1] $0 "\n"; next }
+    { put($0, 1); if (!seen_n[$2]++) nm = nm (nm == "" ? "" : " ") $2 }
+    END {
+      for (i = 1; i <= m; i++) { k = split(lines[order[i]], rows, "\n"); for (j = 1; j < k; j++) put(rows[j], 3) }
+      if (n) flush(3)
+      printf "%s\n%s\n%s@@\n%s", sc, nm, groups, out
+    }' <<TABLES
+$group_lines
+@@
+$program_lines
+TABLES
+)
   sc=${all%%"$nl"*} all=${all#*"$nl"}
   nm=${all%%"$nl"*} all=${all#*"$nl"}
   [ "${1:-}" != names ] || peer_scenarios=$sc peer_names=$nm
@@ -188,7 +181,7 @@ tables_read() {
 catalogue() {
   printf '%s\n' "$catalogue_tab" | awk -F '\t' -v s="$1" '$1 == s { printf "%s\t%s\t%s\t%s\t%s\t%s\n", $2, $3, $4, $5, $6, $8 }'
 }
-# groups_column K: column K of every peer_groups line.
+# groups_column K: column K of every group line (groups_tab).
 groups_column() { printf '%s\n' "$groups_tab" | awk -F '\t' -v k="$1" '{ print $k }'; }
 # programs_of GROUP: the programs of GROUP that the chosen scenarios need.
 programs_of() {
@@ -369,7 +362,7 @@ install_hint() {
   [ "$(id -u)" != 0 ] || sudo=
   pkgs=$(peer_toolchains | awk -v t="$1" '$1 == t { $1 = $2 = ""; sub(/^ +/, ""); print }')
   case $pkgs in npm:*) echo "npm install --prefix PEERS_BUILD/npm ${pkgs#npm:}"; return ;; esac
-  if [ "$(uname -s)" = Darwin ]; then
+  if [ "${os_kind:-$(uname -s)}" = Darwin ]; then
     echo "brew install $(peer_toolchains | awk -v t="$1" '$1 == t { print $2 }')"
   else
     printf '%s' "${sudo}apt-get install $(peer_toolchains | awk -v t="$1" '$1 == t { $1 = $2 = ""; sub(/^ +/, ""); print }')"

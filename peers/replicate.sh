@@ -10,7 +10,8 @@
 # run.sh sources it after peers/peers.sh; sourcing only defines variables and functions. Written for
 # macOS's bash 3.2 and BSD tools too, like run.sh.
 
-published_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/published
+case ${BASH_SOURCE[0]} in */*) published_dir=${BASH_SOURCE[0]%/*} ;; *) published_dir=. ;; esac
+published_dir=$(cd "$published_dir" && pwd)/published
 harness_dir=${published_dir%/peers/published}/harness
 harness_py=python3 # run.sh's need_python names the interpreter itself
 
@@ -217,11 +218,11 @@ replicate_head() {
     [ -n "$rep_cache" ] || echo "- not resumable: the tree has changes that are not committed, so no configuration's result is kept for a later run"
     peers_lines | grep -v '^- sleep: '
     echo
-    cat "$work/chart_lines"
+    prefixed '' "$work/chart_lines"
   } >"$work/head"
   {
-    sed 's/^/- /' "$pw/limits" "$pw/notes"
-    sed 's/^/- not run: /' "$pw/missing"
+    prefixed '- ' "$pw/limits" "$pw/notes"
+    prefixed '- not run: ' "$pw/missing"
     # A worker count above the cores here runs oversubscribed: every worker shares them.
     replicate_rows | awk -F '\t' -v cores="${cores_text%% *}" '$5 ~ /^[0-9]+$/ && $5 + 0 > cores + 0 && !seen[$5]++ {
         printf "- T=%s is more than the %s cores here: its rows are oversubscribed, %s workers taking turns on %s cores\n", $5, cores, $5, cores }'

@@ -519,7 +519,7 @@ check "peers/peers.sh sourced alone under set -u lists the crate packages" \
 # toolchain of those, a detect function and a toolchain line.
 tables_complete() (
   . ./run.sh || exit 1
-  for g in $(peer_catalogue | awk -F ' *[|] *' '$3 != "ours" { print $3 }' | sort -u); do
+  for g in $(printf '%s\n' "$catalogue_tab" | awk -F '\t' '$3 != "ours" { print $3 }' | sort -u); do
     [ -n "$(toolchain_of "$g")" ] || { echo "  # $g: no family_runtime line"; exit 1; }
     [ "$(type -t "build_$g")" = function ] || { echo "  # $g: no build_$g"; exit 1; }
   done

@@ -135,6 +135,12 @@ check "samples_kib: no window without reached_ms" [ "$(lib samples_kib "$tmp/sam
 check "samples_kib: a window in fractions of a ms holds the whole ms inside it" [ "$(lib samples_kib "$tmp/samples.up" "scenario=x spawn_ms=99.5 reached_ms=200.9")" = "250 250" ]
 check "samples_kib: a mean half-way rounds to even, as printf does" [ "$(printf '1\n4\n' | lib samples_kib /dev/stdin x)" = "2 -" ]
 check "samples_kib: nothing without a sample" [ "$(lib samples_kib /dev/null "scenario=x spawn_ms=100 reached_ms=250")" = "- -" ]
+# The helpers run.sh calls on every run instead of a process (dirname, sed, awk).
+check "dir_of_to: as dirname" [ "$(lib eval 'for p in a/b/c /top /x/y x; do dir_of_to d "$p"; printf "%s;" "$d"; done')" = "a/b;/;/x;.;" ]
+printf 'one\ntwo' >"$tmp/two_lines"
+check "prefixed: each line after the prefix, the last without its newline too" [ "$(lib prefixed '- ' "$tmp/two_lines" "$tmp/two_lines")" = "- one${nl}- two${nl}- one${nl}- two" ]
+check "tenths_to: as %.1f rounds, a tie to the even digit" [ "$(lib eval 'for k in 24641012 1572864 104858 0; do tenths_to v "$k" 1048576; printf "%s;" "$v"; done; tenths_to v 256 1024; echo "$v"')" = "23.5;1.5;0.1;0.0;0.2" ]
+check "cpus_in_to: a CPU list's count" [ "$(lib eval 'cpus_in_to a 0-3,8,10-11; cpus_in_to b 0; echo "$a $b"')" = "7 1" ]
 
 # 2. A failing scenario gets a row saying why; the others still run.
 touch fail_threads
