@@ -10,9 +10,9 @@
 #      ./run.sh --plan ARGS...           lists every run that ./run.sh ARGS... would make, and stops
 #      ./run.sh --export csv|json [SECTION]   every run's record in the store (harness/store.py)
 #      ./run.sh --render SECTION         a section again from the store (harness/render.py)
-# It plans first, then runs: harness/plan.py writes one line per configuration (plan_py), run_plan
-# runs them in order (measure), and write_section writes the section through harness/render.py,
-# which computes its table from the store.
+# It plans first, then runs: harness/plan.py writes each configuration as a line of named fields
+# (plan_py), run_plan runs them in order (measure), and write_section writes the section through
+# harness/render.py, which computes its table from the store.
 # Sourcing it (`. ./run.sh`) only defines the functions, so tests can feed the parsers samples.
 # Written for macOS's bash 3.2 and BSD tools too: no arrays, no GNU-only flags.
 
@@ -462,13 +462,14 @@ measure() {
 
 # measure_config LINE SCENARIO PROGRAM N OPTS TIMES: measure, or, under --replicate or --peers,
 # what an earlier run of the same configuration at this commit left in its cache (rep_cache, set
-# when the tree is clean): the plan LINE and the runtime's version are the key. Each new result goes
+# when the tree is clean): the plan LINE and the runtime's version (of its group, g) are the key. Each new result goes
 # in the cache, so a run stopped halfway (an interrupt, a session's end) resumes where it stopped.
 measure_config() {
-  local key=''
+  local key='' version
   configs=$((configs + 1))
   if [ -n "${rep_cache:-}" ]; then
-    key=$rep_cache/$(printf '%s\n%s\n' "$1" "$(runtime_label "$(printf '%s\n' "$1" | cut -f3)")" | cksum | tr ' ' -)
+    runtime_label_to version "$g"
+    key=$(printf '%s\n%s\n' "$1" "$version" | cksum) && key=$rep_cache/${key// /-}
     if [ -f "$key" ]; then
       ref=''
       { IFS= read -r why && IFS= read -r best && IFS= read -r spread && IFS= read -r means; IFS= read -r ref || :; } <"$key"
@@ -818,11 +819,34 @@ state_of() { local v; state_of_to v "$@"; echo "$v"; }
 
 # count_runs PLAN: the runs PLAN makes, the lines of groups that were not built left out.
 count_runs() {
-  local kind s g prog n tcell args env runs rest sum=0 st
-  while IFS=$tab read -r kind s g prog n tcell args env runs rest <&3; do
+  local kind s g prog n tcell args env runs limit variant label flags line sum=0 st
+  while IFS= read -r line <&3; do
+    read_config "$line"
     case $kind in base | row | point) state_of_to st "$g"; [ "$st" != ok ] || sum=$((sum + runs)) ;; esac
   done 3<"$1"
   echo "$sum"
+}
+
+# read_config LINE: a plan line's fields into kind s g prog n tcell args env runs limit variant label
+# flags (run_plan's and count_runs' locals): harness/plan.py writes each as NAME=VALUE (its Config),
+# tab-separated, "-" for an empty value; args, env and limit are "" then, as the commands take them.
+read_config() {
+  local _f _rest=$1$tab
+  kind='' s='' g='' prog='' n='' tcell='' args='' env='' runs='' limit='' variant='' label='' flags=''
+  while [ -n "$_rest" ]; do
+    _f=${_rest%%"$tab"*} _rest=${_rest#*"$tab"}
+    case $_f in
+      kind=* | n=* | args=* | env=* | runs=* | limit=* | variant=* | label=* | flags=*) printf -v "${_f%%=*}" '%s' "${_f#*=}" ;;
+      scenario=*) s=${_f#*=} ;;
+      group=*) g=${_f#*=} ;;
+      program=*) prog=${_f#*=} ;;
+      threads=*) tcell=${_f#*=} ;;
+      *) echo "run.sh: harness/plan.py wrote a field run.sh does not know: $_f" >&2; exit 1 ;;
+    esac
+  done
+  [ "$args" != - ] || args=''
+  [ "$env" != - ] || env=''
+  [ "$limit" != - ] || limit=''
 }
 
 # minutes S: S seconds as "40 s", "12 min" or "2 h 05 min".
@@ -842,12 +866,7 @@ run_plan() {
   while IFS= read -r line <&3; do
     # The plan line's number: with the sitting, what its records and its table row are known by.
     row_k=$((row_k + 1)) row_ref=''
-    IFS=$tab read -r kind s g prog n tcell args env runs limit variant label flags <<LINE
-$line
-LINE
-    [ "$args" != - ] || args=''
-    [ "$env" != - ] || env=''
-    [ "$limit" != - ] || limit=''
+    read_config "$line"
     state_of_to state "$g"
     case $state in ok | "build failed"*) ;; *) continue ;; esac
     runtime=''

@@ -1,19 +1,7 @@
 """The plan of a run: a line per configuration, before anything is built or run.
 
-run.sh plans first, then runs. A plan line is tab-separated, "-" for an empty field:
-    KIND SCENARIO GROUP PROGRAM N TCELL ARGS ENV RUNS LIMIT VARIANT LABEL FLAGS
-KIND is one of
-    base   PROGRAM at N = 1, one run: the baseline of the row after it
-    row    a row of the table: RUNS runs of ENV PROGRAM N ARGS (ENV: VAR=value words)
-    point  one N of a sweep's series LABEL: its points are consecutive, in increasing N, the
-           first flagged "first" (a sweep's starts at N = 1, its baseline)
-    skip   the N of series LABEL above THREAD_CAP, comma-separated: a note, no run
-    limit  a line of the section's limits, VARIANT its text
-GROUP: ours, or a peer's build group (a descriptor's family_runtime line); TCELL: the threads
-cell; LIMIT: the seconds after which a run is stopped; VARIANT: the variant cell; LABEL: the
-program's line or bar in the chart. @R@, in LABEL and in a limit line's text, stands for the
-runtime column. FLAGS: capped (the settings name THREAD_CAP), threads_capped (a note says every
-runtime ran THREAD_CAP), first (a series' first point).
+run.sh plans first, then runs. The plan is a list of configurations (Config), which run.sh
+reads as one line each of named fields, NAME=VALUE separated by tabs, "-" for an empty value.
 
 run.sh calls it with the build groups' and the catalogue's lines on stdin (PEERS_PATCH's and
 PEERS_DOTNET's copies among them) and its settings as NAME=VALUE arguments; nothing here calls back.
@@ -22,6 +10,7 @@ PEERS_DOTNET's copies among them) and its settings as NAME=VALUE arguments; noth
 import os
 import re
 import sys
+from dataclasses import dataclass, fields
 
 OURS_LABEL = "c++20 (this repo)"
 SETTINGS = ("scenarios", "N", "sweep", "sweep_ns", "peers", "replicate", "quick", "pubfile", "TABLES",
@@ -44,6 +33,45 @@ SCENARIOS = {
     "running_avg": {"sleep": None, "peers_sleep": None, "keys": ["mutex", "channel"], "start": True, "threads": False},
     "hash_collect": {"sleep": None, "peers_sleep": None, "keys": ["mutex", "channel"], "start": True, "threads": False},
 }
+
+
+@dataclass
+class Config:
+    """One configuration of the plan. KIND is one of
+        base   PROGRAM at N = 1, one run: the baseline of the row after it
+        row    a row of the table: RUNS runs of ENV PROGRAM N ARGS (ENV: VAR=value words)
+        point  one N of a sweep's series LABEL: its points are consecutive, in increasing N, the
+               first flagged "first" (a sweep's starts at N = 1, its baseline)
+        skip   the N of series LABEL above THREAD_CAP, comma-separated: a note, no run
+        limit  a line of the section's limits, VARIANT its text
+    GROUP: ours, or a peer's build group (a descriptor's family_runtime line); THREADS: the threads
+    cell; LIMIT: the seconds after which a run is stopped; VARIANT: the variant cell; LABEL: the
+    program's line or bar in the chart. @R@, in LABEL and in a limit line's text, stands for the
+    runtime column. FLAGS: capped (the settings name THREAD_CAP), threads_capped (a note says every
+    runtime ran THREAD_CAP), first (a series' first point)."""
+    kind: str
+    scenario: str
+    group: str = "ours"
+    program: str = ""
+    n: str = ""
+    threads: str = ""
+    args: str = ""
+    env: str = ""
+    runs: str = ""
+    limit: str = ""
+    variant: str = ""
+    label: str = ""
+    flags: str = ""
+
+    def line(self):
+        """The configuration as run.sh reads it: NAME=VALUE, tab-separated, "-" for an empty value."""
+        out = []
+        for f in fields(self):
+            v = str(getattr(self, f.name))
+            if "\t" in v or "\n" in v:
+                raise ValueError(f"a plan's {f.name} holds a tab or a newline: {v!r}")
+            out.append(f"{f.name}={v or '-'}")
+        return "\t".join(out)
 
 
 class TablesError(ValueError):
@@ -95,8 +123,8 @@ class Planner:
     def __init__(self, tables, s, lines=None):
         self.t, self.s, self.lines = tables, s, [] if lines is None else lines
 
-    def line(self, *fields):
-        self.lines.append("\t".join(str(f) if f != "" else "-" for f in fields))
+    def add(self, kind, scenario, **named):
+        self.lines.append(Config(kind, scenario, **{k: str(v) for k, v in named.items()}))
 
     # The write-ups' variants, the same options for ours and every peer that has them.
     def mode_opts(self, scen, start, base=False):
@@ -192,7 +220,7 @@ class Planner:
         s = self.s
         limit = s["PEER_TIMEOUT"] or str(self.timeout(scen, sleep or 0, n))
         note = f"{scen}: a run is stopped after {limit} s" + (" (PEER_TIMEOUT)" if s["PEER_TIMEOUT"] else "")
-        return limit, ("limit", scen, "ours", "-", "-", "-", "-", "-", "-", "-", note, "-", "-")
+        return limit, note
 
     def plan(self):
         """The plan of the whole run, scenario by scenario."""
@@ -212,11 +240,12 @@ class Planner:
             if cap and int(n) > int(cap):
                 over.append(n)
                 continue
-            self.line("point", scen, g, prog, n, tcell, args, env, s["RUNS"], limit, variant, label,
-                      first + (" " + flags if flags else ""))
+            self.add("point", scen, group=g, program=prog, n=n, threads=tcell, args=args, env=env, runs=s["RUNS"],
+                     limit=limit, variant=variant, label=label, flags=first + (" " + flags if flags else ""))
             first = ""
         if over:
-            self.line("skip", scen, g, prog, ",".join(over), tcell, args, env, 0, limit, variant, label, flags)
+            self.add("skip", scen, group=g, program=prog, n=",".join(over), threads=tcell, args=args, env=env, runs=0,
+                     limit=limit, variant=variant, label=label, flags=flags)
 
     def plan_ours(self, scen):
         """Without --peers: each T of THREADS (the threads scenario takes none, and runs min(N,
@@ -233,13 +262,14 @@ class Planner:
                     args = self.ours_args(t, key, sleep, self.mode_opts(scen, st))
                     tail = self.series_tail(key, t, st).removeprefix(", ")
                     if s["sweep"]:
-                        self.series(scen, "ours", f"./{scen}", t, args, "-", "-", tail,
+                        self.series(scen, "ours", f"./{scen}", t, args, "", "", tail,
                                     f"{scen} ({tail})" if tail else scen, cap, flags)
                     elif cap and int(s["N"]) > int(cap):
-                        self.line("row", scen, "ours", f"./{scen}", cap, t, args, "-", s["RUNS"], "-",
-                                  (args + " " if args else "") + f"(capped at THREAD_CAP={cap})", "-", flags)
+                        self.add("row", scen, program=f"./{scen}", n=cap, threads=t, args=args, runs=s["RUNS"],
+                                 variant=(args + " " if args else "") + f"(capped at THREAD_CAP={cap})", flags=flags)
                     else:
-                        self.line("row", scen, "ours", f"./{scen}", s["N"], t, args, "-", s["RUNS"], "-", args, "-", flags)
+                        self.add("row", scen, program=f"./{scen}", n=s["N"], threads=t, args=args, runs=s["RUNS"],
+                                 variant=args, flags=flags)
 
     def plan_peers(self, scen):
         """Under --peers: for each variant (running_avg's and hash_collect's mutex and channel), each
@@ -249,8 +279,8 @@ class Planner:
         s = self.s
         keys, starts = self.variants(scen)
         sleep = self.sleep_of(scen)
-        limit, line = self.limit_of(scen, sleep, int(s["N"] or s["sweep_ns"].split()[-1]))
-        self.line(*line)
+        limit, note = self.limit_of(scen, sleep, int(s["N"] or s["sweep_ns"].split()[-1]))
+        self.add("limit", scen, variant=note)
         # A thread per task takes no T; without THREADS every runtime keeps its default.
         tlist = ["-"] if SCENARIOS[scen]["threads"] else s["THREADS"].split() or ["default"]
         for key in keys:
@@ -306,14 +336,15 @@ class Planner:
             else:
                 variant += f" (capped at THREAD_CAP={cap})"
                 what = "" if suffix == "-" else f" {suffix}"
-                self.line("limit", scen, g, "-", "-", "-", "-", "-", "-", "-",
-                          f"{scen}: @R@{what} ran min(N, THREAD_CAP={cap}) threads, a thread per task; the other runtimes ran N tasks", "-", "-")
+                self.add("limit", scen, group=g, variant=f"{scen}: @R@{what} ran min(N, THREAD_CAP={cap}) threads,"
+                         " a thread per task; the other runtimes ran N tasks")
         if s["sweep"]:
             self.series(scen, g, prog, tcell, args, env, limit, variant, label or f"@R@{tail}", cap)
             return
+        row = dict(group=g, program=prog, threads=tcell, env=env, limit=limit, variant=variant, label=f"@R@{tail}", flags=flags)
         if int(n) != 1:
-            self.line("base", scen, g, prog, 1, tcell, base_args, env, 1, limit, variant, f"@R@{tail}", flags)
-        self.line("row", scen, g, prog, n, tcell, args, env, s["RUNS"], limit, variant, f"@R@{tail}", flags)
+            self.add("base", scen, n=1, args=base_args, runs=1, **row)
+        self.add("row", scen, n=n, args=args, runs=s["RUNS"], **row)
 
     def plan_replicate(self):
         """A replication: for each group of the write-up's tables, with its settings, for each row of
@@ -343,9 +374,9 @@ class Planner:
             if not self.t.chosen(r["group"], s["PEERS"]):
                 continue
             sleep = self.sleep_of(scen)
-            limit, line = self.limit_of(scen, sleep, int(s["sweep_ns"].split()[-1]))
+            limit, note = self.limit_of(scen, sleep, int(s["sweep_ns"].split()[-1]))
             if scen not in seen:
-                self.line(*line)
+                self.add("limit", scen, variant=note)
                 seen.add(scen)
             t = "-" if SCENARIOS[scen]["threads"] else "default" if t == "-" else t
             self.plan_peer(scen, r, key, t, "yes", sleep, limit, s["START"] or "-", label=f"{id_}@{number}")
@@ -406,12 +437,10 @@ def estimate(plan, build_dir):
         return next((words[i + 1] for i in range(len(words) - 1) if words[i] == name), "")
 
     total, groups = 0.0, []
-    for line in plan:
-        f = line.split("\t")
-        if f[0] not in ("base", "row", "point"):
+    for c in plan:
+        if c.kind not in ("base", "row", "point"):
             continue
-        scen, g, n, limit = f[1], f[2], int(f[4]), f[9]
-        words = [] if f[6] == "-" else f[6].split()
+        scen, g, n, limit, words = c.scenario, c.group, int(c.n), c.limit, c.args.split()
         if g != "ours" and g not in groups:
             groups.append(g)
         ms = opt(words, "--sleep-ms")
@@ -432,7 +461,7 @@ def estimate(plan, build_dir):
         each = need + (0.1 if g == "ours" else 1) + rate * n / 1000000
         if re.fullmatch("[0-9]+", limit) and each > int(limit):
             each = int(limit)
-        total += int(f[8]) * each
+        total += int(c.runs) * each
     builds, unbuilt = 0, 0
     for g in groups:
         last = build_time(build_dir, g)
@@ -468,15 +497,14 @@ def listing(tables, s, plan):
     aligned (and a line for the N a sweep leaves out), then the estimate."""
     head = ["kind", "scenario", "runtime", "program", "N", "threads", "options", "environment", "runs", "limit s", "variant"]
     lines, runs, configs = [head], 0, 0
-    for line in plan:
-        f = line.split("\t")
-        if f[0] not in ("skip", "base", "row", "point"):
+    for c in plan:
+        if c.kind not in ("skip", "base", "row", "point"):
             continue
-        if f[0] == "skip":
-            f[10], f[8] = f"not run, above THREAD_CAP={s['THREAD_CAP']}", "0"
-        runs += int(f[8])
-        configs += f[0] in ("row", "point")
-        lines.append([f[0], f[1], runtime_label(tables, f[2], s["versions_dir"]), f[3].removeprefix("./")] + f[4:11])
+        variant = f"not run, above THREAD_CAP={s['THREAD_CAP']}" if c.kind == "skip" else c.variant
+        runs += int(c.runs)
+        configs += c.kind in ("row", "point")
+        lines.append([c.kind, c.scenario, runtime_label(tables, c.group, s["versions_dir"]), c.program.removeprefix("./")]
+                     + [v or "-" for v in (c.n, c.threads, c.args, c.env, c.runs, c.limit, variant)])
     # The widths in bytes, as the C locale's awk counted them.
     width = [max(len(l[i].encode()) for l in lines) for i in range(len(head) - 1)]
     out = [f"{s['command_line']}: {configs} configurations, {runs} runs", ""]
@@ -517,7 +545,7 @@ def main(argv):
                 sys.stdout.write(listing(tables, s, plan))
                 return 0
             else:
-                out = plan
+                out = [c.line() for c in plan]
     except TablesError as e:
         print(f"run.sh: peers/: {e}", file=sys.stderr)
         return 1

@@ -130,8 +130,11 @@ def settings(**kw):
     s.update(scenarios="coro_timer", N="100", RUNS="2", THREAD_CAP="10", peers="yes", PEERS="go node rust-std", peers_sleep_ms="30000")
     s.update(kw)
     return s
-def cells(s, k=(0, 2, 4, 5, 7)):
-    return [tuple(l.split("\t")[i] for i in k) for l in p.Planner(tables, s).plan()]
+# named(S): the plan's lines as run.sh reads them: NAME=VALUE fields, "-" for an empty value.
+def named(s):
+    return [dict(f.split("=", 1) for f in c.line().split("\t")) for c in p.Planner(tables, s).plan()]
+def cells(s, k=("kind", "group", "n", "threads", "env")):
+    return [tuple(c[i] for i in k) for c in named(s)]
 got = cells(settings(THREADS="1 2"))
 say("a peers plan: the limit, then ours and each peer at each T, a baseline before each row",
     got[:5] == [("limit", "ours", "-", "-", "-"), ("base", "ours", "1", "1", "-"), ("row", "ours", "100", "1", "-"),
@@ -143,19 +146,25 @@ say("a thread per task is capped at THREAD_CAP, with a limit line that says so",
     and ("row", "rs", "10", "one per task", "-") in got, got)
 say("a patched copy is a group of its own, planned beside its group", ("row", "go@1", "100", "2", "GOMAXPROCS=2") in got, got)
 say("PEERS leaves out the others", not any(c[1] == "node" for c in cells(settings(PEERS="go"))))
-swept = [l.split("\t") for l in p.Planner(tables, settings(N="", sweep="yes", sweep_ns="1 5 20")).plan()]
-rs = [(f[0], f[4], f[12]) for f in swept if f[2] == "rs"]
+rs = [c for c in cells(settings(N="", sweep="yes", sweep_ns="1 5 20"), ("kind", "n", "flags", "group")) if c[3] == "rs"]
 say("a sweep: a point per N up to THREAD_CAP, the first flagged, then one skip line for the rest",
-    rs == [("point", "1", "first"), ("point", "5", "-"), ("skip", "20", "-")], rs)
-say("ours without --peers: its options, THREADS each", cells(settings(peers="", THREADS="1 2", SLEEP_MS="50"), (0, 6)) ==
-    [("row", "--sleep-ms 50 --threads 1"), ("row", "--sleep-ms 50 --threads 2")], cells(settings(peers="", THREADS="1 2", SLEEP_MS="50"), (0, 6)))
-once = [l.split("\t") for l in p.Planner(tables, settings(scenarios="atomic_counter", MODE="once", HITS="50", SPAWN_FROM="task", BURST="3")).plan()]
+    rs == [("point", "1", "first", "rs"), ("point", "5", "-", "rs"), ("skip", "20", "-", "rs")], rs)
+plain = cells(settings(peers="", THREADS="1 2", SLEEP_MS="50"), ("kind", "args"))
+say("ours without --peers: its options, THREADS each", plain == [("row", "--sleep-ms 50 --threads 1"), ("row", "--sleep-ms 50 --threads 2")], plain)
+once = cells(settings(scenarios="atomic_counter", MODE="once", HITS="50", SPAWN_FROM="task", BURST="3"), ("kind", "args", "variant"))
 say("atomic_counter's variants: once mode takes no --hits, the baseline no more than the row",
-    [(f[0], f[6]) for f in once[1:]] == [("base", "--sleep-ms 1000 --mode once --spawn-from task --burst 3"),
-                                         ("row", "--sleep-ms 1000 --mode once --spawn-from task --burst 3")], once)
-loop = [(f[0], f[6]) for f in (l.split("\t") for l in p.Planner(tables, settings(scenarios="atomic_counter", HITS="600")).plan()[1:])]
+    [c[:2] for c in once[1:]] == [("base", "--sleep-ms 1000 --mode once --spawn-from task --burst 3"),
+                                  ("row", "--sleep-ms 1000 --mode once --spawn-from task --burst 3")], once)
+loop = cells(settings(scenarios="atomic_counter", HITS="600"), ("kind", "args"))[1:]
 say("in loop mode the row takes --hits, its baseline (one task) not", loop == [("base", "--sleep-ms 1000"), ("row", "--sleep-ms 1000 --hits 600")], loop)
-say("and its variant cell says what ran", once[2][10] == "v atomic_counter; once mode: one sleep, one hit, no loop, spawned from a task, bursts of 3 then 1000 ms", once[2][10])
+say("and its variant cell says what ran", once[2][2] == "v atomic_counter; once mode: one sleep, one hit, no loop, spawned from a task, bursts of 3 then 1000 ms", once[2][2])
+say("a plan line names every field, in any order run.sh reads it", [list(c) for c in named(settings())][0] ==
+    ["kind", "scenario", "group", "program", "n", "threads", "args", "env", "runs", "limit", "variant", "label", "flags"])
+try:
+    p.Config("row", "coro_timer", args="a\tb").line()
+    say("a value with a tab in it is refused, not written as two fields", False)
+except ValueError as e:
+    say("a value with a tab in it is refused, not written as two fields", "tab" in str(e), e)
 
 # The default time limit: 60 s at least, else 10 x the time the run must take.
 def timeout(scen, ms, n, **kw):
@@ -171,10 +180,10 @@ for want, scen, ms, kw, what in ((60, "coro_timer", 5000, {}, "60 s at least"), 
 # The estimate: each run its sleep, start-up and spawning, at most its limit; a build as long as
 # its last one here, or a guess.
 import os, tempfile
-plan = ["row\tcoro_timer\tours\t./coro_timer\t1000000\t1\t--sleep-ms 1000\t-\t2\t-\tv\t-\t-",
-        "row\tcoro_timer\tpython\tpython-coro_timer\t1000000\t1\t30000\t-\t1\t20\tv\t-\t-",
-        "row\tcoro_timer\tgo\tgo-coro_timer\t10\t1\t30000\t-\t1\t300\tv\t-\t-",
-        "row\tcoro_timer\ttokio\ttokio-coro_timer\t10\t1\t30000\t-\t1\t300\tv\t-\t-"]
+plan = [p.Config("row", "coro_timer", program="./coro_timer", n="1000000", threads="1", args="--sleep-ms 1000", runs="2", variant="v"),
+        p.Config("row", "coro_timer", group="python", program="python-coro_timer", n="1000000", threads="1", args="30000", runs="1", limit="20"),
+        p.Config("row", "coro_timer", group="go", program="go-coro_timer", n="10", threads="1", args="30000", runs="1", limit="300"),
+        p.Config("row", "coro_timer", group="tokio", program="tokio-coro_timer", n="10", threads="1", args="30000", runs="1", limit="300")]
 with tempfile.TemporaryDirectory() as d:
     with open(os.path.join(d, "go.build_s"), "w") as f:
         f.write("42\n")
