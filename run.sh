@@ -31,7 +31,6 @@ prefixed() {
   shift
   for f; do while IFS= read -r l || [ -n "$l" ]; do printf '%s%s\n' "$p" "$l"; done <"$f"; done
 }
-all_scenarios="threads coro_timer coro_shared atomic_counter running_avg hash_collect"
 default_sweep="1 10000 100000 1000000"
 time_bin=/usr/bin/time
 os_kind=$(uname -s)
@@ -42,8 +41,17 @@ esac
 
 # The tables' columns and cells: harness/render.py, which computes each figure from the store.
 
-# The other runtimes: peer_scenarios, peer_names, peers_usage, prepare_peers, the tables...
 dir_of_to src_dir "${BASH_SOURCE[0]}"
+# The scenarios, in the order of every table: the first column of harness/scenarios.txt, which
+# describes each one (harness/plan.py plans from it).
+all_scenarios=''
+while IFS='|' read -r s _; do
+  s=${s// /}
+  case $s in '' | '#'* | '*') ;; *) all_scenarios="$all_scenarios${all_scenarios:+ }$s" ;; esac
+done <"$src_dir/harness/scenarios.txt" || { echo "run.sh: cannot read $src_dir/harness/scenarios.txt" >&2; return 1 2>/dev/null; exit 1; }
+unset s
+
+# The other runtimes: peer_scenarios, peer_names, peers_usage, prepare_peers, the tables...
 # shellcheck source=peers/peers.sh
 . "$src_dir/peers/peers.sh" ||
   { echo "run.sh: cannot read $src_dir/peers/peers.sh" >&2; return 1 2>/dev/null; exit 1; }

@@ -12,6 +12,8 @@ import re
 import sys
 from dataclasses import dataclass, fields
 
+from scenarios import SCENARIOS  # each scenario's description: harness/scenarios.txt
+
 OURS_LABEL = "c++20 (this repo)"
 SETTINGS = ("scenarios", "N", "sweep", "sweep_ns", "peers", "replicate", "quick", "pubfile", "TABLES",
             "RUNS", "THREADS", "START", "SLEEP_MS", "THREAD_CAP", "PEER_TIMEOUT", "PEERS", "peers_sleep_ms",
@@ -19,20 +21,6 @@ SETTINGS = ("scenarios", "N", "sweep", "sweep_ns", "peers", "replicate", "quick"
             "build_dir", "versions_dir", "command_line")
 
 
-# Each scenario as the plan knows it: the sleep its binaries take when given none (ms; None: it
-# sleeps not at all), the one --peers gives each runtime when SLEEP_MS is unset ("long": --peers'
-# own, long enough for every task to be alive at once), its variant keys (mutex and channel: ours
-# takes --sync KEY, a peer PROGRAM N KEY; "-": none), whether START shapes it, and whether each of
-# its tasks is a thread (it then takes no THREADS and runs min(N, THREAD_CAP) of them). atomic_counter's
-# own options (HITS, MODE, SPAWN_FROM, POLL_MS, BURST, BURST_PAUSE_MS) are its alone (mode_opts).
-SCENARIOS = {
-    "threads": {"sleep": 5000, "peers_sleep": "long", "keys": ["-"], "start": False, "threads": True},
-    "coro_timer": {"sleep": 5000, "peers_sleep": "long", "keys": ["-"], "start": False, "threads": False},
-    "coro_shared": {"sleep": 5000, "peers_sleep": "long", "keys": ["-"], "start": False, "threads": False},
-    "atomic_counter": {"sleep": 1000, "peers_sleep": "1000", "keys": ["-"], "start": False, "threads": False},
-    "running_avg": {"sleep": None, "peers_sleep": None, "keys": ["mutex", "channel"], "start": True, "threads": False},
-    "hash_collect": {"sleep": None, "peers_sleep": None, "keys": ["mutex", "channel"], "start": True, "threads": False},
-}
 
 
 @dataclass
@@ -132,7 +120,7 @@ class Planner:
         only when set (HITS not for a baseline, whose one task would take HITS seconds, nor in once
         mode, which ends at N hits); running_avg's and hash_collect's --start START (none for "-")."""
         s, o = self.s, []
-        if scen == "atomic_counter":
+        if SCENARIOS[scen]["counter"]:
             if s["HITS"] and s["MODE"] != "once" and not base:
                 o.append(f"--hits {s['HITS']}")
             for var, opt in (("MODE", "--mode"), ("SPAWN_FROM", "--spawn-from"), ("POLL_MS", "--poll-ms"),
@@ -157,7 +145,7 @@ class Planner:
         sets one; in running_avg and hash_collect "KEY: ..." becomes "KEY, gated: ...", "KEY, eager:
         ..." or, for a program with one shape only (no start in its OPTS), "KEY, one shape: ..."."""
         s = self.s
-        if scen == "atomic_counter":
+        if SCENARIOS[scen]["counter"]:
             if s["HITS"] + s["MODE"] + s["SPAWN_FROM"] + s["POLL_MS"] + s["BURST"]:
                 once = s["MODE"] == "once"
                 variant += "; once mode: one sleep, one hit, no loop" if once else "; loop mode"
@@ -196,7 +184,7 @@ class Planner:
         N, by default 10; its once mode and the others: 1) and, in atomic_counter, its bursts' pauses
         and one poll. A run that takes ten times that is not going to finish."""
         s, rounds, extra = self.s, 1, 0
-        if scen == "atomic_counter":
+        if SCENARIOS[scen]["counter"]:
             once = s["MODE"] == "once"
             rounds = 1 if once else -(-int(s["HITS"]) // n) if s["HITS"] else 10
             extra = n // int(s["BURST"]) * int(s["BURST_PAUSE_MS"] or 1000) if s["BURST"] else 0
@@ -316,7 +304,7 @@ class Planner:
             base_args = self.ours_args(t, key, sleep, base_extra)
             tcell = "1" if t == "default" else tcell
         else:
-            args = sleep if key == "-" else key
+            args = key if SCENARIOS[scen]["peer_args"] == "N KEY" else sleep
             base_args, args = args + (" " + base_extra if base_extra else ""), args + (" " + extra if extra else "")
             if t == "default":
                 tcell = tcell if self.knob(g, "1") else self.t.groups[g]["fixed"]
@@ -450,7 +438,7 @@ def estimate(plan, build_dir):
         if ms == "":
             ms = default or 0
         need = int(ms) / 1000
-        if scen == "atomic_counter":
+        if SCENARIOS[scen]["counter"]:
             h, k, p, q = (opt(words, o) for o in ("--hits", "--burst", "--burst-pause-ms", "--poll-ms"))
             rounds = 1 if opt(words, "--mode") == "once" else (int(h) + n - 1) // n if h else 10
             need = need * rounds + ((n - 1) // int(k) * int(p or 1000) / 1000 if k else 0) + (int(q) / 1000 if q else 0.1)

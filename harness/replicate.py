@@ -15,6 +15,11 @@ import sys
 
 import render
 from render import escape
+from scenarios import SCENARIOS
+
+# The scenarios whose tasks wait on a sleep that --peers lengthens to keep every task alive at once,
+# a coroutine (or the like) each: coro_timer and coro_shared.
+WAITING = [s for s, d in SCENARIOS.items() if d["peers_sleep"] == "long" and not d["threads"]]
 
 # The units a column may have: what each measures, and its size in the dimension's base unit
 # (KiB, %, s).
@@ -593,7 +598,7 @@ def groups(pub, quick, long_ms):
                 s = re.sub(r"(^| )HITS=([0-9]+)", lambda m: f"{m.group(1)}HITS={quick_n(m.group(2), True)}", s, count=1)
             sets[g] = s
         for s in (pub.run.get("scenarios", "").split() if t["scen"] == "-" else [t["scen"]]):
-            if s in ("coro_timer", "coro_shared") and quick_n(t["n"], quick) > top.get((g, s), 0):
+            if s in WAITING and quick_n(t["n"], quick) > top.get((g, s), 0):
                 top[g, s] = quick_n(t["n"], quick)
     made, extra = {}, []
     for g in sorted(ns):
@@ -605,7 +610,7 @@ def groups(pub, quick, long_ms):
             continue
         again = re.sub(r"(^| )SLEEP_MS=[0-9]+", "", sets[g]).lstrip(" ")
         again += ("" if again == "" else " ") + f"SLEEP_MS={long_ms}"
-        for s in ("coro_timer", "coro_shared"):
+        for s in WAITING:
             if (g, s) not in top:
                 continue
             k = (again, top[g, s], s)

@@ -42,6 +42,30 @@ for s in $scenarios; do
   check "$s $args reports frame bytes" eval 'has "$out" " frame_bytes=[0-9]+(\.[0-9]+)?( |$)"'
 done
 
+# Each binary as harness/scenarios.txt describes it: its summary line has the keys the table lists
+# (those of its row "*" and its own), no more, no fewer; its usage names every option run.sh passes it.
+described() {  # $1 scenario; the table's line for it, its columns tab-separated
+  awk -F ' *[|] *' -v OFS='\t' -v s="$1" '$1 == s { $1 = $1; print }' harness/scenarios.txt
+}
+names_options() {  # USAGE OPTION...: USAGE has "[OPTION " for each
+  local usage=$1 o
+  shift
+  for o; do [[ $usage == *"[$o "* ]] || return 1; done
+}
+common_keys=$(described '*' | cut -f8)
+for s in $scenarios; do
+  row=$(described "$s")
+  options=$(printf '%s\n' "$row" | cut -f6) own=$(printf '%s\n' "$row" | cut -f8)
+  args=10
+  case " $options " in *" --sleep-ms "*) args="10 --sleep-ms 10" ;; esac
+  run_cmd "$bin/$s" $args
+  got=$(printf '%s\n' "$out" | tr ' ' '\n' | sed 's/=.*//' | sort | tr '\n' ' ')
+  want=$(printf '%s\n' $common_keys $own | sort | tr '\n' ' ')
+  check "$s: its summary's keys are the ones harness/scenarios.txt lists" [ "$rc" = 0 -a -n "$own" -a "$got" = "$want" ]
+  run_cmd "$bin/$s" --help
+  check "$s: its usage names each option harness/scenarios.txt says run.sh passes it" names_options "$out$err" $options
+done
+
 # Wake-up lateness, from the timer scenarios: the latest in ms, and a 99th-percentile bound no
 # larger than it (coro_shared: its setter's timer, the only one).
 for s in coro_timer coro_shared atomic_counter; do

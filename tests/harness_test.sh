@@ -192,6 +192,23 @@ with tempfile.TemporaryDirectory() as d:
 say("the estimate of runs and builds", got == (int(3.2 + 20 + 31.00006 + 31.00002 + 0.5), 42 + 60 + 240, 2), got)
 say("minutes", [p.minutes(s) for s in (40, 720, 7500)] == ["40 s", "12 min", "2 h 05 min"])
 
+# harness/scenarios.py: each scenario's description, read from harness/scenarios.txt.
+import scenarios as sc
+say("scenarios.txt: the six scenarios in their order, each with every key its row and the row * list",
+    list(sc.SCENARIOS) == ["threads", "coro_timer", "coro_shared", "atomic_counter", "running_avg", "hash_collect"]
+    and sc.SCENARIOS["running_avg"]["summary"][:2] == ["scenario", "n"] and sc.SCENARIOS["running_avg"]["summary"][-1] == "variance"
+    and sc.SCENARIOS["running_avg"]["peer_args"] == "N KEY" and sc.SCENARIOS["atomic_counter"]["counter"], sc.SCENARIOS)
+for bad, what in (("x | 1 | long | - | no | --sleep-ms | N MS\n", "7 columns, not 8"),
+                  ("x | soon | long | - | no | --sleep-ms | N MS | a\n", "cannot")):
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+        f.write("# a comment\n" + bad)
+    try:
+        sc.load(f.name)
+        say(f"scenarios.txt: a bad line is refused ({what})", False)
+    except ValueError as e:
+        say(f"scenarios.txt: a bad line is refused ({what}), naming its line", what in str(e) and ":2:" in str(e), e)
+    os.unlink(f.name)
+
 # A replication's rows: each row of the write-up, its patched copies after it, then ours.
 got = p.rows(tables, pub)
 say("a replication's rows, a copy after its row, ours last",

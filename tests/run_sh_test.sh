@@ -9,7 +9,7 @@ repo=$PWD
 box=$tmp/sandbox
 res=$tmp/RESULTS.md
 mkdir -p "$box" "$tmp/tmpdir"
-mkdir -p "$box/peers" "$box/harness" && cp run.sh "$box/" && cp -R peers "$box/" && cp harness/*.py "$box/harness/"
+mkdir -p "$box/peers" && cp run.sh "$box/" && cp -R peers harness "$box/"
 # shellcheck disable=SC2016 # $(FAIL_MAKE) is make syntax
 printf 'all:\n\t@test -z "$(FAIL_MAKE)" || { echo "boom.cpp:1: error: expected ;" >&2; exit 1; }\n' >"$box/Makefile"
 printf 'print-build:\n\t@echo "compiler=g++ (Fake) 12.2.0"\n\t@echo "flags=-std=c++20 -pthread -O2"\n' >>"$box/Makefile"
@@ -512,7 +512,8 @@ check "the EXIT trap saw the main shell" [ -f "$tmp/main_exit" ]
 check "in_main fails in a subshell, a background job and a command substitution" \
   bash -c '. ./run.sh; type in_main >/dev/null || exit 1; (in_main) && exit 1; in_main & wait $! && exit 1; [ "$(in_main && echo y)" != y ]'
 
-# The scenario list lives in run.sh; every other place that lists the scenarios must agree.
+# The scenario list lives in harness/scenarios.txt (run.sh reads it); every other place that lists
+# the scenarios must agree.
 scenario_lists_agree() (
   cd "$repo" || exit 1
   want=$(. ./run.sh && echo "$all_scenarios")
