@@ -453,11 +453,11 @@ utc_to() {
     "$((_s / 3600))" "$((_s / 60 % 60))" "$((_s % 60))"
 }
 
-# measure SCENARIO PROGRAM N OPTS [TIMES]: TIMES (default RUNS) timed runs of PROGRAM N OPTS. On
-# success why is empty, best holds "wall_s user_s sys_s max_rss_kib avg_rss_kib window_avg_kib
-# (samples_kib) summary" of the run with the lowest wall time, spread the min–max of max RSS over the
-# runs in MiB and means "wall_s max_rss_kib", the means over the runs; otherwise
-# why says what failed. PROGRAM is a path, so a program that is not one of the scenarios here (a
+# measure SCENARIO PROGRAM N OPTS [TIMES]: TIMES (default RUNS) timed runs of PROGRAM N OPTS, each
+# a record in the store, from which harness/render.py computes the table. On success why is empty,
+# and best_rss and best_summary hold the max RSS (KiB) and the summary line of the run with the
+# lowest wall time, which run.sh itself needs (the baselines, the charts, the memory guard);
+# otherwise why says what failed. PROGRAM is a path, so a program that is not one of the scenarios here (a
 # peer) is measured the same way. A summary line of another scenario, or whose completed= is not N, is a
 # failure too. With time_limit (seconds) set, a run still going then is stopped, TERM and 5 s later
 # KILL to its process group, and is a failure that says how far it got (its last stderr line).
@@ -473,14 +473,16 @@ measure() {
 # when the tree is clean): the plan LINE and the runtime's version (of its group, g) are the key. Each new result goes
 # in the cache, so a run stopped halfway (an interrupt, a session's end) resumes where it stopped.
 measure_config() {
-  local key='' version
+  local key='' version l
   configs=$((configs + 1))
   if [ -n "${rep_cache:-}" ]; then
     runtime_label_to version "$g"
     key=$(printf '%s\n%s\n' "$1" "$version" | cksum) && key=$rep_cache/${key// /-}
     if [ -f "$key" ]; then
-      ref=''
-      { IFS= read -r why && IFS= read -r best && IFS= read -r spread && IFS= read -r means; IFS= read -r ref || :; } <"$key"
+      why='' best_rss='' best_summary='' ref=''
+      while IFS= read -r l; do
+        case $l in why=*) why=${l#why=} ;; rss=*) best_rss=${l#rss=} ;; summary=*) best_summary=${l#summary=} ;; ref=*) ref=${l#ref=} ;; esac
+      done <"$key"
       # A result is taken with its records only: those of the plan line that measured it (REF,
       # RUN/LINE in its own sitting's plan), in the store this run writes to.
       if stored "$ref"; then
@@ -496,7 +498,7 @@ measure_config() {
   measure "$2" "$3" "$4" "$5" "$6"
   row_ref=$run_id/$row_k
   # A peers run keeps a failure out, so that its resume tries again.
-  [ -z "$key" ] || { [ -n "$why" ] && [ -z "$replicate" ]; } || { printf '%s\n%s\n%s\n%s\n%s\n' "$why" "$best" "$spread" "$means" "$row_ref" >"$key.tmp" && mv "$key.tmp" "$key"; } ||
+  [ -z "$key" ] || { [ -n "$why" ] && [ -z "$replicate" ]; } || { printf 'why=%s\nrss=%s\nsummary=%s\nref=%s\n' "$why" "$best_rss" "$best_summary" "$row_ref" >"$key.tmp" && mv "$key.tmp" "$key"; } ||
     echo "run.sh: cannot write the cache $key" >&2
 }
 
@@ -507,15 +509,15 @@ stored() {
   grep -q "^{\"record\":\"run\",\"run\":\"${1%/*}\",.*,\"row\":${1##*/}," "$STORE" 2>/dev/null
 }
 
-# point_done LABEL N WHY [REF]: under --replicate, the outcome of one point for its tables: LABEL
-# (the write-up's row), N, and why it has no figure or, without WHY, the run that measure kept, its
-# spread and the means over the runs (for the memory guard, replicate_guard); REF: the plan line
-# that measured it, whose records the section's figures come from.
+# point_done LABEL N WHY [REF]: under --replicate, the outcome of one point for its tables, a line
+# of $work/rep: LABEL (the write-up's row), N, why it has no figure ("-": none), the max RSS (KiB)
+# of the run that measure kept (for the memory guard, replicate_guard) and REF, the plan line that
+# measured it, whose records the section's figures come from.
 point_done() {
-  local b=$best sp=$spread m=$means
+  local rss=$best_rss
   [ -n "${replicate:-}" ] || return 0
-  [ -z "$3" ] || b=- sp=- m=-
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "${3:--}" "$b" "$sp" "$m" "${4:--}" >>"$work/rep"
+  [ -z "$3" ] || rss=-
+  printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "${3:--}" "$rss" "${4:--}" >>"$work/rep"
 }
 
 # progress_to VAR K: "K of PLANNED runs", and from the second run on the time left at the pace so far
@@ -533,8 +535,8 @@ progress_to() {
 }
 
 measure_runs() {
-  local i status t summary shown done_n line p w u r m times_line times=${5:-$RUNS}
-  why='' best='' spread='' means=''
+  local i status t summary shown done_n line p w u times_line times=${5:-$RUNS}
+  why='' best_rss='' best_summary=''
   # The record of each execution: the configuration run_plan described, and the command.
   local rec_run=${rec_config:-}
   json_add_to rec_run program "${2##*/}" string
@@ -600,34 +602,23 @@ measure_runs() {
     [ -z "$why" ] || return
     echo "$t $line $summary" >>"$work/runs"
   done
-  if [ "$times" -eq 1 ]; then  # one run: its own figures, and no process to compute them
-    IFS= read -r best <"$work/runs"
-    read -r w u u r u <<BEST
-$best
-BEST
-    mib_to m "$r"
-    spread="$m–$m"
-    printf -v means '%.3f %s' "$w" "$r"
-    return
+  # The run kept: the lowest wall time (a tie: the line that sorts first, as sort -n would keep it);
+  # one run is kept without a process.
+  if [ "$times" -eq 1 ]; then
+    IFS= read -r line <"$work/runs"
+  else
+    line=$(awk 'NR == 1 || $1 + 0 < w || ($1 + 0 == w && $0 < b) { w = $1 + 0; b = $0 } END { print b }' "$work/runs")
   fi
-  # The best: the lowest wall time (a tie: the line that sorts first, as sort -n would keep it).
-  { IFS= read -r best && IFS= read -r spread && IFS= read -r means; } <<RUNS
-$(awk 'NR == 1 || $1 + 0 < w || ($1 + 0 == w && $0 < b) { w = $1 + 0; b = $0 }
-    NR == 1 || $4 < lo { lo = $4 } $4 > hi { hi = $4 } { sw += $1; sr += $4; n++ }
-    END { print b; printf "%.1f–%.1f\n%.3f %.0f\n", lo / 1024, hi / 1024, sw / n, sr / n }' "$work/runs")
-RUNS
+  # Its line: wall, user and sys seconds, max RSS, the two means of the samples, the summary.
+  read -r w u u best_rss u u best_summary <<BEST
+$line
+BEST
 }
 
 # end_watchdog: stops measure's watchdog, if one is waiting.
 end_watchdog() {
   if [ -n "$watchdog" ]; then kill -- "-$watchdog" 2>/dev/null; wait "$watchdog" 2>/dev/null; fi
   watchdog=
-}
-
-# best_rss_to VAR: the max RSS in KiB of the run measure kept.
-best_rss_to() { local _wall _user _sys _rest; read -r _wall _user _sys "$1" _rest <<BEST
-$best
-BEST
 }
 
 # write_row SCENARIO RUNTIME VARIANT N TCELL WHY BASE BASE_REF: a row of the run's table ($table),
@@ -921,7 +912,7 @@ run_plan() {
           echo "run.sh: $name N=1: $why" >&2
           base="N=1 $why" failures=$((failures + 1))
         else
-          best_rss_to base
+          base=$best_rss
         fi ;;
       row)
         measure_config "$line" "$s" "$prog" "$n" "$args" "$runs"
@@ -933,10 +924,10 @@ run_plan() {
           write_row "$s" "$runtime" "$variant" "$n" "$tcell" '' "$base" "$base_ref"
           if [ -n "$peers" ]; then
             # A bar of the scenario's chart; one that held fewer than N tasks at once says so.
-            v=${best#* * * * * * } && alive_cell_to v "$v"
+            alive_cell_to v "$best_summary"
             all_alive=yes
             case $v in no*) all_alive=no ;; esac
-            best_rss_to v && mib_to v "$v"
+            mib_to v "$best_rss"
             printf '%s\t%s\t-\t%s\n' "$label" "$v" "$all_alive" >>"$work/bars.$s"
             peer_facts "$runtime"
           fi
@@ -967,7 +958,7 @@ run_plan() {
           case $why in "timed out"*) stop="not run: it timed out at N=$n" ;; esac
         else
           write_row "$s" "$runtime" "$variant" "$n" "$tcell" '' "$sbase" "$sbase_ref"
-          best_rss_to v
+          v=$best_rss
           if [ "$n" -eq 1 ]; then sbase=$v sbase_ref=$row_ref; else last_n=$n last_rss=$v; fi
           mib_to v "$v"
           printf '%s\t%s\t%s\n' "$label" "$n" "$v" >>"$points"
@@ -1507,7 +1498,7 @@ table=plain
 [ -z "$sweep" ] || table=sweep
 [ -z "$peers" ] || table=peers${sweep:+_sweep}
 [ -z "$replicate" ] || table=replicate
-failures=0 capped='' threads_capped='' done_runs=0 planned=0 run_start='' why='' best='' spread='' means='' resumed=0 configs=0
+failures=0 capped='' threads_capped='' done_runs=0 planned=0 run_start='' why='' best_rss='' best_summary='' resumed=0 configs=0
 
 # --plan: the plan, and nothing else: no build, no install, no network, no file written.
 if [ -n "$plan_only" ]; then

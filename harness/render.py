@@ -11,6 +11,7 @@ from fractions import Fraction
 import json
 import re
 import sys
+from typing import NamedTuple
 
 import store
 
@@ -170,31 +171,46 @@ def base_cell(base, n, rss=None):
     return mib(base)
 
 
-# A run record as run.sh's own line of it: "wall user sys max_rss avg window summary", each figure
-# as the program and time printed it (the store keeps the numbers' text: load with keep_text).
+class Run(NamedTuple):
+    """A run record's figures, each as the program and time printed it (the store keeps the numbers'
+    text: load with keep_text): wall, user and sys seconds, max RSS (KiB), the means of run.sh's own
+    samples, all of them and those in the scoreboard's window (KiB, "-" without one), the summary."""
+    wall: str
+    user: str
+    sys: str
+    rss: str
+    avg: str
+    win: str
+    summary: str
 
-def run_line(record):
-    t, s = record["time"], record["samples"]
-    summary = " ".join(f"{k}={v}" for k, v in record["summary"].items())
-    avg = "-" if s.get("avg_rss_kib") is None else s["avg_rss_kib"]
-    win = "-" if s.get("window_avg_kib") is None else s["window_avg_kib"]
-    return f"{t['wall_s']} {t['user_s']} {t['sys_s']} {t['max_rss_kib']} {avg} {win} {summary}"
+    @classmethod
+    def of(cls, record):
+        t, s = record["time"], record["samples"]
+        return cls(str(t["wall_s"]), str(t["user_s"]), str(t["sys_s"]), str(t["max_rss_kib"]),
+                   "-" if s.get("avg_rss_kib") is None else str(s["avg_rss_kib"]),
+                   "-" if s.get("window_avg_kib") is None else str(s["window_avg_kib"]),
+                   " ".join(f"{k}={v}" for k, v in record["summary"].items()))
+
+    def line(self):
+        """Its figures on one line, in this order: of two runs as fast, the one whose line sorts
+        first is kept, as run.sh has always kept it."""
+        return " ".join(self)
 
 
 def best_of(records):
-    """(best, spread) of a configuration's successful runs: the line of the run with the lowest wall
-    time (a tie: the line that sorts first) and the min–max of max RSS in MiB."""
-    lines = [run_line(r) for r in records]
-    best = min(lines, key=lambda line: (as_double(line.split(" ")[0]), line.encode()))
-    rss = [int(line.split(" ")[3]) for line in lines]
-    if len(lines) == 1:
+    """(best, spread) of a configuration's successful runs: the run with the lowest wall time (a
+    tie: the one whose line sorts first) and the min–max of max RSS in MiB."""
+    runs = [Run.of(r) for r in records]
+    best = min(runs, key=lambda r: (as_double(r.wall), r.line().encode()))
+    rss = [int(r.rss) for r in runs]
+    if len(runs) == 1:
         return best, f"{mib(str(rss[0]))}–{mib(str(rss[0]))}"
     return best, f"{c_fixed(Fraction(min(rss), 1024), 1)}–{c_fixed(Fraction(max(rss), 1024), 1)}"
 
 
 def cell(key, best, spread, n, base, sweep):
-    """The cell KEY of the run kept, best: its line (run_line)."""
-    wall, user, sys_, rss, avg, _win, summary = (best.split(" ", 6) + [""])[:7]
+    """The cell KEY of the run kept, best (a Run)."""
+    wall, user, sys_, rss, avg, summary = best.wall, best.user, best.sys, best.rss, best.avg, best.summary
     simple = {"threads": "threads", "own_bytes": "bytes_per_task", "frame": "frame_bytes",
               "late": "late_max_ms", "hits": "hits_per_s"}
     if key in simple:
@@ -257,7 +273,7 @@ class Rows:
         """The N=1 baseline of a row: the max RSS (KiB) of its plan line's best run, or why none."""
         if "ref" in spec:
             why, best, _ = self.outcome(spec["ref"])
-            return f"N=1 {why}" if why else best.split(" ")[3]
+            return f"N=1 {why}" if why else best.rss
         return spec.get("why", "")
 
 

@@ -264,8 +264,8 @@ def quick_n(n, quick):
 
 
 def point_values(points, rows):
-    """Each point's figures, by (label, N): why it has none, or its best run (render.best_of) as
-    run.sh's line of it, and the means over its runs of the wall and max RSS."""
+    """Each point's figures, by (label, N): why it has none, or its best run's (render.best_of), and
+    the means over its runs of the wall and max RSS."""
     values = {}
     for p in points:
         key = (p["label"], str(p["n"]))
@@ -278,19 +278,17 @@ def point_values(points, rows):
         if why is not None:
             values[key] = {"why": why}
             continue
-        wall, user, sys_, rss, avg, wavg, summary = (best.split(" ", 6) + [""])[:7]
-        lines = [render.run_line(r) for r in runs]
-        if len(lines) == 1:  # as run.sh kept it: bash's printf, a long double
-            means = (render.c_fixed(render.as_long_double(wall), 3), rss)
+        if len(runs) == 1:  # as run.sh kept it: bash's printf, a long double
+            means = (render.c_fixed(render.as_long_double(best.wall), 3), best.rss)
         else:  # awk's mean, a double, added in order (sum() compensates from Python 3.12 on)
             ws = rs = 0.0
-            for line in lines:
-                ws += float(render.as_double(line.split(" ")[0]))
-                rs += float(render.as_double(line.split(" ")[3]))
-            means = ("%.3f" % (ws / len(lines)), "%.0f" % (rs / len(lines)))
-        values[key] = {"why": "-", "wall": wall, "user": user, "sys": sys_, "rss": rss, "avg": avg,
-                       "wait": render.field(summary, "rss_wait_kib"), "alive": render.alive_cell(summary),
-                       "wavg": wavg, "wmean": means[0], "rmean": means[1]}
+            for r in map(render.Run.of, runs):
+                ws += float(render.as_double(r.wall))
+                rs += float(render.as_double(r.rss))
+            means = ("%.3f" % (ws / len(runs)), "%.0f" % (rs / len(runs)))
+        values[key] = {"why": "-", "wall": best.wall, "user": best.user, "sys": best.sys, "rss": best.rss, "avg": best.avg,
+                       "wait": render.field(best.summary, "rss_wait_kib"), "alive": render.alive_cell(best.summary),
+                       "wavg": best.win, "wmean": means[0], "rmean": means[1]}
     return values
 
 

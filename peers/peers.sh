@@ -754,12 +754,9 @@ prepare_peers() {
 # peer_facts LABEL: what the kept run's summary line says of its runtime beyond the table (the C#
 # programs' gc= and dotnet=), once per runtime, among the notes.
 peer_facts() {
-  local summary gc v line
-  read -r _ _ _ _ _ _ summary <<BEST
-$best
-BEST
-  field_to gc gc "$summary"
-  field_to v dotnet "$summary"
+  local gc v line
+  field_to gc gc "$best_summary"
+  field_to v dotnet "$best_summary"
   [ "$gc" != - ] || return 0
   line="$1: the $gc GC ran, runtime $v (the program's own report)"
   grep -qxF -- "$line" "$pw/notes" || echo "$line" >>"$pw/notes"

@@ -165,7 +165,7 @@ replicate_guard() {
   found=$(awk -F '\t' -v id="$id" -v n="$2" '
     index($1, id "@") == 1 && index(substr($1, length(id) + 2), "@") == 0 {
       if ($2 == n && $3 ~ /^not run: about /) refused = $3
-      if ($3 == "-") { split($4, best, " "); if ($2 == 1) base = best[4]; else if ($2 + 0 <= n + 0 && $2 + 0 > ln + 0) { ln = $2; lr = best[4] } }
+      if ($3 == "-") { if ($2 == 1) base = $4; else if ($2 + 0 <= n + 0 && $2 + 0 > ln + 0) { ln = $2; lr = $4 } }
     }
     END { if (refused != "") print "refused\t" refused; else if (ln != "") print "guard\t" (base == "" ? 0 : base) "\t" ln "\t" lr }' "$work/rep")
   case $found in
@@ -232,8 +232,8 @@ replicate_head() {
 # replicate_fields: the replication's part of its section's record, for harness/replicate.py, as
 # JSON members: the data file's text and which of its tables ran, --quick, --peers' sleep, RUNS,
 # the machine here, each row's program here ($work/rep.here, from replicate_here: ID, runtime,
-# variant, program, build state) and each point ($work/rep: ID@GROUP, N, and the plan line that
-# measured it or why none did).
+# variant, program, build state) and each point ($work/rep, point_done: ID@GROUP, N, and the plan
+# line that measured it or why none did).
 replicate_fields() {
   local text='' v line sep='' id n why ref
   IFS= read -r -d '' text <"$pubfile" || :
@@ -248,7 +248,7 @@ replicate_fields() {
   done <"$work/rep.here"
   printf '],"points":['
   sep=''
-  while IFS=$tab read -r id n why _ _ _ ref; do
+  while IFS=$tab read -r id n why _ ref; do
     json_str_to id "$id"
     if [ "${ref:--}" != - ]; then v="\"ref\":\"$ref\""; else json_str_to v "$why" && v="\"why\":$v"; fi
     printf '%s{"label":%s,"n":%s,%s}' "$sep" "$id" "$n" "$v"

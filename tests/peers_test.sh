@@ -507,7 +507,7 @@ check "--help shows the --peers usage" has "$out" '^       ./run.sh --peers N \[
 check "--help names PEERS_BUILD" has "$out" '^  PEERS_BUILD='
 
 # 11. The pure helpers, and bash 3.2 / BSD rules in run.sh.
-check "per_task: (RSS − base) × 1024 / N" [ "$(render 'cell("per_task", "0 0 0 2048 - - x=1", "-", 1000, "1024", False)')" = "1048.6" ]
+check "per_task: (RSS − base) × 1024 / N" [ "$(render 'cell("per_task", Run("0", "0", "0", "2048", "-", "-", "x=1"), "-", 1000, "1024", False)')" = "1048.6" ]
 printf '[[package]]\nname = "tokio-macros"\nversion = "1.7.0"\n\n[[package]]\nname = "tokio"\nversion = "1.24.2"\n' >"$tmp/lock"
 check "lock_version reads the resolved crate, not a prefix of its name" [ "$(lib lock_version "$tmp/lock" tokio)" = "1.24.2" ]
 check "first_version: node" [ "$(lib first_version v20.20.2)" = "20.20.2" ]

@@ -474,11 +474,11 @@ check "time_json_to: and of BSD time -l" \
 check "render: MiB round a tie to even; KiB and seconds as printf rounds them" \
   [ "$(render '[mib("512"), mib("1536"), mib("-"), mib("100.5"), seconds("0.105"), seconds("2.675"), seconds("5.010")]')" = "['0.5', '1.5', '-', '0.1', '0.10', '2.67', '5.01']" ]
 check "render: bytes/task below the baseline keeps its sign, as printf does" \
-  [ "$(render 'cell("per_task", "0 0 0 1023 - - x=1", "-", 100000, "1024", False)')" = "-0.0" ]
+  [ "$(render 'cell("per_task", Run("0", "0", "0", "1023", "-", "-", "x=1"), "-", 100000, "1024", False)')" = "-0.0" ]
 # run_rec WALL RSS: a run record as render.py reads one (a Python literal, numbers kept as text).
 run_rec() { printf '{"time":{"wall_s":"%s","user_s":"0.01","sys_s":"0.00","max_rss_kib":"%s"},"samples":{"avg_rss_kib":None},"summary":{"scenario":"x"}}' "$1" "$2"; }
 check "render: the best run is the lowest wall, a tie the line that sorts first; the spread over all" \
-  [ "$(render "best_of([$(run_rec 0.050 2048), $(run_rec 0.040 4096), $(run_rec 0.040 3072)])")" = "('0.040 0.01 0.00 3072 - - scenario=x', '2.0–4.0')" ]
+  [ "$(render "(lambda b: (b[0].line(), b[1]))(best_of([$(run_rec 0.050 2048), $(run_rec 0.040 4096), $(run_rec 0.040 3072)]))")" = "('0.040 0.01 0.00 3072 - - scenario=x', '2.0–4.0')" ]
 check "render: one run's spread is its own max RSS twice" \
   [ "$(render "best_of([$(run_rec 0.050 1536)])[1]")" = "1.5–1.5" ]
 mv harness/render.py harness/render.real
