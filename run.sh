@@ -17,12 +17,13 @@
 # Written for macOS's bash 3.2 and BSD tools too: no arrays, no GNU-only flags.
 
 tab=$'\t'
-# dir_of_to VAR PATH: PATH's directory as dirname gives it ("." for a name alone), and
-# prefixed PREFIX FILE...: each line of each FILE after PREFIX, as sed 's/^/PREFIX/' prints them:
-# run.sh calls them on every run, and they start no process (one can take 7 ms to start).
+# dir_of_to VAR PATH: the directory of PATH, a file's path (no trailing slash), as dirname gives it
+# ("." for a name alone), and prefixed PREFIX FILE...: each line of each FILE after PREFIX, as sed
+# 's/^/PREFIX/' prints them: run.sh calls them on every run, and they start no process (one can
+# take 7 ms to start).
 dir_of_to() {
   case $2 in
-    */*) set -- "$1" "${2%/*}" && printf -v "$1" '%s' "${2:-/}" ;;
+    */*) set -- "$1" "${2%/*}" && printf -v "$1" '%s' "${2:-/}" ;; # set --: no local can shadow VAR
     *) printf -v "$1" . ;;
   esac
 }
@@ -45,11 +46,12 @@ dir_of_to src_dir "${BASH_SOURCE[0]}"
 # The scenarios, in the order of every table: the first column of harness/scenarios.txt, which
 # describes each one (harness/plan.py plans from it).
 all_scenarios=''
-while IFS='|' read -r s _; do
-  s=${s// /}
-  case $s in '' | '#'* | '*') ;; *) all_scenarios="$all_scenarios${all_scenarios:+ }$s" ;; esac
-done <"$src_dir/harness/scenarios.txt" || { echo "run.sh: cannot read $src_dir/harness/scenarios.txt" >&2; return 1 2>/dev/null; exit 1; }
-unset s
+[ -r "$src_dir/harness/scenarios.txt" ] || { echo "run.sh: cannot read $src_dir/harness/scenarios.txt" >&2; return 1 2>/dev/null; exit 1; }
+while IFS='|' read -r scenario_name _ || [ -n "$scenario_name" ]; do
+  scenario_name=${scenario_name// /}
+  case $scenario_name in '' | '#'* | '*') ;; *) all_scenarios="$all_scenarios${all_scenarios:+ }$scenario_name" ;; esac
+done <"$src_dir/harness/scenarios.txt"
+unset scenario_name
 
 # The other runtimes: peer_scenarios, peer_names, peers_usage, prepare_peers, the tables...
 # shellcheck source=peers/peers.sh
@@ -468,37 +470,39 @@ measure() {
   done_runs=$((first + ${5:-$RUNS}))  # runs skipped after a failure count as done
 }
 
-# measure_config LINE SCENARIO PROGRAM N OPTS TIMES: measure, or, under --replicate or --peers,
-# what an earlier run of the same configuration at this commit left in its cache (rep_cache, set
-# when the tree is clean): the plan LINE and the runtime's version (of its group, g) are the key. Each new result goes
+# measure_config LINE GROUP SCENARIO PROGRAM N OPTS TIMES: measure, or, under --replicate or
+# --peers, what an earlier run of the same configuration at this commit left in its cache
+# (rep_cache, set when the tree is clean): the plan LINE and GROUP's runtime version are the key. Each new result goes
 # in the cache, so a run stopped halfway (an interrupt, a session's end) resumes where it stopped.
 measure_config() {
-  local key='' version l
+  local line=$1 group=$2 key='' version l
+  shift 2
   configs=$((configs + 1))
   if [ -n "${rep_cache:-}" ]; then
-    runtime_label_to version "$g"
-    key=$(printf '%s\n%s\n' "$1" "$version" | cksum) && key=$rep_cache/${key// /-}
+    runtime_label_to version "$group"
+    key=$(printf '%s\n%s\n' "$line" "$version" | cksum) && key=$rep_cache/${key// /-}
     if [ -f "$key" ]; then
       why='' best_rss='' best_summary='' ref=''
       while IFS= read -r l; do
         case $l in why=*) why=${l#why=} ;; rss=*) best_rss=${l#rss=} ;; summary=*) best_summary=${l#summary=} ;; ref=*) ref=${l#ref=} ;; esac
-      done <"$key"
+      done <"$key"  # each line ends in a newline: printf wrote them
       # A result is taken with its records only: those of the plan line that measured it (REF,
       # RUN/LINE in its own sitting's plan), in the store this run writes to.
       if stored "$ref"; then
         case " $sittings " in *" ${ref%/*} "*) ;; *) sittings="$sittings ${ref%/*}" ;; esac
         row_ref=$ref
-        echo "run.sh: ${3##*/} $4${5:+ $5}: from the cache of an earlier run at this commit" >&2
-        done_runs=$((done_runs + $6)) resumed=$((resumed + 1))
+        echo "run.sh: ${2##*/} $3${4:+ $4}: from the cache of an earlier run at this commit" >&2
+        done_runs=$((done_runs + $5)) resumed=$((resumed + 1))
         return
       fi
-      echo "run.sh: ${3##*/} $4${5:+ $5}: kept by an earlier run, but its records are not in $STORE: measured again" >&2
+      echo "run.sh: ${2##*/} $3${4:+ $4}: kept by an earlier run, but its records are not in $STORE: measured again" >&2
     fi
   fi
-  measure "$2" "$3" "$4" "$5" "$6"
+  measure "$@"
   row_ref=$run_id/$row_k
   # A peers run keeps a failure out, so that its resume tries again.
-  [ -z "$key" ] || { [ -n "$why" ] && [ -z "$replicate" ]; } || { printf 'why=%s\nrss=%s\nsummary=%s\nref=%s\n' "$why" "$best_rss" "$best_summary" "$row_ref" >"$key.tmp" && mv "$key.tmp" "$key"; } ||
+  [ -z "$key" ] || { [ -n "$why" ] && [ -z "$replicate" ]; } ||
+    { printf 'why=%s\nrss=%s\nsummary=%s\nref=%s\n' "$why" "$best_rss" "$best_summary" "$row_ref" >"$key.tmp" && mv "$key.tmp" "$key"; } ||
     echo "run.sh: cannot write the cache $key" >&2
 }
 
@@ -535,7 +539,7 @@ progress_to() {
 }
 
 measure_runs() {
-  local i status t summary shown done_n line p w u times_line times=${5:-$RUNS}
+  local i status t summary shown done_n line p times_line times=${5:-$RUNS}
   why='' best_rss='' best_summary=''
   # The record of each execution: the configuration run_plan described, and the command.
   local rec_run=${rec_config:-}
@@ -610,7 +614,7 @@ measure_runs() {
     line=$(awk 'NR == 1 || $1 + 0 < w || ($1 + 0 == w && $0 < b) { w = $1 + 0; b = $0 } END { print b }' "$work/runs")
   fi
   # Its line: wall, user and sys seconds, max RSS, the two means of the samples, the summary.
-  read -r w u u best_rss u u best_summary <<BEST
+  read -r _ _ _ best_rss _ _ best_summary <<BEST
 $line
 BEST
 }
@@ -781,7 +785,7 @@ guard() {
 }
 
 # The plan: every run of the section, one line per configuration, written before anything runs;
-# run_plan runs it, ./run.sh --plan prints it. harness/plan.py makes it (its docstring says what a
+# run_plan runs it, ./run.sh --plan prints it. harness/plan.py makes it (its Config says what a
 # line holds) from the build groups, the catalogue and these settings, and estimates its time.
 # plan_py WHAT: plan.py's WHAT: plan (the lines), listing (--plan's), estimate ("RUNS_S BUILDS_S
 # UNBUILT": the seconds of runs, of builds, and the groups never built here), rows (a replication's).
@@ -843,6 +847,7 @@ read_config() {
       *) echo "run.sh: harness/plan.py wrote a field run.sh does not know: $_f" >&2; exit 1 ;;
     esac
   done
+  [ -n "$kind" ] && [ -n "$s" ] && [ -n "$g" ] || { echo "run.sh: harness/plan.py wrote a line without its kind, scenario or group: $1" >&2; exit 1; }
   [ "$args" != - ] || args=''
   [ "$env" != - ] || env=''
   [ "$limit" != - ] || limit=''
@@ -906,7 +911,7 @@ run_plan() {
     points=$work/points${peers:+.$s} chart_notes=$work/chart_notes${peers:+.$s}
     case $kind in
       base)
-        measure_config "$line" "$s" "$prog" 1 "$args" 1
+        measure_config "$line" "$g" "$s" "$prog" 1 "$args" 1
         base_ref=$row_ref
         if [ -n "$why" ]; then
           echo "run.sh: $name N=1: $why" >&2
@@ -915,7 +920,7 @@ run_plan() {
           base=$best_rss
         fi ;;
       row)
-        measure_config "$line" "$s" "$prog" "$n" "$args" "$runs"
+        measure_config "$line" "$g" "$s" "$prog" "$n" "$args" "$runs"
         if [ -n "$why" ]; then
           echo "run.sh: $name: $why" >&2
           write_row "$s" "$runtime" "$variant" "$n" "$tcell" "$why" "$base" "$base_ref"
@@ -948,7 +953,7 @@ run_plan() {
           done_runs=$((done_runs + runs))
           continue
         fi
-        measure_config "$line" "$s" "$prog" "$n" "$args" "$runs"
+        measure_config "$line" "$g" "$s" "$prog" "$n" "$args" "$runs"
         point_done "$label" "$n" "$why" "$row_ref"
         if [ -n "$why" ]; then
           echo "run.sh: $label N=$n: $why" >&2
@@ -1074,7 +1079,7 @@ machine_limits() {
   local online allowed quota limit extra='' k v
   online=$(getconf _NPROCESSORS_ONLN 2>/dev/null)
   allowed=''
-  { while read -r k v; do [ "$k" != Cpus_allowed_list: ] || { cpus_in_to allowed "$v"; break; }; done <"/proc/$$/status"; } 2>/dev/null
+  { while read -r k v; do [ "$k" != Cpus_allowed_list: ] || { [ -z "$v" ] || cpus_in_to allowed "$v"; break; }; done <"/proc/$$/status"; } 2>/dev/null
   { read -r quota && read -r limit; } <<LIMITS
 $(cgroup_limits | awk '$1 == "cpu" { q = $2 } $1 == "memory" { l = sprintf("%.1f", $3 / 1048576) } END { print q; print l }')
 LIMITS
@@ -1098,7 +1103,8 @@ cpus_in_to() {
 # or watchdog killed right after it was forked can run the traps it inherited before bash resets
 # them: there they must do nothing but end it, or its EXIT would remove the work directory.
 in_main() {
-  if [ -n "${BASHPID:-}" ]; then [ "$BASHPID" = "$$" ]; else [ "$(exec sh -c 'echo $PPID')" = "$$" ]; fi  # bash 3.2 has no BASHPID
+  # BASHPID (bash 4 on) starts no process; bash 3.2 has none (one in its environment is a stray).
+  if [ "${BASH_VERSINFO[0]}" -ge 4 ]; then [ "$BASHPID" = "$$" ]; else [ "$(exec sh -c 'echo $PPID')" = "$$" ]; fi
 }
 
 # The section: written in $work, and appended to RESULTS only at the end.
@@ -1600,7 +1606,7 @@ else
   # Read by the shell itself (a process can take 7 ms to start): /etc/os-release's PRETTY_NAME,
   # its quotes off; the first model name in /proc/cpuinfo; MemTotal in GiB as %.1f rounds it.
   os='' cpu='' mem=''
-  { while IFS= read -r line; do case $line in PRETTY_NAME=*) os=${line#*=} os=${os//\"/} ;; esac; done </etc/os-release; } 2>/dev/null
+  { while IFS= read -r line || [ -n "$line" ]; do case $line in PRETTY_NAME=*) os=${line#*=} os=${os//\"/} ;; esac; done </etc/os-release; } 2>/dev/null
   { while IFS= read -r line; do case $line in 'model name'*:*) cpu=${line#*: }; break ;; esac; done </proc/cpuinfo; } 2>/dev/null
   { while read -r k v rest; do [ "$k" != MemTotal: ] || { tenths_to mem "$v" 1048576; break; }; done </proc/meminfo; } 2>/dev/null
 fi
@@ -1608,7 +1614,7 @@ fi
 cpu=${BENCH_TEST_CPU:-$cpu}
 make -s print-build >"$work/build" 2>/dev/null || : >"$work/build"
 compiler='' flags=''
-while IFS= read -r line; do
+while IFS= read -r line || [ -n "$line" ]; do
   case $line in compiler=*) compiler=${line#compiler=} ;; flags=*) flags=${line#flags=} ;; esac
 done <"$work/build"
 machine_limits

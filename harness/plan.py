@@ -21,8 +21,6 @@ SETTINGS = ("scenarios", "N", "sweep", "sweep_ns", "peers", "replicate", "quick"
             "build_dir", "versions_dir", "command_line")
 
 
-
-
 @dataclass
 class Config:
     """One configuration of the plan. KIND is one of
@@ -108,11 +106,11 @@ class Tables:
 class Planner:
     """The plan of one run's settings S (a dict of run.sh's variables, every one a string)."""
 
-    def __init__(self, tables, s, lines=None):
-        self.t, self.s, self.lines = tables, s, [] if lines is None else lines
+    def __init__(self, tables, s, configs=None):
+        self.t, self.s, self.configs = tables, s, [] if configs is None else configs
 
     def add(self, kind, scenario, **named):
-        self.lines.append(Config(kind, scenario, **{k: str(v) for k, v in named.items()}))
+        self.configs.append(Config(kind, scenario, **{k: str(v) for k, v in named.items()}))
 
     # The write-ups' variants, the same options for ours and every peer that has them.
     def mode_opts(self, scen, start, base=False):
@@ -218,7 +216,7 @@ class Planner:
         else:
             for scen in s["scenarios"].split():
                 self.plan_peers(scen) if s["peers"] else self.plan_ours(scen)
-        return self.lines
+        return self.configs
 
     def series(self, scen, g, prog, tcell, args, env, limit, variant, label, cap, flags=""):
         """A sweep's series: a point line per N of the sweep up to CAP, then a skip line for the N
@@ -347,7 +345,7 @@ class Planner:
             for kv in ([] if grp[1] == "-" else grp[1].split()):
                 k, _, v = kv.partition("=")
                 gs[k] = v
-            Planner(self.t, gs, self.lines).plan_group(grp[0], grp[3], rows_)
+            Planner(self.t, gs, self.configs).plan_group(grp[0], grp[3], rows_)
 
     def plan_group(self, number, scens, rows_):
         """One group's series (SCENS: "-" for all)."""

@@ -210,35 +210,34 @@ def best_of(records):
 
 def cell(key, best, spread, n, base, sweep):
     """The cell KEY of the run kept, best (a Run)."""
-    wall, user, sys_, rss, avg, summary = best.wall, best.user, best.sys, best.rss, best.avg, best.summary
     simple = {"threads": "threads", "own_bytes": "bytes_per_task", "frame": "frame_bytes",
               "late": "late_max_ms", "hits": "hits_per_s"}
     if key in simple:
-        return field(summary, simple[key])
+        return field(best.summary, simple[key])
     if key in ("wall", "user", "sys"):
-        return seconds({"wall": wall, "user": user, "sys": sys_}[key])
+        return seconds(getattr(best, key))
     if key == "max_rss":
-        return mib(rss)
+        return mib(best.rss)
     if key == "avg_rss":
-        return mib(avg)
+        return mib(best.avg)
     if key == "rss_wait":
-        return mib(field(summary, "rss_wait_kib"))
+        return mib(field(best.summary, "rss_wait_kib"))
     if key == "rss_avg":
-        return mib(field(summary, "rss_avg_kib"))
+        return mib(field(best.summary, "rss_avg_kib"))
     if key == "spread":
         return spread
     if key == "base":
-        return base_cell(base, n, rss)
+        return base_cell(base, n, best.rss)
     if key == "per_task":
         if sweep and n == 1:
             return "baseline"
         if not re.fullmatch(r"[0-9]+", base):
             return "-"
-        return c_fixed(Fraction(float((as_double(rss) - as_double(base)) * 1024) / n), 1)  # awk's double
+        return c_fixed(Fraction(float((as_double(best.rss) - as_double(base)) * 1024) / n), 1)  # awk's double
     if key == "spawn":
-        return spawn_s(summary)
+        return spawn_s(best.summary)
     if key == "alive":
-        return alive_cell(summary)
+        return alive_cell(best.summary)
     return f"?{key}"
 
 

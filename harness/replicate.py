@@ -278,9 +278,12 @@ def point_values(points, rows):
         if why is not None:
             values[key] = {"why": why}
             continue
-        if len(runs) == 1:  # as run.sh kept it: bash's printf, a long double
+        # The means as run.sh computed them before it kept only the best run (677b8cf), so that
+        # every section renders as it was written: one run's through bash's printf (a long double),
+        # several runs' as awk's mean, a double, added in order (sum() compensates from Python 3.12 on).
+        if len(runs) == 1:
             means = (render.c_fixed(render.as_long_double(best.wall), 3), best.rss)
-        else:  # awk's mean, a double, added in order (sum() compensates from Python 3.12 on)
+        else:
             ws = rs = 0.0
             for r in map(render.Run.of, runs):
                 ws += float(render.as_double(r.wall))

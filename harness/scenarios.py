@@ -4,13 +4,16 @@ peers take first, and the keys of its summary line. harness/plan.py plans from i
 same file for its list of scenarios."""
 
 import os
+import sys
 
 FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scenarios.txt")
 
 
 def load(path=FILE):
     """The table as a dict, scenario -> its description, in the table's order. A line that is not
-    eight columns, or a value a column cannot hold, is refused naming its line."""
+    eight columns, a value a column cannot hold, or columns that disagree (a sleep and no --sleep-ms,
+    a thread per task and --threads, variants and no --sync or not "N KEY") are refused naming the
+    line."""
     common, out = [], {}
     with open(path, encoding="utf-8") as f:
         for number, line in enumerate(f, 1):
@@ -27,6 +30,11 @@ def load(path=FILE):
                     or thread_each not in ("yes", "no") or peer_args not in ("N MS", "N KEY"):
                 raise ValueError(f"{path}:{number}: {name}: a sleep, peers sleep, thread each or peer arguments"
                                  " column holds what it cannot")
+            opts, has_keys = options.split(), keys != "-"
+            if ((sleep != "-") != ("--sleep-ms" in opts) or (thread_each == "no") != ("--threads" in opts)
+                    or has_keys != ("--sync" in opts) or has_keys != (peer_args == "N KEY")):
+                raise ValueError(f"{path}:{number}: {name}: its options disagree with its sleep, thread each,"
+                                 " variants or peer arguments")
             out[name] = {"sleep": None if sleep == "-" else int(sleep),
                          "peers_sleep": None if peers_sleep == "-" else peers_sleep,
                          "keys": keys.split(), "threads": thread_each == "yes", "options": options.split(),
@@ -37,4 +45,7 @@ def load(path=FILE):
     return out
 
 
-SCENARIOS = load()
+try:
+    SCENARIOS = load()
+except (OSError, ValueError) as e:  # one line, not a traceback, from whichever part imports it
+    sys.exit(f"run.sh: harness/scenarios.txt: {e}")

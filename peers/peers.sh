@@ -3,8 +3,8 @@
 # the tables a peers run is planned from (run.sh's plan_py passes them). Each family of programs is
 # one folder, peers/FAMILY, with its programs and its descriptor, runtimes.sh, sourced below.
 # run.sh sources this file (and .ci/run, for crate_packages); sourcing only defines variables and
-# functions. They use run.sh's settings (N, sweep_ns, scenarios, PEERS, work, tab), its state (job,
-# best) and its bad, is_count and field_to; prepare_peers leaves in $pw the section's lines (tools, notes,
+# functions. They use run.sh's settings (N, sweep_ns, scenarios, PEERS, work, tab, os_kind), its
+# state (best_summary: peer_facts) and its bad, is_count and field_to; prepare_peers leaves in $pw the section's lines (tools, notes,
 # missing), each group's state and the versions of the runtime column.
 # Written for macOS's bash 3.2 and BSD tools too, like run.sh: no arrays, no GNU-only flags.
 #
@@ -165,12 +165,8 @@ SETS
       for (i = 1; i <= m; i++) { k = split(lines[order[i]], rows, "\n"); for (j = 1; j < k; j++) put(rows[j], 3) }
       if (n) flush(3)
       printf "%s\n%s\n%s@@\n%s", sc, nm, groups, out
-    }' <<TABLES
-$group_lines
-@@
-$program_lines
-TABLES
-)
+    }' <<<"$group_lines@@
+$program_lines")
   sc=${all%%"$nl"*} all=${all#*"$nl"}
   nm=${all%%"$nl"*} all=${all#*"$nl"}
   [ "${1:-}" != names ] || peer_scenarios=$sc peer_names=$nm

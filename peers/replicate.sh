@@ -7,10 +7,11 @@
 # reads the data file, checks it and writes the section's tables, claims and differences from the
 # store; this file has it checked (check_published), sets its settings, and gives the section its
 # head (replicate_head) and its record's data (replicate_fields).
-# run.sh sources it after peers/peers.sh; sourcing only defines variables and functions. Written for
-# macOS's bash 3.2 and BSD tools too, like run.sh.
+# run.sh sources it after peers/peers.sh; sourcing only defines variables and functions, which use
+# run.sh's (dir_of_to, prefixed, plan_py...). Written for macOS's bash 3.2 and BSD tools too, like
+# run.sh.
 
-case ${BASH_SOURCE[0]} in */*) published_dir=${BASH_SOURCE[0]%/*} ;; *) published_dir=. ;; esac
+dir_of_to published_dir "${BASH_SOURCE[0]}"
 published_dir=$(cd "$published_dir" && pwd)/published
 harness_dir=${published_dir%/peers/published}/harness
 harness_py=python3 # run.sh's need_python names the interpreter itself

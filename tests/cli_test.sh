@@ -22,7 +22,12 @@ numeric_option() {
 }
 scenarios="threads coro_timer coro_shared atomic_counter running_avg hash_collect"
 
-keys="scenario n spawn_ms waiting_ms wall_ms rss_base_kib rss_wait_kib rss_avg_kib rss_peak_kib bytes_per_task completed"
+# described SCENARIO: its line of harness/scenarios.txt, the columns tab-separated ("*": the keys
+# every binary prints, in its eighth).
+described() {  # $1 scenario; the table's line for it, its columns tab-separated
+  awk -F ' *[|] *' -v OFS='\t' -v s="$1" '$1 == s { $1 = $1; print }' harness/scenarios.txt
+}
+keys=$(described '*' | cut -f8)
 well_formed() {  # $1 scenario, $2 N; reads $out
   local k re
   [[ $out != *$nl* && $out == "scenario=$1 "* ]] || return 1
@@ -44,15 +49,11 @@ done
 
 # Each binary as harness/scenarios.txt describes it: its summary line has the keys the table lists
 # (those of its row "*" and its own), no more, no fewer; its usage names every option run.sh passes it.
-described() {  # $1 scenario; the table's line for it, its columns tab-separated
-  awk -F ' *[|] *' -v OFS='\t' -v s="$1" '$1 == s { $1 = $1; print }' harness/scenarios.txt
-}
 names_options() {  # USAGE OPTION...: USAGE has "[OPTION " for each
   local usage=$1 o
   shift
   for o; do [[ $usage == *"[$o "* ]] || return 1; done
 }
-common_keys=$(described '*' | cut -f8)
 for s in $scenarios; do
   row=$(described "$s")
   options=$(printf '%s\n' "$row" | cut -f6) own=$(printf '%s\n' "$row" | cut -f8)
@@ -60,7 +61,7 @@ for s in $scenarios; do
   case " $options " in *" --sleep-ms "*) args="10 --sleep-ms 10" ;; esac
   run_cmd "$bin/$s" $args
   got=$(printf '%s\n' "$out" | tr ' ' '\n' | sed 's/=.*//' | sort | tr '\n' ' ')
-  want=$(printf '%s\n' $common_keys $own | sort | tr '\n' ' ')
+  want=$(printf '%s\n' $keys $own | sort | tr '\n' ' ')
   check "$s: its summary's keys are the ones harness/scenarios.txt lists" [ "$rc" = 0 -a -n "$own" -a "$got" = "$want" ]
   run_cmd "$bin/$s" --help
   check "$s: its usage names each option harness/scenarios.txt says run.sh passes it" names_options "$out$err" $options

@@ -158,7 +158,7 @@ say("atomic_counter's variants: once mode takes no --hits, the baseline no more 
 loop = cells(settings(scenarios="atomic_counter", HITS="600"), ("kind", "args"))[1:]
 say("in loop mode the row takes --hits, its baseline (one task) not", loop == [("base", "--sleep-ms 1000"), ("row", "--sleep-ms 1000 --hits 600")], loop)
 say("and its variant cell says what ran", once[2][2] == "v atomic_counter; once mode: one sleep, one hit, no loop, spawned from a task, bursts of 3 then 1000 ms", once[2][2])
-say("a plan line names every field, in any order run.sh reads it", [list(c) for c in named(settings())][0] ==
+say("a plan line names every field, NAME=VALUE", [list(c) for c in named(settings())][0] ==
     ["kind", "scenario", "group", "program", "n", "threads", "args", "env", "runs", "limit", "variant", "label", "flags"])
 try:
     p.Config("row", "coro_timer", args="a\tb").line()
@@ -199,7 +199,9 @@ say("scenarios.txt: the six scenarios in their order, each with every key its ro
     and sc.SCENARIOS["running_avg"]["summary"][:2] == ["scenario", "n"] and sc.SCENARIOS["running_avg"]["summary"][-1] == "variance"
     and sc.SCENARIOS["running_avg"]["peer_args"] == "N KEY" and sc.SCENARIOS["atomic_counter"]["counter"], sc.SCENARIOS)
 for bad, what in (("x | 1 | long | - | no | --sleep-ms | N MS\n", "7 columns, not 8"),
-                  ("x | soon | long | - | no | --sleep-ms | N MS | a\n", "cannot")):
+                  ("x | soon | long | - | no | --sleep-ms | N MS | a\n", "cannot"),
+                  ("x | 10 | long | - | no | --sleep-ms | N MS | a\n", "disagree"),
+                  ("x | - | - | a b | no | --threads | N KEY | a\n", "disagree")):
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
         f.write("# a comment\n" + bad)
     try:

@@ -140,6 +140,14 @@ check "dir_of_to: as dirname" [ "$(lib eval 'for p in a/b/c /top /x/y x; do dir_
 printf 'one\ntwo' >"$tmp/two_lines"
 check "prefixed: each line after the prefix, the last without its newline too" [ "$(lib prefixed '- ' "$tmp/two_lines" "$tmp/two_lines")" = "- one${nl}- two${nl}- one${nl}- two" ]
 check "tenths_to: as %.1f rounds, a tie to the even digit" [ "$(lib eval 'for k in 24641012 1572864 104858 0; do tenths_to v "$k" 1048576; printf "%s;" "$v"; done; tenths_to v 256 1024; echo "$v"')" = "23.5;1.5;0.1;0.0;0.2" ]
+# A plan line is read by its names, in any order; "-" is empty where a command takes the value.
+t=$'\t'
+check "read_config: by name, in any order, an = inside a value kept, - empty for args, env, limit" \
+  [ "$(lib eval "read_config 'flags=first${t}env=A=B C=D${t}args=-${t}limit=-${t}kind=row${t}scenario=x${t}group=go${t}n=5${t}threads=-'"'; printf "%s|" "$kind" "$s" "$g" "$n" "$tcell" "$args" "$env" "$limit" "$flags"')" = "row|x|go|5|-||A=B C=D||first|" ]
+run_cmd lib eval "read_config 'kind=row${t}scenario=x${t}group=go${t}colour=red'"
+check "read_config: a field run.sh does not know is refused, exit 1, naming it" eval '[ "$rc" -eq 1 ] && has_text "$err" "does not know: colour=red"'
+run_cmd lib eval "read_config 'scenario=x${t}group=go'"
+check "read_config: a line without its kind is refused, exit 1" eval '[ "$rc" -eq 1 ] && has_text "$err" "without its kind"'
 check "cpus_in_to: a CPU list's count" [ "$(lib eval 'cpus_in_to a 0-3,8,10-11; cpus_in_to b 0; echo "$a $b"')" = "7 1" ]
 
 # 2. A failing scenario gets a row saying why; the others still run.
