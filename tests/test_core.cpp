@@ -472,7 +472,9 @@ TEST_CASE("a helper runs and frees itself like a job, join waits for it, and com
     const auto before = live();
     for (unsigned threads : {1u, 3u}) {
         bench::runtime rt{threads};
-        int helped = 0;
+        // Atomic: with 3 loops the two helpers run on two threads, whose 5 ms timers can fire at
+        // the same moment (a plain int lost one increment of two, once, under load).
+        std::atomic<int> helped{0};
         auto help = [&]() -> bench::helper {
             co_await milliseconds(5);
             ++helped;
