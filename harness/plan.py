@@ -218,20 +218,19 @@ class Planner:
                 self.plan_peers(scen) if s["peers"] else self.plan_ours(scen)
         return self.configs
 
-    def series(self, scen, g, prog, tcell, args, env, limit, variant, label, cap, flags=""):
+    def series(self, scen, cap, flags="", **fields):
         """A sweep's series: a point line per N of the sweep up to CAP, then a skip line for the N
-        above it (no silent cap: a capped run would put a second point at the cap's N)."""
+        above it (no silent cap: a capped run would put a second point at the cap's N); FIELDS, in
+        Config's names, are what its lines share, and the first point's flags begin with "first"."""
         s, over, first = self.s, [], "first"
         for n in s["sweep_ns"].split():
             if cap and int(n) > int(cap):
                 over.append(n)
                 continue
-            self.add("point", scen, group=g, program=prog, n=n, threads=tcell, args=args, env=env, runs=s["RUNS"],
-                     limit=limit, variant=variant, label=label, flags=first + (" " + flags if flags else ""))
+            self.add("point", scen, n=n, runs=s["RUNS"], flags=first + (" " + flags if flags else ""), **fields)
             first = ""
         if over:
-            self.add("skip", scen, group=g, program=prog, n=",".join(over), threads=tcell, args=args, env=env, runs=0,
-                     limit=limit, variant=variant, label=label, flags=flags)
+            self.add("skip", scen, n=",".join(over), runs=0, flags=flags, **fields)
 
     def plan_ours(self, scen):
         """Without --peers: each T of THREADS (the threads scenario takes none, and runs min(N,
@@ -248,8 +247,8 @@ class Planner:
                     args = self.ours_args(t, key, sleep, self.mode_opts(scen, st))
                     tail = self.series_tail(key, t, st).removeprefix(", ")
                     if s["sweep"]:
-                        self.series(scen, "ours", f"./{scen}", t, args, "", "", tail,
-                                    f"{scen} ({tail})" if tail else scen, cap, flags)
+                        self.series(scen, cap, flags, program=f"./{scen}", threads=t, args=args, variant=tail,
+                                    label=f"{scen} ({tail})" if tail else scen)
                     elif cap and int(s["N"]) > int(cap):
                         self.add("row", scen, program=f"./{scen}", n=cap, threads=t, args=args, runs=s["RUNS"],
                                  variant=(args + " " if args else "") + f"(capped at THREAD_CAP={cap})", flags=flags)
@@ -324,13 +323,13 @@ class Planner:
                 what = "" if suffix == "-" else f" {suffix}"
                 self.add("limit", scen, group=g, variant=f"{scen}: @R@{what} ran min(N, THREAD_CAP={cap}) threads,"
                          " a thread per task; the other runtimes ran N tasks")
+        shared = dict(group=g, program=prog, threads=tcell, env=env, limit=limit, variant=variant)
         if s["sweep"]:
-            self.series(scen, g, prog, tcell, args, env, limit, variant, label or f"@R@{tail}", cap)
+            self.series(scen, cap, args=args, label=label or f"@R@{tail}", **shared)
             return
-        row = dict(group=g, program=prog, threads=tcell, env=env, limit=limit, variant=variant, label=f"@R@{tail}", flags=flags)
         if int(n) != 1:
-            self.add("base", scen, n=1, args=base_args, runs=1, **row)
-        self.add("row", scen, n=n, args=args, runs=s["RUNS"], **row)
+            self.add("base", scen, n=1, args=base_args, runs=1, label=f"@R@{tail}", flags=flags, **shared)
+        self.add("row", scen, n=n, args=args, runs=s["RUNS"], label=f"@R@{tail}", flags=flags, **shared)
 
     def plan_replicate(self):
         """A replication: for each group of the write-up's tables, with its settings, for each row of

@@ -22,12 +22,11 @@ numeric_option() {
 }
 scenarios="threads coro_timer coro_shared atomic_counter running_avg hash_collect"
 
-# described SCENARIO: its line of harness/scenarios.txt, the columns tab-separated ("*": the keys
-# every binary prints, in its eighth).
-described() {  # $1 scenario; the table's line for it, its columns tab-separated
-  awk -F ' *[|] *' -v OFS='\t' -v s="$1" '$1 == s { $1 = $1; print }' harness/scenarios.txt
-}
-keys=$(described '*' | cut -f8)
+# The keys every binary prints: the summary column of harness/scenarios.txt's row "*".
+keys=''
+while IFS='|' read -r name _ _ _ _ _ _ summary || [ -n "$name" ]; do
+  [ "${name// /}" != '*' ] || keys=$summary
+done <harness/scenarios.txt
 well_formed() {  # $1 scenario, $2 N; reads $out
   local k re
   [[ $out != *$nl* && $out == "scenario=$1 "* ]] || return 1
@@ -49,23 +48,32 @@ done
 
 # Each binary as harness/scenarios.txt describes it: its summary line has the keys the table lists
 # (those of its row "*" and its own), no more, no fewer; its usage names every option run.sh passes it.
+same_keys() {  # LINE KEY...: LINE's key=value words are KEY..., each once, in any order
+  local line=" $1 " k
+  shift
+  for k; do [[ $line == *" $k="* ]] || { echo "  # missing: $k"; return 1; }; done
+  k=$#
+  set -- $line
+  [ "$#" -eq "$k" ] || { echo "  # $# keys, not $k"; return 1; }
+}
 names_options() {  # USAGE OPTION...: USAGE has "[OPTION " for each
   local usage=$1 o
   shift
   for o; do [[ $usage == *"[$o "* ]] || return 1; done
 }
-for s in $scenarios; do
-  row=$(described "$s")
-  options=$(printf '%s\n' "$row" | cut -f6) own=$(printf '%s\n' "$row" | cut -f8)
+checked=''
+while IFS='|' read -r s _ _ _ _ options _ own <&3 || [ -n "$s" ]; do
+  s=${s// /}
+  case $s in '' | '#'* | '*') continue ;; esac
+  checked="$checked $s"
   args=10
   case " $options " in *" --sleep-ms "*) args="10 --sleep-ms 10" ;; esac
   run_cmd "$bin/$s" $args
-  got=$(printf '%s\n' "$out" | tr ' ' '\n' | sed 's/=.*//' | sort | tr '\n' ' ')
-  want=$(printf '%s\n' $keys $own | sort | tr '\n' ' ')
-  check "$s: its summary's keys are the ones harness/scenarios.txt lists" [ "$rc" = 0 -a -n "$own" -a "$got" = "$want" ]
+  check "$s: its summary's keys are the ones harness/scenarios.txt lists" eval '[ "$rc" = 0 ] && same_keys "$out" $keys $own'
   run_cmd "$bin/$s" --help
   check "$s: its usage names each option harness/scenarios.txt says run.sh passes it" names_options "$out$err" $options
-done
+done 3<harness/scenarios.txt
+check "every scenario is in harness/scenarios.txt" [ "$checked" = " $scenarios" ]
 
 # Wake-up lateness, from the timer scenarios: the latest in ms, and a 99th-percentile bound no
 # larger than it (coro_shared: its setter's timer, the only one).
