@@ -362,19 +362,42 @@ namespace bench {
 //   awaiter and temporary of a co_await in the frame, so one that remembered d would cost 16 bytes.
 // - A job frees its own frame at its end (final_awaiter), so nothing holds a handle to it.
 // - Frames come from frame_pool (below): free lists per 8-byte size class, no header, carved from
-//   huge pages. A 24- or 40-byte frame takes 24 or 40 bytes.
+//   huge pages. A 24- or 40-byte frame takes 24 or 40 bytes, and whose it is costs the region an
+//   8-byte entry per 64 KiB of frames (0.003 bytes of a 24-byte frame).
+// - A frame freed on the loop that carved it costs a push onto a free list. One freed on another
+//   loop goes home: the freeing loop adds it to a batch for its owner (a push, as above), and each
+//   batch costs one compare-and-swap on the owner's inbox, at 256 frames or at the end of the round.
+//   The owner takes its inbox whole (one exchange) when a free list runs dry, before carving.
 // - Timers keep one bucket per distinct millisecond, holding the deadline once for all its tasks.
 
 // Frame pool. Every byte of a frame is multiplied by N, and malloc would add an 8-byte header.
 // Frames come from per-thread free lists, one per 8-byte size class (powers of two above 512
-// bytes), carved from chunks that grow from 64 KiB to 32 MiB, all in one reserved region; a freed
-// frame goes on the list of the thread that frees it. Chunks are never returned, like malloc's
-// arena. A frame's size is a multiple of its alignment, so a 24- or 40-byte frame holds nothing
-// aligned to 16, and takes an 8-byte-aligned block. A frame whose size is a multiple of 16 may hold
-// a 16-aligned local (g++ writes an alignas(16) local with movaps, which faults on an 8-aligned
-// address), so it gets 16-byte alignment, as operator new promises (__STDCPP_DEFAULT_NEW_ALIGNMENT__).
-// Neither g++ 12 nor clang 14 passes a larger alignment to operator new: alignas(32) or more in a
-// coroutine is not honoured, and neither compiler warns.
+// bytes), carved from chunks that grow from 64 KiB to 32 MiB, all in one reserved region. Chunks
+// are never returned, like malloc's arena. A frame's size is a multiple of its alignment, so a 24-
+// or 40-byte frame holds nothing aligned to 16, and takes an 8-byte-aligned block. A frame whose
+// size is a multiple of 16 may hold a 16-aligned local (g++ writes an alignas(16) local with
+// movaps, which faults on an 8-aligned address), so it gets 16-byte alignment, as operator new
+// promises (__STDCPP_DEFAULT_NEW_ALIGNMENT__). Neither g++ 12 nor clang 14 passes a larger
+// alignment to operator new: alignas(32) or more in a coroutine is not honoured, and neither warns.
+//
+// A frame goes home. A task spawned on one loop may end on another, and a frame left on the free
+// list of a loop that never allocates is memory that grows with the tasks spawned, not those alive.
+// So each chunk belongs to the thread that carved it, and the region says whose a frame is: chunks
+// are 64 KiB-aligned multiples of 64 KiB, with one owner entry per 64 KiB (8 bytes: 0.012 % of the
+// frames). A frame freed by its owner goes onto the owner's free list: no atomic read-modify-write,
+// fence or lock, only one more load, of the owner entry. A frame freed by another thread (a remote
+// free) is kept by that thread in a batch for its owner, and each batch goes home with one
+// compare-and-swap onto the owner's inbox: when 256 frames have gathered, and at the end of every
+// loop round. The owner takes its whole inbox with one exchange when a free list it allocates from
+// is empty, before it carves fresh memory, so its chunks stop growing once the frames in flight
+// come back. (mimalloc's per-page thread-delayed free lists, Leijen, Zorn and de Moura, 2019:
+// https://www.microsoft.com/en-us/research/publication/mimalloc-free-list-sharding-in-action/;
+// snmalloc's batched remote frees, Liétar et al., ISMM 2019: https://doi.org/10.1145/3315573.3329980.)
+// The inbox and the counters live on the heap (frame_home) and outlive their thread. A frame sent
+// to a thread that has ended waits in its inbox for good: it is never written into freed memory,
+// and never reused, like the frames on that thread's free lists, which die with it. Loops are the
+// long-lived threads that pools are for; the frames a loop still holds at shutdown are destroyed
+// there, and the rest by main in ~loop, sent home to the ended loops that carved them.
 
 namespace detail {
 // A counter that only its own thread writes and any thread may read: a relaxed load and store is a
@@ -383,13 +406,65 @@ template <class T> void bump(std::atomic<T>& c, std::type_identity_t<T> d) noexc
     c.store(c.load(std::memory_order_relaxed) + d, std::memory_order_relaxed);
 }
 
-struct frame_stats {
-    std::atomic<std::int64_t> live{0};   // frames allocated and not yet freed, by this thread's count
-    std::atomic<std::int64_t> bytes{0};  // bytes of every frame this thread allocated, whole classes
-    frame_stats* next = nullptr;
+// A free frame's first word links it into a free list. A frame on its way home also says its size
+// class (every frame holds at least two pointers: 16 bytes).
+struct free_block {
+    free_block* next;
 };
-inline std::mutex stats_mutex;
-inline frame_stats* all_stats = nullptr;
+struct sent_block {
+    sent_block* next;
+    std::size_t cls;
+};
+
+// One thread's counters, which any thread may read (frames()), and its inbox, where other threads
+// send home the frames of its chunks that they freed. On the heap, listed in all_homes, never freed.
+struct frame_home {
+    std::atomic<std::int64_t> live{0};    // frames allocated and not yet freed, by this thread's count
+    std::atomic<std::int64_t> bytes{0};   // bytes of every frame this thread allocated, whole classes
+    std::atomic<std::int64_t> carved{0};  // of those, the bytes carved fresh from chunks, not reused
+    frame_home* next = nullptr;
+    unsigned id = 0;  // the order in which threads first used their pools
+    // Written by other threads: a cache line of its own, away from the counters its owner bumps.
+    alignas(64) std::atomic<sent_block*> inbox{nullptr};
+};
+inline std::mutex homes_mutex;
+inline frame_home* all_homes = nullptr;
+
+// In sanitized builds a freed frame is poisoned for AddressSanitizer, which then reports any read
+// or write of it (a double free included) but the pool's own, which unpoisons a frame's link first;
+// under ThreadSanitizer the freeing thread scribbles over it, so a task still using it is a race.
+#if defined(__SANITIZE_ADDRESS__)
+#define BENCH_POISON_FRAMES 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BENCH_POISON_FRAMES 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define BENCH_SCRIBBLE_FRAMES 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define BENCH_SCRIBBLE_FRAMES 1
+#endif
+#endif
+#if defined(BENCH_POISON_FRAMES)
+extern "C" void __asan_poison_memory_region(void const volatile* addr, std::size_t size);
+extern "C" void __asan_unpoison_memory_region(void const volatile* addr, std::size_t size);
+#endif
+// After the pool has linked a freed block: nothing but the pool may touch it now.
+inline void block_freed([[maybe_unused]] void* p, [[maybe_unused]] std::size_t bytes) noexcept {
+#if defined(BENCH_POISON_FRAMES)
+    __asan_poison_memory_region(p, bytes);
+#elif defined(BENCH_SCRIBBLE_FRAMES)
+    if (bytes > sizeof(sent_block)) std::memset(static_cast<char*>(p) + sizeof(sent_block), 0xdb, bytes - sizeof(sent_block));
+#endif
+}
+// Before the pool reads or rewrites a free block's link, or hands the block out as a frame.
+inline void block_reused([[maybe_unused]] void* p, [[maybe_unused]] std::size_t bytes) noexcept {
+#if defined(BENCH_POISON_FRAMES)
+    __asan_unpoison_memory_region(p, bytes);
+#endif
+}
 
 // Every frame lives in one stretch of address space, reserved at the first allocation, so that a
 // queue link can be a 32-bit index into it (2^32 steps of 8 bytes: 32 GiB, so at most 1.43 billion
@@ -397,10 +472,13 @@ inline frame_stats* all_stats = nullptr;
 // count, in RSS and against memory. The reservation: physical memory, at most half of ulimit -v,
 // and under vm.overcommit_memory=2 (which charges it in full) half of the commit limit left; if
 // the OS refuses, halved until it fits. Filling it is running out of memory (std::bad_alloc).
+// It also says which thread owns each chunk, one entry per 64 KiB (`granule`): each chunk is a
+// multiple of 64 KiB and starts at a multiple of it (2 MiB for chunks that large).
 class frame_region {
 public:
     static constexpr std::size_t unit = alignof(void*);  // every frame starts with two pointers
     static constexpr std::size_t max_bytes = std::size_t{1} << 32 << std::countr_zero(unit);
+    static constexpr std::size_t granule = 64 << 10;
 
     static std::size_t wanted_bytes() {
         double bytes = std::min(static_cast<double>(max_bytes), os::physical_bytes());
@@ -409,22 +487,27 @@ public:
         return static_cast<std::size_t>(std::max(bytes, 0.0)) & ~(os::huge_page - 1);
     }
 
-    // `bytes` of the region (2 MiB aligned if that large), or nullptr once it is full.
-    char* take(std::size_t bytes) {
+    // A chunk of `bytes` (a multiple of granule) for `owner`, or nullptr once the region is full.
+    char* take(std::size_t bytes, frame_home* owner) {
         std::call_once(once_, [this] {
             for (size_ = wanted_bytes(); size_ >= (std::size_t{16} << 20); size_ /= 2)
                 if ((base_ = static_cast<char*>(os::map(size_, true)))) return;
             size_ = 0;
         });
-        const std::size_t align = bytes >= os::huge_page ? os::huge_page : aligned;
+        const std::size_t align = bytes >= os::huge_page ? os::huge_page : granule;
         std::size_t at = used_.load(std::memory_order_relaxed), start;
         do {
             start = (at + align - 1) & ~(align - 1);
             if (start > size_ || bytes > size_ - start) return nullptr;
         } while (!used_.compare_exchange_weak(at, start + bytes, std::memory_order_relaxed));
+        // Written before any frame of the chunk exists: a thread that frees one was handed it later.
+        std::fill_n(owners_ + start / granule, bytes / granule, owner);
         return base_ + start;
     }
     char* base() const noexcept { return base_; }
+    frame_home* owner_of(const void* frame) const noexcept {
+        return owners_[static_cast<std::size_t>(static_cast<const char*>(frame) - base_) / granule];
+    }
     // What operator new promises: chunks start there, and so does every frame that may need it.
     static constexpr std::size_t aligned = __STDCPP_DEFAULT_NEW_ALIGNMENT__;
 
@@ -433,6 +516,8 @@ private:
     char* base_ = nullptr;
     std::size_t size_ = 0;
     std::atomic<std::size_t> used_{os::huge_page};  // from 2 MiB on: no frame is at index 0 (null)
+    // Zero-initialized, so in .bss: 4 MiB of address space, a page touched per 32 MiB of frames.
+    static inline frame_home* owners_[max_bytes / granule] = {};
 };
 inline constinit frame_region region;
 
@@ -440,47 +525,61 @@ class frame_pool {
 public:
     void* allocate(std::size_t size) {
         const std::size_t cls = class_of(size), bytes = bytes_of(cls);
-        frame_stats& s = stats();
-        bump(s.bytes, static_cast<std::int64_t>(bytes));
-        bump(s.live, 1);
-        if (free_block* b = free_[cls]) {
-            free_[cls] = b->next;
-            return b;
+        frame_home& h = home();
+        bump(h.bytes, static_cast<std::int64_t>(bytes));
+        bump(h.live, 1);
+        if (void* p = pop(cls, bytes)) return p;
+        // The free list is empty: first the frames other threads sent home, then fresh memory.
+        if (h.inbox.load(std::memory_order_relaxed)) {
+            take_home(h);
+            if (void* p = pop(cls, bytes)) return p;
         }
+        bump(h.carved, static_cast<std::int64_t>(bytes));
         // A frame's size is a multiple of its alignment: only one whose size is a multiple of 16
         // can hold something aligned to 16, and only that one is carved at a 16-byte boundary. The
         // 8 bytes skipped, if any, stay untouched (free lists keep each class's alignment).
         if (bytes % frame_region::aligned == 0) chunk_at_ = align_up(chunk_at_);
-        if (static_cast<std::size_t>(chunk_end_ - chunk_at_) < bytes) refill(bytes);
+        if (static_cast<std::size_t>(chunk_end_ - chunk_at_) < bytes) refill(bytes, h);
         void* p = chunk_at_;
         chunk_at_ += bytes;
         return p;
     }
 
     void deallocate(void* p, std::size_t size) noexcept {
-        bump(stats().live, -1);
+        frame_home& h = home();
+        bump(h.live, -1);
         const std::size_t cls = class_of(size);
-        free_[cls] = new (p) free_block{free_[cls]};
-    }
-    void forget(std::int64_t bytes) noexcept { bump(stats().bytes, -bytes); }  // a probe's (frame_of)
-
-    // A thread's counters live on the heap, listed in all_stats, and outlive the thread.
-    frame_stats& stats() noexcept {
-        if (!stats_) [[unlikely]] {
-            std::lock_guard lock(stats_mutex);
-            stats_ = new (std::nothrow) frame_stats;
-            if (!stats_) std::terminate();
-            stats_->next = all_stats;
-            all_stats = stats_;
+        if (frame_home* owner = region.owner_of(p); owner != &h) [[unlikely]] {
+            send_home(*owner, p, cls);
+            return;
         }
-        return *stats_;
+        free_[cls] = new (p) free_block{free_[cls]};
+        block_freed(p, bytes_of(cls));
+    }
+    void forget(std::int64_t bytes) noexcept { bump(home().bytes, -bytes); }  // a probe's (frame_of)
+
+    // Sends every batch of frames this thread freed for other threads home now: each loop does at
+    // the end of every round and when it shuts down.
+    void send_all_home() noexcept {
+        if (!holding_) return;
+        for (auto& b : outbound_) send(b);
+        holding_ = false;
+    }
+
+    // This thread's home, made at its first frame, listed in all_homes.
+    frame_home& home() noexcept {
+        if (!home_) [[unlikely]] {
+            std::lock_guard lock(homes_mutex);
+            home_ = new (std::nothrow) frame_home;
+            if (!home_) std::terminate();
+            home_->id = all_homes ? all_homes->id + 1 : 0;
+            home_->next = all_homes;
+            all_homes = home_;
+        }
+        return *home_;
     }
 
 private:
-    struct free_block {
-        free_block* next;
-    };
-
     // 8-byte classes up to 512 bytes; above that, powers of two (a frame that large is rare).
     static constexpr std::size_t unit = frame_region::unit, small = 512;
     static constexpr std::size_t classes = small / unit + 64 - 9 + 1;
@@ -497,15 +596,70 @@ private:
         return reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(p) + a - 1) & ~(a - 1));
     }
 
-    void refill(std::size_t need) {
+    void* pop(std::size_t cls, std::size_t bytes) noexcept {
+        free_block* b = free_[cls];
+        if (!b) return nullptr;
+        block_reused(b, bytes);
+        free_[cls] = b->next;
+        return b;
+    }
+
+    // Frames freed here for other threads, kept per owner until a batch is full or the round ends.
+    // A few routes, chosen by the owner's id: an owner that meets another on its route sends it first.
+    struct batch {
+        frame_home* to = nullptr;
+        sent_block *head = nullptr, *tail = nullptr;
+        unsigned count = 0;
+    };
+    static constexpr unsigned routes = 8, batch_frames = 256;
+
+    void send_home(frame_home& owner, void* p, std::size_t cls) noexcept {
+        batch& b = outbound_[owner.id % routes];
+        if (b.to != &owner) {
+            send(b);
+            b.to = &owner;
+        }
+        b.head = new (p) sent_block{b.head, cls};
+        block_freed(p, bytes_of(cls));
+        if (!b.tail) b.tail = b.head;
+        holding_ = true;
+        if (++b.count == batch_frames) send(b);
+    }
+    // One compare-and-swap puts the whole batch on its owner's inbox. No ABA: the owner only ever
+    // takes the inbox whole.
+    static void send(batch& b) noexcept {
+        if (!b.head) return;
+        sent_block* first = b.to->inbox.load(std::memory_order_relaxed);
+        do {
+            block_reused(b.tail, sizeof(sent_block));
+            b.tail->next = first;
+            block_freed(b.tail, sizeof(sent_block));  // once sent, the owner may reuse it at once
+        } while (!b.to->inbox.compare_exchange_weak(first, b.head, std::memory_order_release, std::memory_order_relaxed));
+        b.head = b.tail = nullptr;
+        b.count = 0;
+    }
+    // The owner's side: every frame sent home so far goes onto its class's free list.
+    void take_home(frame_home& h) noexcept {
+        for (sent_block* b = h.inbox.exchange(nullptr, std::memory_order_acquire); b;) {
+            block_reused(b, sizeof(sent_block));
+            sent_block* const next = b->next;
+            const std::size_t cls = b->cls;
+            free_[cls] = new (b) free_block{free_[cls]};
+            block_freed(b, sizeof(sent_block));
+            b = next;
+        }
+    }
+
+    void refill(std::size_t need, frame_home& h) {
         // A chunk's tail too small for this frame is left untouched: no RSS, only address space.
         std::size_t chunk = std::max(next_chunk_, need);
-        if (chunk >= os::huge_page) chunk = os::round_huge(chunk);
-        // Near the region's end, smaller chunks: the region fills to within a frame. Every chunk is
-        // a multiple of 16, so its end is 16-aligned and align_up never passes it.
-        const std::size_t least = (need + frame_region::aligned - 1) & ~(frame_region::aligned - 1);
+        chunk = chunk >= os::huge_page ? os::round_huge(chunk) : (chunk + frame_region::granule - 1) & ~(frame_region::granule - 1);
+        // Near the region's end, smaller chunks: the region fills to within 64 KiB. Every chunk is a
+        // multiple of 64 KiB, so its end is 16-aligned and align_up never passes it.
+        const std::size_t least = (need + frame_region::granule - 1) & ~(frame_region::granule - 1);
         char* p;
-        while (!(p = region.take(chunk)) && chunk > least) chunk = std::max(least, chunk / 2 & ~(frame_region::aligned - 1));
+        while (!(p = region.take(chunk, &h)) && chunk > least)
+            chunk = std::max(least, chunk / 2 & ~(frame_region::granule - 1));
         if (!p) throw std::bad_alloc();
         if (chunk >= os::huge_page) os::advise_huge(p, chunk);
         chunk_at_ = p;
@@ -516,24 +670,28 @@ private:
     free_block* free_[classes] = {};
     char *chunk_at_ = nullptr, *chunk_end_ = nullptr;  // the unused rest of the current chunk
     std::size_t next_chunk_ = 64 << 10;
-    frame_stats* stats_ = nullptr;
+    frame_home* home_ = nullptr;
+    batch outbound_[routes] = {};
+    bool holding_ = false;  // some batch holds frames
 };
 
 // Constant-initialized and trivially destructible: no guard on the hot path. A thread's free
 // lists die with it (its chunks stay allocated), so pools belong to long-lived threads.
 inline constinit thread_local frame_pool pool;
 
-// Totals over every thread: frames alive now (0 once every task has ended) and bytes allocated.
+// Totals over every thread: frames alive now (0 once every task has ended), bytes allocated, and
+// of those the bytes carved fresh (the rest were frames reused).
 struct frame_totals {
-    std::int64_t live = 0, bytes = 0;
+    std::int64_t live = 0, bytes = 0, carved = 0;
 };
 inline frame_totals frames() {
-    pool.stats();  // this thread is listed too
-    std::lock_guard lock(stats_mutex);
+    pool.home();  // this thread is listed too
+    std::lock_guard lock(homes_mutex);
     frame_totals t;
-    for (auto* s = all_stats; s; s = s->next) {
-        t.live += s->live.load(std::memory_order_relaxed);
-        t.bytes += s->bytes.load(std::memory_order_relaxed);
+    for (auto* h = all_homes; h; h = h->next) {
+        t.live += h->live.load(std::memory_order_relaxed);
+        t.bytes += h->bytes.load(std::memory_order_relaxed);
+        t.carved += h->carved.load(std::memory_order_relaxed);
     }
     return t;
 }
@@ -940,7 +1098,12 @@ private:
           jitter_state_{seed + index}, outboxes_{new task_list[loops]} {}
 
     // Ends every task waiting on a timer or ready to run: their frames are freed, they never resume.
-    void shutdown() noexcept { take_mail(); timers_.destroy_all(); ready_.destroy_all(); }
+    void shutdown() noexcept {
+        take_mail();
+        timers_.destroy_all();
+        ready_.destroy_all();
+        pool.send_all_home();
+    }
 
     // From another thread: hands over tasks, ready to run here, and wakes the loop.
     void post(task_list& tasks) {
@@ -1147,6 +1310,7 @@ inline bool loop::step(bool block, bool fire) {
         }
     }
     fired_.clear();
+    pool.send_all_home();  // frames this round freed for other loops
     if (index_ > 0 && epoch != started_acked_) {
         started_acked_ = epoch;
         group_.started_acks_.fetch_add(1, std::memory_order_acq_rel);
@@ -1433,10 +1597,12 @@ public:
                                                  : "unexpected argument '" + std::string(arg) + "'");
             }
         // A region's 32-bit links span 32 GiB of frames, whatever the host: refused before memory is.
-        // The bound allows for what frames cannot use: the region's first 2 MiB, a chunk's tail too
-        // small for a frame (a frame per chunk), and each other loop's last chunk (up to 32 MiB).
+        // The bound allows for what frames cannot use: the region's first 2 MiB and up to 64 KiB at
+        // its end, a chunk's tail too small for a frame (a frame per chunk), and each other loop's
+        // last chunk (up to 32 MiB).
         const double frames = static_cast<double>(n_) * detail::probed_frame_bytes;
         const double region = static_cast<double>(detail::frame_region::max_bytes) - os::huge_page -
+                              double(detail::frame_region::granule) -
                               (threads_ - 1) * double(32 << 20) -
                               (detail::frame_region::max_bytes / (32 << 20) + 16) * detail::probed_frame_bytes;
         if (frames > region) {
