@@ -367,7 +367,8 @@ namespace bench {
 // - A frame freed on the loop that carved it costs a push onto a free list. One freed on another
 //   loop goes home: the freeing loop adds it to a batch for its owner (a push, as above), and each
 //   batch costs one compare-and-swap on the owner's inbox, at 256 frames or at the end of the round.
-//   The owner takes its inbox whole (one exchange) when a free list runs dry, before carving.
+//   The owner takes a size class's inbox whole (one exchange) when that free list runs dry, before
+//   carving: the list it takes is its new free list, not walked.
 // - Timers keep one bucket per distinct millisecond, holding the deadline once for all its tasks.
 
 // Frame pool. Every byte of a frame is multiplied by N, and malloc would add an 8-byte header.
@@ -386,11 +387,15 @@ namespace bench {
 // are 64 KiB-aligned multiples of 64 KiB, with one owner entry per 64 KiB (8 bytes: 0.012 % of the
 // frames). A frame freed by its owner goes onto the owner's free list: no atomic read-modify-write,
 // fence or lock, only one more load, of the owner entry. A frame freed by another thread (a remote
-// free) is kept by that thread in a batch for its owner, and each batch goes home with one
-// compare-and-swap onto the owner's inbox: when 256 frames have gathered, and at the end of every
-// loop round. The owner takes its whole inbox with one exchange when a free list it allocates from
-// is empty, before it carves fresh memory, so its chunks stop growing once the frames in flight
-// come back. (mimalloc's per-page thread-delayed free lists, Leijen, Zorn and de Moura, 2019:
+// free) is kept by that thread in a batch for its owner and size class, and each batch goes home
+// with one compare-and-swap onto the owner's inbox for that class: when 256 frames have gathered,
+// and at the end of every loop round. When a free list it allocates from is empty, the owner takes
+// that class's inbox whole with one exchange, before it carves fresh memory: the list it takes
+// becomes its free list as it is, so no frame is touched before it is reused (a frame last written
+// on another core costs a cache miss once, not twice). Its chunks stop growing once the frames in
+// flight come back. They come back grouped by the loop that freed them, so with more than two loops
+// a loop's tasks lie farther apart in memory with every reuse, and resuming them costs more cache
+// misses than fresh, contiguous frames did (METHODOLOGY.md, "A frame goes home"). (mimalloc's per-page thread-delayed free lists, Leijen, Zorn and de Moura, 2019:
 // https://www.microsoft.com/en-us/research/publication/mimalloc-free-list-sharding-in-action/;
 // snmalloc's batched remote frees, Liétar et al., ISMM 2019: https://doi.org/10.1145/3315573.3329980.)
 // The inbox and the counters live on the heap (frame_home) and outlive their thread. A frame sent
@@ -406,18 +411,18 @@ template <class T> void bump(std::atomic<T>& c, std::type_identity_t<T> d) noexc
     c.store(c.load(std::memory_order_relaxed) + d, std::memory_order_relaxed);
 }
 
-// A free frame's first word links it into a free list. A frame on its way home also says its size
-// class (every frame holds at least two pointers: 16 bytes).
+// A free frame's first word links it into a free list, on its way home as on its owner's.
 struct free_block {
     free_block* next;
 };
-struct sent_block {
-    sent_block* next;
-    std::size_t cls;
-};
 
-// One thread's counters, which any thread may read (frames()), and its inbox, where other threads
-// send home the frames of its chunks that they freed. On the heap, listed in all_homes, never freed.
+// Size classes: 8-byte steps up to 512 bytes; above that, powers of two (a frame that large is rare).
+inline constexpr std::size_t class_unit = alignof(void*), class_small = 512;
+inline constexpr std::size_t class_count = class_small / class_unit + 64 - 9 + 1;
+
+// One thread's counters, which any thread may read (frames()), and its inbox, a list per size class
+// where other threads send home the frames of its chunks that they freed. On the heap, listed in
+// all_homes, never freed.
 struct frame_home {
     std::atomic<std::int64_t> live{0};    // frames allocated and not yet freed, by this thread's count
     std::atomic<std::int64_t> bytes{0};   // bytes of every frame this thread allocated, whole classes
@@ -425,7 +430,7 @@ struct frame_home {
     frame_home* next = nullptr;
     unsigned id = 0;  // the order in which threads first used their pools
     // Written by other threads: a cache line of its own, away from the counters its owner bumps.
-    alignas(64) std::atomic<sent_block*> inbox{nullptr};
+    alignas(64) std::atomic<free_block*> inbox[class_count] = {};
 };
 inline std::mutex homes_mutex;
 inline frame_home* all_homes = nullptr;
@@ -456,7 +461,7 @@ inline void block_freed([[maybe_unused]] void* p, [[maybe_unused]] std::size_t b
 #if defined(BENCH_POISON_FRAMES)
     __asan_poison_memory_region(p, bytes);
 #elif defined(BENCH_SCRIBBLE_FRAMES)
-    if (bytes > sizeof(sent_block)) std::memset(static_cast<char*>(p) + sizeof(sent_block), 0xdb, bytes - sizeof(sent_block));
+    if (bytes > sizeof(free_block)) std::memset(static_cast<char*>(p) + sizeof(free_block), 0xdb, bytes - sizeof(free_block));
 #endif
 }
 // Before the pool reads or rewrites a free block's link, or hands the block out as a frame.
@@ -530,9 +535,9 @@ public:
         bump(h.live, 1);
         if (void* p = pop(cls, bytes)) return p;
         // The free list is empty: first the frames other threads sent home, then fresh memory.
-        if (h.inbox.load(std::memory_order_relaxed)) {
-            take_home(h);
-            if (void* p = pop(cls, bytes)) return p;
+        if (h.inbox[cls].load(std::memory_order_relaxed)) {
+            free_[cls] = h.inbox[cls].exchange(nullptr, std::memory_order_acquire);
+            return pop(cls, bytes);
         }
         bump(h.carved, static_cast<std::int64_t>(bytes));
         // A frame's size is a multiple of its alignment: only one whose size is a multiple of 16
@@ -580,9 +585,7 @@ public:
     }
 
 private:
-    // 8-byte classes up to 512 bytes; above that, powers of two (a frame that large is rare).
-    static constexpr std::size_t unit = frame_region::unit, small = 512;
-    static constexpr std::size_t classes = small / unit + 64 - 9 + 1;
+    static constexpr std::size_t unit = class_unit, small = class_small;
     static std::size_t class_of(std::size_t size) noexcept {
         if (size <= small) return (size + unit - 1) / unit;
         return small / unit + static_cast<std::size_t>(std::bit_width(size - 1)) - 9;
@@ -604,50 +607,42 @@ private:
         return b;
     }
 
-    // Frames freed here for other threads, kept per owner until a batch is full or the round ends.
-    // A few routes, chosen by the owner's id: an owner that meets another on its route sends it first.
+    // Frames freed here for other threads, kept per owner and size class until a batch is full or
+    // the round ends. A few routes: a batch that meets another on its route is sent first.
     struct batch {
         frame_home* to = nullptr;
-        sent_block *head = nullptr, *tail = nullptr;
+        std::size_t cls = 0;
+        free_block *head = nullptr, *tail = nullptr;
         unsigned count = 0;
     };
     static constexpr unsigned routes = 8, batch_frames = 256;
 
     void send_home(frame_home& owner, void* p, std::size_t cls) noexcept {
-        batch& b = outbound_[owner.id % routes];
-        if (b.to != &owner) {
+        batch& b = outbound_[(owner.id * 7 + cls) % routes];
+        if (b.to != &owner || b.cls != cls) {
             send(b);
             b.to = &owner;
+            b.cls = cls;
         }
-        b.head = new (p) sent_block{b.head, cls};
+        b.head = new (p) free_block{b.head};
         block_freed(p, bytes_of(cls));
         if (!b.tail) b.tail = b.head;
         holding_ = true;
         if (++b.count == batch_frames) send(b);
     }
     // One compare-and-swap puts the whole batch on its owner's inbox. No ABA: the owner only ever
-    // takes the inbox whole.
+    // takes an inbox whole.
     static void send(batch& b) noexcept {
         if (!b.head) return;
-        sent_block* first = b.to->inbox.load(std::memory_order_relaxed);
+        std::atomic<free_block*>& inbox = b.to->inbox[b.cls];
+        free_block* first = inbox.load(std::memory_order_relaxed);
         do {
-            block_reused(b.tail, sizeof(sent_block));
+            block_reused(b.tail, sizeof(free_block));
             b.tail->next = first;
-            block_freed(b.tail, sizeof(sent_block));  // once sent, the owner may reuse it at once
-        } while (!b.to->inbox.compare_exchange_weak(first, b.head, std::memory_order_release, std::memory_order_relaxed));
+            block_freed(b.tail, sizeof(free_block));  // once sent, the owner may reuse it at once
+        } while (!inbox.compare_exchange_weak(first, b.head, std::memory_order_release, std::memory_order_relaxed));
         b.head = b.tail = nullptr;
         b.count = 0;
-    }
-    // The owner's side: every frame sent home so far goes onto its class's free list.
-    void take_home(frame_home& h) noexcept {
-        for (sent_block* b = h.inbox.exchange(nullptr, std::memory_order_acquire); b;) {
-            block_reused(b, sizeof(sent_block));
-            sent_block* const next = b->next;
-            const std::size_t cls = b->cls;
-            free_[cls] = new (b) free_block{free_[cls]};
-            block_freed(b, sizeof(sent_block));
-            b = next;
-        }
     }
 
     void refill(std::size_t need, frame_home& h) {
@@ -667,7 +662,7 @@ private:
         next_chunk_ = std::min<std::size_t>(next_chunk_ * 2, 32 << 20);
     }
 
-    free_block* free_[classes] = {};
+    free_block* free_[class_count] = {};
     char *chunk_at_ = nullptr, *chunk_end_ = nullptr;  // the unused rest of the current chunk
     std::size_t next_chunk_ = 64 << 10;
     frame_home* home_ = nullptr;
