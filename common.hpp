@@ -386,18 +386,22 @@ namespace bench {
 // So each chunk belongs to the thread that carved it, and the region says whose a frame is: chunks
 // are 64 KiB-aligned multiples of 64 KiB, with one owner entry per 64 KiB (8 bytes: 0.012 % of the
 // frames). A frame freed by its owner goes onto the owner's free list: no atomic read-modify-write,
-// fence or lock, only one more load, of the owner entry. A frame freed by another thread (a remote
-// free) is kept by that thread in a batch for its owner and size class, and each batch goes home
-// with one compare-and-swap onto the owner's inbox for that class: when 256 frames have gathered,
-// and at the end of every loop round. When a free list it allocates from is empty, the owner takes
-// that class's inbox whole with one exchange, before it carves fresh memory: the list it takes
-// becomes its free list as it is, so no frame is touched before it is reused (a frame last written
-// on another core costs a cache miss once, not twice). Its chunks stop growing once the frames in
-// flight come back. They come back grouped by the loop that freed them, so with more than two loops
-// a loop's tasks lie farther apart in memory with every reuse, and resuming them costs more cache
-// misses than fresh, contiguous frames did (METHODOLOGY.md, "A frame goes home"). (mimalloc's per-page thread-delayed free lists, Leijen, Zorn and de Moura, 2019:
-// https://www.microsoft.com/en-us/research/publication/mimalloc-free-list-sharding-in-action/;
-// snmalloc's batched remote frees, Liétar et al., ISMM 2019: https://doi.org/10.1145/3315573.3329980.)
+// fence or lock, only the load of its owner entry. A frame freed by another thread (a remote free)
+// is kept by that thread in a batch for its owner and size class, and each batch goes home with a
+// compare-and-swap onto the owner's inbox for that class (one, unless another sender got there
+// first): when 256 frames have gathered, at the end of every loop round, and when a loop shuts down.
+// A frame freed outside a round (by ~event, or a task destroyed unstarted) waits in its thread's
+// batch until that thread's next round; if the thread ends first, it is never reused. When a free
+// list it allocates from is empty, the owner takes that class's inbox whole with one exchange,
+// before it carves fresh memory: the list it takes becomes its free list as it is, so no frame is
+// touched before it is reused (a frame last written on another core costs a cache miss once, not
+// twice). Its chunks stop growing once the frames in flight come back. They come back grouped by
+// the loop that freed them, so with more than one loop a loop's tasks lie farther apart in memory
+// with every reuse, and resuming them costs more cache misses than fresh, contiguous frames did
+// (METHODOLOGY.md, "A frame goes home"). The designs this follows: mimalloc's per-page delayed free
+// lists (Leijen, Zorn and de Moura, "Mimalloc: free list sharding in action", APLAS 2019,
+// https://www.microsoft.com/en-us/research/publication/mimalloc-free-list-sharding-in-action/) and
+// snmalloc's batched remote frees (Lietar et al., ISMM 2019, https://doi.org/10.1145/3315573.3329980).
 // The inbox and the counters live on the heap (frame_home) and outlive their thread. A frame sent
 // to a thread that has ended waits in its inbox for good: it is never written into freed memory,
 // and never reused, like the frames on that thread's free lists, which die with it. Loops are the
@@ -426,7 +430,7 @@ inline constexpr std::size_t class_count = class_small / class_unit + 64 - 9 + 1
 struct frame_home {
     std::atomic<std::int64_t> live{0};    // frames allocated and not yet freed, by this thread's count
     std::atomic<std::int64_t> bytes{0};   // bytes of every frame this thread allocated, whole classes
-    std::atomic<std::int64_t> carved{0};  // of those, the bytes carved fresh from chunks, not reused
+    std::atomic<std::int64_t> carved{0};  // bytes carved fresh from chunks (frame_of's probe's too)
     frame_home* next = nullptr;
     unsigned id = 0;  // the order in which threads first used their pools
     // Written by other threads: a cache line of its own, away from the counters its owner bumps.
@@ -1592,9 +1596,9 @@ public:
                                                  : "unexpected argument '" + std::string(arg) + "'");
             }
         // A region's 32-bit links span 32 GiB of frames, whatever the host: refused before memory is.
-        // The bound allows for what frames cannot use: the region's first 2 MiB and up to 64 KiB at
-        // its end, a chunk's tail too small for a frame (a frame per chunk), and each other loop's
-        // last chunk (up to 32 MiB).
+        // The bound allows for what frames cannot use: the region's first 2 MiB, the 64 KiB skipped
+        // where the first 2 MiB chunk is aligned after the smaller ones, a chunk's tail too small for
+        // a frame (a frame per chunk), and each other loop's last chunk (up to 32 MiB).
         const double frames = static_cast<double>(n_) * detail::probed_frame_bytes;
         const double region = static_cast<double>(detail::frame_region::max_bytes) - os::huge_page -
                               double(detail::frame_region::granule) -

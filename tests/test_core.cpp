@@ -482,8 +482,15 @@ TEST_CASE("a frame freed after the thread that carved it has ended waits in that
     for (void* p : made) give_frame(p);
     bench::detail::pool.send_all_home();
     CHECK(live() == before - 10);
-    // The home outlives its thread: the frames wait in its inbox.
-    CHECK(std::any_of(std::begin(home->inbox), std::end(home->inbox), [](const auto& in) { return in.load() != nullptr; }));
+    // The home outlives its thread: all ten wait in its inbox for their size class.
+    int waiting = 0;
+    for (auto* b = home->inbox[frame_size / 8].load(); b; ++waiting) {
+        bench::detail::block_reused(b, sizeof *b);  // a freed frame is poisoned under ASan
+        auto* next = b->next;
+        bench::detail::block_freed(b, sizeof *b);
+        b = next;
+    }
+    CHECK(waiting == 10);
 }
 
 #if defined(BENCH_POISON_FRAMES) || defined(BENCH_SCRIBBLE_FRAMES)
