@@ -58,7 +58,7 @@ UNITS := $(TEST_DIR)/unit $(if $(filter Linux,$(shell uname -s)),$(TEST_DIR)/uni
 # the charts, with fake peers (a minute or two). make test-peers: the real peers, built and run
 # with every toolchain that is installed (several minutes, most of it cargo and NativeAOT).
 PEER_TESTS := $(wildcard tests/real_*_test.sh)
-SHELL_TESTS := $(filter-out $(PEER_TESTS),$(wildcard tests/*_test.sh))
+SHELL_TESTS := $(filter-out $(PEER_TESTS),$(wildcard tests/*_test.sh)) tests/test_harness.py
 # The shell tests that run our binaries. The others (run.sh, the peers, the sweeps, the charts and
 # the documents) run fakes in a sandbox, so another compiler or a sanitizer changes nothing they
 # run: make asan, make tsan and make test-binaries leave them out.

@@ -18,12 +18,10 @@ the numbers exactly as given, so a test can read the chart back.
     python3 harness/charts.py [-b] [-t TITLE] [-s SUBTITLE] [-y Y_LABEL] [-n NOTE]... [-m MARK] [-l] [FILE] >chart.svg
 """
 
-import getopt
 import math
 import re
 import sys
 
-USAGE = "usage: harness/charts.py [-b] [-t TITLE] [-s SUBTITLE] [-y Y_LABEL] [-n NOTE]... [-m MARK] [-l] [FILE] >chart.svg"
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"]
 FONT = "-apple-system, BlinkMacSystemFont, &quot;Segoe UI&quot;, Helvetica, Arial, sans-serif"
 CW = 0.55  # a generous average glyph width, in em (sans-serif text measures about 0.48): nothing here measures text
@@ -44,8 +42,7 @@ def width(s):
 
 
 def log10(v):
-    """As the layout has always computed it (awk has no log10): ln v / ln 10."""
-    return math.log(v) / math.log(10)
+    return math.log10(v)
 
 
 def dec_lo(v):
@@ -58,12 +55,7 @@ def dec_hi(v):
 
 
 def pow10(e):
-    r = 1.0
-    for _ in range(e):
-        r *= 10
-    for _ in range(-e):
-        r /= 10
-    return r
+    return 10.0 ** e
 
 
 def num(v):
@@ -431,46 +423,10 @@ def bars_chart(c, rows):
     p("</svg>\n")
 
 
-def main(argv):
-    try:
-        opts, args = getopt.getopt(argv, "bt:s:y:n:m:l")
-    except getopt.GetoptError:
-        print(USAGE, file=sys.stderr)
-        return 2
-    if len(args) > 1:
-        print(USAGE, file=sys.stderr)
-        return 2
-    o = {"-t": "", "-s": "", "-y": "MiB", "-m": ""}
-    notes, log, bars = "", False, False
-    for k, v in opts:
-        if k == "-n":
-            notes += v + "\n"
-        elif k == "-l":
-            log = True
-        elif k == "-b":
-            bars = True
-        else:
-            o[k] = v
-    try:
-        if args and args[0] != "-":
-            with open(args[0], "rb") as f:
-                data = f.read()
-        else:
-            data = sys.stdin.buffer.read()
-    except OSError as e:
-        print(f"charts.py: cannot read {args[0]}: {e.strerror}", file=sys.stderr)
-        return 2
-    text = data.decode("utf-8", "surrogateescape")
-    rows = [(nr, line) for nr, line in enumerate(text.split("\n"), 1) if line.strip(" \t") != ""]
-    chart = Chart(o["-t"], o["-s"], o["-y"], notes, o["-m"], log)
-    try:
-        (bars_chart if bars else lines_chart)(chart, rows)
-    except Bad as e:
-        print(f"charts.py: {e}", file=sys.stderr)
-        return 2
-    sys.stdout.buffer.write("".join(chart.out).encode("utf-8", "surrogateescape"))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+def draw(lines, bars, title, subtitle, ylabel, notes, mark, log):
+    """The chart of LINES (a point or a bar a line, tab-separated, as the module's docstring says) as
+    SVG text; Bad for data it cannot be drawn from."""
+    rows = [(nr, line) for nr, line in enumerate(lines, 1) if line.strip(" \t") != ""]
+    chart = Chart(title, subtitle, ylabel, notes + "\n", mark, log)
+    (bars_chart if bars else lines_chart)(chart, rows)
+    return "".join(chart.out)

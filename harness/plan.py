@@ -10,7 +10,7 @@ PEERS_DOTNET's copies among them) and its settings as NAME=VALUE arguments; noth
 import os
 import re
 import sys
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from scenarios import SCENARIOS  # each scenario's description: harness/scenarios.txt
 
@@ -49,58 +49,6 @@ class Config:
     label: str = ""
     flags: str = ""
 
-    def line(self):
-        """The configuration as run.sh reads it: NAME=VALUE, tab-separated, "-" for an empty value."""
-        out = []
-        for f in fields(self):
-            v = str(getattr(self, f.name))
-            if "\t" in v or "\n" in v:
-                raise ValueError(f"a plan's {f.name} holds a tab or a newline: {v!r}")
-            out.append(f"{f.name}={v or '-'}")
-        return "\t".join(out)
-
-
-class TablesError(ValueError):
-    """A descriptor's line that the plan cannot use."""
-
-
-class Tables:
-    """The build groups and the programs, tab-separated, as run.sh reads them from the descriptors
-    (peers/peers.sh: tables_read), checked: a line of the wrong width or a program of an unknown
-    group is a descriptor's mistake, said in one line."""
-
-    def __init__(self, text):
-        groups, _, catalogue = text.partition("@@\n")
-        self.groups = {}
-        for line in groups.split("\n"):
-            if line:
-                f = self.fields(line, 6, "family_runtime")
-                self.groups[f[0]] = {"name": f[1], "tool": f[2], "runtime": f[3], "knob": f[4], "fixed": f[5]}
-        self.catalogue = []
-        for line in catalogue.split("\n"):
-            if line:
-                f = self.fields(line, 8, "family_programs")
-                if f[2] != "ours" and f[2] not in self.groups:
-                    raise TablesError(f"program {f[1]} names group {f[2]}, which no descriptor's family_runtime declares")
-                self.catalogue.append({"scen": f[0], "prog": f[1], "group": f[2], "key": f[3], "opts": f[4],
-                                       "suffix": f[5], "class": f[6], "variant": f[7]})
-        unknown = sorted({r["scen"] for r in self.catalogue} - set(SCENARIOS))
-        if unknown:
-            raise TablesError(f"a family_programs line names no scenario: {unknown[0]}")
-
-    @staticmethod
-    def fields(line, width, what):
-        f = line.split("\t")
-        if len(f) != width:
-            raise TablesError(f"a {what} line has {len(f)} columns, not {width}: {line.replace(chr(9), ' | ')}")
-        return f
-
-    def row(self, prog, key):
-        """PROGRAM's first catalogue line of variant key KEY ("-": any), None without one."""
-        return next((r for r in self.catalogue if r["prog"] == prog and key in ("-", r["key"])), None)
-
-    def chosen(self, group, peers):
-        return group == "ours" or self.groups[group]["name"] in peers.split()
 
 
 class Planner:
@@ -396,22 +344,6 @@ def rows(tables, pub):
     return out
 
 
-def runtime_label(tables, group, versions_dir):
-    """A group's runtime column, with the version that detect or the build wrote in
-    VERSIONS_DIR/GROUP.version (none before the peers are prepared, as under --plan)."""
-    if group == "ours":
-        return OURS_LABEL
-    v = ""
-    if versions_dir:
-        try:
-            with open(os.path.join(versions_dir, group + ".version"), encoding="utf-8") as f:
-                v = f.readline().strip(" \t\n")  # as the shell's read gave it
-        except OSError:
-            pass
-    r = tables.groups[group]["runtime"]
-    return r.replace(" @V@", "", 1).replace("@V@", "", 1) if v == "" else r.replace("@V@", v, 1)
-
-
 def estimate(plan, build_dir):
     """What PLAN will take here, in seconds: (runs, builds, unbuilt). Each run lasts its sleep
     (atomic_counter: times the rounds it needs, plus its bursts' pauses and a poll; running_avg and
@@ -458,7 +390,7 @@ def estimate(plan, build_dir):
 
 
 def build_time(build_dir, group):
-    """GROUP's last build time here in seconds (peers.sh writes BUILD_DIR/GROUP.build_s), or None."""
+    """GROUP's last build time here in seconds (peers.py writes BUILD_DIR/GROUP.build_s), or None."""
     if not build_dir:
         return None
     try:
@@ -488,7 +420,7 @@ def listing(tables, s, plan):
         variant = f"not run, above THREAD_CAP={s['THREAD_CAP']}" if c.kind == "skip" else c.variant
         runs += int(c.runs)
         configs += c.kind in ("row", "point")
-        lines.append([c.kind, c.scenario, runtime_label(tables, c.group, s["versions_dir"]), c.program.removeprefix("./")]
+        lines.append([c.kind, c.scenario, tables.runtime_label(c.group, s["versions_dir"]), c.program.removeprefix("./")]
                      + [v or "-" for v in (c.n, c.threads, c.args, c.env, c.runs, c.limit, variant)])
     # The widths in bytes, as the C locale's awk counted them.
     width = [max(len(l[i].encode()) for l in lines) for i in range(len(head) - 1)]
@@ -503,43 +435,3 @@ def listing(tables, s, plan):
         guess = f"; {unbuilt} never built here, guessed at 1 to 4 min each" if unbuilt else ""
         est += f", {minutes(builds_s)} of builds (each group as long as its last build here{guess})"
     return "\n".join(out + [est + "."]) + "\n"
-
-
-def main(argv):
-    """plan.py plan|listing|estimate|rows NAME=VALUE...: the plan lines; --plan's listing; the
-    estimate as "RUNS_S BUILDS_S UNBUILT"; a replication's rows (rows). The tables on stdin."""
-    if not argv or argv[0] not in ("plan", "listing", "estimate", "rows"):
-        print("usage: plan.py plan|listing|estimate|rows NAME=VALUE ... <TABLES", file=sys.stderr)
-        return 2
-    s = dict.fromkeys(SETTINGS, "")
-    for a in argv[1:]:
-        k, eq, v = a.partition("=")
-        if not eq or k not in s:
-            print(f"plan.py: unknown setting '{a}'", file=sys.stderr)
-            return 2
-        s[k] = v
-    try:
-        tables = Tables(sys.stdin.read())
-        if argv[0] == "rows":
-            out = ["\t".join(r) for r in rows(tables, published(s))]
-        else:
-            plan = Planner(tables, s).plan()
-            if argv[0] == "estimate":
-                out = [" ".join(str(x) for x in estimate(plan, s["build_dir"]))]
-            elif argv[0] == "listing":
-                sys.stdout.write(listing(tables, s, plan))
-                return 0
-            else:
-                out = [c.line() for c in plan]
-    except TablesError as e:
-        print(f"run.sh: peers/: {e}", file=sys.stderr)
-        return 1
-    except (OSError, ValueError, KeyError, IndexError) as e:  # one line, not a traceback
-        print(f"run.sh: harness/plan.py: {type(e).__name__}: {e}", file=sys.stderr)
-        return 1
-    sys.stdout.write("".join(line + "\n" for line in out))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

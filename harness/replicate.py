@@ -14,7 +14,10 @@ import re
 import sys
 
 import render
+import settings
+import stats
 from render import escape
+from result import num
 from scenarios import SCENARIOS
 
 # The scenarios whose tasks wait on a sleep that --peers lengthens to keep every task alive at once,
@@ -26,8 +29,7 @@ WAITING = [s for s, d in SCENARIOS.items() if d["peers_sleep"] == "long" and not
 UNITS = {"KB": ("mem", 1), "KiB": ("mem", 1), "KiB,": ("mem", 1), "MB": ("mem", 1024),
          "MiB": ("mem", 1024), "GB": ("mem", 1048576), "%": ("pct", 1), "s": ("time", 1),
          "ms": ("time", 0.001), "m:ss": ("time", 1)}
-SETTABLE = ("SLEEP_MS", "HITS", "MODE", "SPAWN_FROM", "POLL_MS", "BURST", "BURST_PAUSE_MS", "START")
-OURS = "c++20 (this repo)"
+SETTABLE = settings.SETTABLE
 
 NUM = re.compile(r"^[0-9][0-9,]*([.][0-9]+)?$|^[0-9]+:[0-5][0-9]([.][0-9]+)?$")
 
@@ -40,7 +42,7 @@ def numeric(v):
     """A published number in its unit's terms: "992,608" is 992608, "1:04" 64 seconds."""
     v = v.replace(",", "")
     m = re.fullmatch(r"([0-9]+):([0-9]+([.][0-9]+)?)", v)
-    return int(m.group(1)) * 60 + float(m.group(2)) if m else float(render.as_double(v))
+    return int(m.group(1)) * 60 + float(m.group(2)) if m else float(v)
 
 
 def is_value(v):
@@ -50,15 +52,6 @@ def is_value(v):
 
 def first_unit(units):
     return units.split("/")[0]
-
-
-def awk_int(x):
-    """A figure as run.sh has always printed it whole (awk's int() and %d): toward zero."""
-    return int(x)
-
-
-def thousands(v):
-    return f"{awk_int(v):,}"
 
 
 def secs(ms):
@@ -263,35 +256,20 @@ def quick_n(n, quick):
     return n // 10 if quick and n >= 10 else n
 
 
-def point_values(points, rows):
-    """Each point's figures, by (label, N): why it has none, or its best run's (render.best_of), and
-    the means over its runs of the wall and max RSS."""
+def point_values(points, measured):
+    """Each point's figures, by (label, N): why it has none, or its runs' (the kept run and the means
+    over all of them of the wall and max RSS)."""
     values = {}
     for p in points:
         key = (p["label"], str(p["n"]))
-        if "ref" not in p:
-            values[key] = {"why": p["why"]}
-            continue
-        sitting, _, row = p["ref"].rpartition("/")
-        runs = rows.by_ref.get((sitting, row))
-        why, best, _ = rows.outcome(p["ref"])
+        why, runs = (p["why"], []) if "ref" not in p else measured.outcome(p["ref"])
         if why is not None:
             values[key] = {"why": why}
             continue
-        # The means as run.sh computed them before it kept only the best run (677b8cf), so that
-        # every section renders as it was written: one run's through bash's printf (a long double),
-        # several runs' as awk's mean, a double, added in order (sum() compensates from Python 3.12 on).
-        if len(runs) == 1:
-            means = (render.c_fixed(render.as_long_double(best.wall), 3), best.rss)
-        else:
-            ws = rs = 0.0
-            for r in map(render.Run.of, runs):
-                ws += float(render.as_double(r.wall))
-                rs += float(render.as_double(r.rss))
-            means = ("%.3f" % (ws / len(runs)), "%.0f" % (rs / len(runs)))
-        values[key] = {"why": "-", "wall": best.wall, "user": best.user, "sys": best.sys, "rss": best.rss, "avg": best.avg,
-                       "wait": render.field(best.summary, "rss_wait_kib"), "alive": render.alive_cell(best.summary),
-                       "wavg": best.win, "wmean": means[0], "rmean": means[1]}
+        b = stats.best(runs)
+        values[key] = {"why": "-", "run": b, "alive": stats.alive(b),
+                       "wall_mean": sum(r.wall_s for r in runs) / len(runs),
+                       "max_rss_mean": sum(r.max_rss_kib for r in runs) / len(runs)}
     return values
 
 
@@ -341,26 +319,22 @@ class Section:
         v = self.values.get((l, str(n)))
         if v is None or v["why"] != "-":
             return ""
-        size = UNITS[u][1]
+        size, r = UNITS[u][1], v["run"]
         if "rss" in m:
-            kib = {"max_rss": v["rss"], "avg_rss": v["avg"], "rss_wait": v["wait"],
-                   "avg_rss_window": v["wavg"], "max_rss_mean": v["rmean"]}[m]
-            if not has(kib):
+            kib = {"max_rss": r.max_rss_kib, "avg_rss": r.avg_rss_kib, "rss_wait": num(r.get("rss_wait_kib")),
+                   "avg_rss_window": r.window_avg_kib, "max_rss_mean": v["max_rss_mean"]}[m]
+            if kib is None:
                 return ""
-            kib = float(render.as_double(kib))
             if u == "KiB,":
-                return thousands(kib)
+                return f"{int(kib):,}"
             if u == "GB":
                 return "%.2f" % (kib / size)
-            return "%.1f" % (kib / size) if size > 1 else "%d" % awk_int(kib / size)
-        wall = float(render.as_double(v["wall"]))
+            return "%.1f" % (kib / size) if size > 1 else "%d" % int(kib / size)
         if m == "cpu_pct":
-            cpu = float(render.as_double(v["user"])) + float(render.as_double(v["sys"]))
-            return "%d" % awk_int(cpu / wall * 100 + 0.5) if wall > 0 else ""
-        x = float(render.as_double({"wall": v["wall"], "user": v["user"], "sys": v["sys"],
-                                    "wall_mean": v["wmean"]}[m]))
+            return "%d" % int(r.cpu_s / r.wall_s * 100 + 0.5) if r.wall_s > 0 else ""
+        x = {"wall": r.wall_s, "user": r.user_s, "sys": r.sys_s, "wall_mean": v["wall_mean"]}[m]
         if u == "m:ss":
-            return "%d:%02d" % (awk_int(x / 60), awk_int(x) % 60)
+            return "%d:%02d" % (int(x / 60), int(x) % 60)
         if u == "ms":
             return "%.2f" % (x * 1000)
         return "%.2f" % x
@@ -624,8 +598,7 @@ def groups(pub, quick, long_ms):
 
 
 def values_of(context, records):
-    sittings = set(context.get("runs") or [context["run"]])
-    return point_values(context["points"], render.Rows(records, sittings))
+    return point_values(context["points"], render.Measured(records))
 
 
 def section(context, records):
@@ -658,7 +631,7 @@ def bars(context, records):
             return
         k = (sec.base_of(id_), top["key"], col)
         p = "-" if col == "" or sec.quick or k not in pub.lo else "%.1f" % ((pub.lo[k] + pub.hi[k]) / 2 / 1024)
-        mib = float(render.as_double(v["rss"])) / 1024
+        mib = v["run"].max_rss_kib / 1024
         out.append((float("%.1f" % mib), f"{name}\t{'%.1f' % mib}\t{p}\t{'no' if v['alive'].startswith('no') else '-'}"))
 
     for r in pub.rows:
@@ -893,62 +866,100 @@ class Check:
         return first(self.col_fault(w[1]), self.table_fault(w[2], w[6]), self.table_fault(w[4], w[6]))
 
 
-def settings(pub, text):
-    """The settings for run.sh to check, a line each: "run LINE VAR=VALUE..." (the run lines'),
-    then "table LINE VAR=VALUE..." for each table with settings, over the run lines', tab-separated."""
-    first, run = 0, []
+def check(path, text):
+    """(problems, the data file read): every problem of Check, then those of the run lines' settings
+    and of each table's over them, by run.sh's rules (settings.problem); the run lines' once."""
+    c = Check(path, text)
+    problems, first, run = list(c.problems), 0, []
     for number, line in enumerate(text.split("\n"), 1):
         f = line.split("\t")
         if f[0] == "run" and len(f) > 2 and f[1] in SETTABLE:
-            first = first or number
-            run.append(f"{f[1]}={f[2]}")
-    out = ["\t".join(["run", str(first)] + run)] if first else []
-    out += ["\t".join(["table", str(t["line"])] + run + t["set"].split(" ")) for t in pub.tables if t["set"]]
+            first, run = first or number, run + [f"{f[1]}={f[2]}"]
+    why = settings.problem(run) if first else None
+    if why:
+        problems.append(f"{path}:{first}: its run lines: {why}")
+    else:
+        for t in c.pub.tables:
+            why = settings.problem(run + t["set"].split(" ")) if t["set"] else None
+            if why:
+                problems.append(f"{path}:{t['line']}: this table's settings, over the run lines': {why}")
+    return problems, c.pub
+
+
+def list_all(folder, estimate, out):
+    """Every write-up --replicate knows, with how long its replication takes here (ESTIMATE(NAME))."""
+    out.write("./run.sh --replicate NAME [--quick] runs one of these write-ups' tables again here:\n")
+    for f in sorted(os.listdir(folder)):
+        if not f.endswith(".tsv"):
+            continue
+        with open(os.path.join(folder, f), encoding="utf-8", newline="") as fh:
+            a = Published(fh.read()).about
+        out.write(f"\n  {a.get('name', '')}: {a.get('author', '')} ({a.get('year', '')}), \"{a.get('title', '')}\"\n"
+                  f"    {a.get('url', '')}\n    {a.get('measured', '')}\n    {estimate(a.get('name', f[:-4]))}\n")
+        out.flush()
+
+
+def here_rows(run):
+    """Each row's program here: ID, the runtime column here (with its version), the variant cell,
+    the program, and its build's state (ok, missing, "build failed: ...")."""
+    import plan  # whose rows these are
+    t, s, out = run.t, run.s, []
+    for id_, scen, prog, key, threads, _ in plan.rows(t, Published(open(s["pubfile"], encoding="utf-8").read(), s["TABLES"])):
+        r = None if prog == "-" else next((x for x in t.catalogue if x["scen"] == scen and x["prog"] == prog
+                                           and key in ("-", x["key"])), None)
+        g, variant = (r["group"], r["variant"]) if r else ("-", "-")
+        here = t.runtime_label(g, run.pw) if g != "-" else ""
+        if g == "ours":  # ours has a row per scenario, variant and worker count: each says which
+            here += (", a thread per task" if scen == "threads" else "") + (f", {key}" if key != "-" else "") \
+                + (f", T={threads}" if threads.isdigit() else "")
+        state = "" if g == "-" else "ok" if g == "ours" else run.builder.state.get(g, "")
+        state = {"ok": "ok", "missing": "its toolchain is missing (see below)", "skip": "see the notes below",
+                 "": "" if g == "-" else f"not in PEERS={s['PEERS']}"}.get(state, state if state.startswith("build failed")
+                                                                          else f"not in PEERS={s['PEERS']}")
+        out.append([id_, here, variant, prog, state])
     return out
 
 
-def listing(pub):
-    a = pub.about
-    return (f"\n  {a.get('name', '')}: {a.get('author', '')} ({a.get('year', '')}), \"{a.get('title', '')}\"\n"
-            f"    {a.get('url', '')}\n    {a.get('measured', '')}\n")
+def fields(run):
+    """The replication's part of its section's record: the data file's text and which of its tables
+    ran, --quick, --peers' sleep, RUNS, the machine here, each row's program here and each point
+    (ID@GROUP, N, and the plan line that measured it or why none did)."""
+    s, m = run.s, run.machine
+    return {"published": open(s["pubfile"], encoding="utf-8", newline="").read(), "tables": s["TABLES"],
+            "quick": s["quick"], "long_ms": int(s["peers_sleep_ms"]), "runs_here": s["RUNS"],
+            "machine_here": f"CPU: {m['cpu']}; cores: {m['cores']}; memory: {m['memory']}", "here": here_rows(run),
+            "points": [dict(label=l, n=n, **({"ref": ref} if ref and why == "-" else {"why": why})) for l, n, why, _, ref in run.rep]}
 
 
-def main(argv):
-    """replicate.py check FILE: FILE's problems, each "bad<TAB>FILE:LINE: what", then its settings
-    for run.sh to check (settings), then "tables<TAB>COUNT<TAB>IDS" (its tables, and their ids each
-    once); exit 1 if it has a problem. replicate.py groups FILE [--quick] LONG_MS: the groups of the
-    tables TABLES picks (groups). replicate.py listing FILE: its entry in --replicate's listing."""
-    if len(argv) < 2 or argv[0] not in ("check", "groups", "listing"):
-        print("usage: replicate.py check|groups|listing FILE ...", file=sys.stderr)
-        return 2
-    path = argv[1]
-    try:
-        return command(argv[0], path, argv[2:])
-    except Exception as e:  # one line, where run.sh reads it, rather than a traceback
-        line = f"{path}:0: harness/replicate.py could not read it: {type(e).__name__}: {e}"
-        print(f"bad\t{line}" if argv[0] == "check" else f"run.sh: {line}", file=sys.stdout if argv[0] == "check" else sys.stderr)
-        return 1
-
-
-def command(what, path, rest):
-    with open(path, encoding="utf-8", newline="") as f:
-        text = f.read()
-    if what == "check":
-        check = Check(path, text)
-        out = [f"bad\t{p}" for p in check.problems] + settings(check.pub, text)
-        keys = list(dict.fromkeys(t["key"] for t in check.pub.tables))
-        out.append(f"tables\t{len(check.pub.tables)}\t{' '.join(keys)}")
-        print("\n".join(out))
-        return 1 if check.problems else 0
-    if what == "groups":
-        quick = "--quick" in rest
-        long_ms = [a for a in rest if a != "--quick"][0]
-        for g in groups(Published(text, os.environ.get("TABLES", "")), quick, long_ms):
-            print("\t".join(g))
-        return 0
-    sys.stdout.write(listing(Published(text)))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+def head(run, machine_lines):
+    """The lines of a replication's section before its tables, and its notes."""
+    s = run.s
+    pub = Published(open(s["pubfile"], encoding="utf-8").read())
+    quick = "; --quick: every N of the write-up above 1 divided by 10" + (", and HITS too" if s["HITS"] else "") + \
+        ", so no figure is set against a published one and no claim is judged (keeping N and cutting the sleep instead" \
+        " would change whether every task is alive at once)" if s["quick"] else ""
+    out = [f"## {run.when} — replicate {pub.about.get('name', '')}{', tables ' + s['TABLES'] if s['TABLES'] else ''}"
+           f"{' --quick, N / 10: nothing set against the published figures' if s['quick'] else ''}", ""] + machine_lines
+    out.append(f"- N={s['sweep_ns'].replace(' ', ',')}, RUNS={s['RUNS']}{', SLEEP_MS=' + s['SLEEP_MS'] if s['SLEEP_MS'] else ''}"
+               f"{settings.mode_settings(s, run.scenarios)}{quick}")
+    if s["TABLES"]:
+        out.append(f"- TABLES=\"{s['TABLES']}\": only these of its tables ran here (of {len(pub.tables)}); a claim on another"
+                   " can be judged on its published figures only")
+    if run.resumed:
+        out.append(f"- resumed: {run.resumed} of the configurations were measured by an earlier run of this replication at"
+                   f" commit {run.commit}, kept in PEERS_BUILD/replicate")
+    if not run.cache:
+        out.append("- not resumable: the tree has changes that are not committed, so no configuration's result is kept for a"
+                   " later run")
+    out += [line for line in run.peers_lines() if not line.startswith("- sleep: ")] + [""] + run.chart_lines
+    notes = run.pw_lines("limits", "- ") + run.pw_lines("notes", "- ") + run.pw_lines("missing", "- not run: ")
+    cores = run.machine["cores"].split(" ")[0]
+    seen = set()
+    import plan
+    for row in plan.rows(run.t, pub):  # a worker count above the cores here runs oversubscribed
+        t = row[4]
+        if t.isdigit() and int(t) > int(cores) and t not in seen:
+            seen.add(t)
+            notes.append(f"- T={t} is more than the {cores} cores here: its rows are oversubscribed, {t} workers taking turns"
+                         f" on {cores} cores")
+    return out, notes

@@ -1,17 +1,19 @@
-"""The results store: every execution run.sh makes is one record, a line of JSON in STORE.
+"""The store: every execution run.sh makes is one record, a line of JSON in STORE (results.jsonl).
 
-run.sh appends a "run" record as each program ends (what ran, on which machine, its exit status,
-every figure /usr/bin/time printed, the program's summary line as fields, run.sh's own RSS samples)
-and a "section" record once the section those runs make is in RESULTS, naming its heading. This
-module reads the store back: `./run.sh --export csv|json [SECTION]` calls `export` below.
-
-    python3 harness/store.py export FORMAT [SECTION] --store PATH
+A "run" record is appended as each program ends (what ran, on which machine, its exit status, every
+figure /usr/bin/time printed, the program's summary, run.sh's own samples: result.Run's fields),
+and a "section" record once its section is written, just before RESULTS.md takes the section. The
+store is only ever appended to, a whole line at a time, and read a line at a time: a bad line (a
+merge marker, a record cut short, a number too large to be one) is named and passed over, and
+stops nothing; `./run.sh --check-store` lists such lines and `--repair` moves them aside.
 """
 
 import csv
-import io
 import json
+import math
+import os
 import sys
+import time
 
 
 class StoreError(Exception):
@@ -22,36 +24,155 @@ class StoreError(Exception):
         self.code = code
 
 
-class NoStore(StoreError):
-    """The store does not exist yet: no run has written a record to it."""
+class BadRecord(ValueError):
+    pass
 
 
-def load(path, keep_text=False):
-    """The records of the store at path, in the order they were written. A last line without its
-    newline is one a killed run.sh was writing: it is left out, and so is a blank line; any other
-    line that is not a JSON object is an error naming its line. keep_text keeps each fraction as
-    the text it was written as ("5.010"), for a table that prints it as run.sh always has."""
+def _number(text):
+    if len(text.lstrip("-").split(".")[0].split("e")[0].split("E")[0]) > 30:
+        raise BadRecord(f"a number of {len(text)} characters")
+    v = float(text)
+    if not math.isfinite(v):
+        raise BadRecord(f"a number out of range ({text[:20]})")
+    return v
+
+
+def _int(text):
+    if len(text) > 30:
+        raise BadRecord(f"a number of {len(text)} digits")
+    return int(text)
+
+
+def _constant(name):
+    raise BadRecord(f"{name} is not a number JSON allows")
+
+
+def parse(line):
+    """The record on one line of the store, or BadRecord saying why it is none."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            text = f.read()
+        r = json.loads(line, parse_float=_number, parse_int=_int, parse_constant=_constant)
+    except json.JSONDecodeError as e:
+        raise BadRecord(f"not a JSON record ({e.msg} at column {e.colno})") from None
+    except RecursionError:
+        raise BadRecord("nested too deep to be a record") from None
+    if not isinstance(r, dict) or not isinstance(r.get("record"), str) or not isinstance(r.get("run"), str):
+        raise BadRecord("not a record of run.sh's (no record kind and run id)")
+    return r
+
+
+def regular(path, what="the store"):
+    """PATH is a regular file that can be read: anything else (a device, a pipe) is refused."""
+    try:
+        st = os.stat(path)
     except FileNotFoundError:
-        raise NoStore(f"no store at {path}: run.sh writes it with its first run")
+        raise StoreError(f"no store at {path}: run.sh writes it with its first run") from None
     except OSError as e:
-        raise StoreError(f"cannot read the store {path}: {e.strerror}", 1)
-    lines = text.split("\n")
-    lines.pop()  # after the last newline: empty, or a record cut short
-    records = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
+        raise StoreError(f"cannot read {what} {path}: {e.strerror}", 1) from None
+    if not os.path.isfile(path):
+        raise StoreError(f"{what} {path} is not a regular file", 2)
+    return st
+
+
+def lines(path, want=None):
+    """(number, text) of each line of the store, streamed; WANT(bytes) picks lines before decoding."""
+    with open(path, "rb") as f:
+        for number, raw in enumerate(f, 1):
+            if not raw.strip() or (want and not want(raw)):
+                continue
+            yield number, raw.decode("utf-8", errors="replace")
+
+
+def records(path, want=None, warn=True):
+    """The good records of the store (each with the line it is on), a bad line named on stderr."""
+    for number, text in lines(path, want):
         try:
-            record = json.loads(line, parse_float=str, parse_int=str) if keep_text else json.loads(line)
-        except json.JSONDecodeError as e:
-            raise StoreError(f"{path}:{number}: not a JSON record ({e.msg})", 1)
-        if not isinstance(record, dict) or not isinstance(record.get("record"), str) or not isinstance(record.get("run"), str):
-            raise StoreError(f"{path}:{number}: not a record of run.sh's (no record kind and run id)", 1)
-        records.append(record)
-    return records
+            yield number, parse(text)
+        except BadRecord as e:
+            if warn:
+                print(f"run.sh: {path}:{number}: passed over: {e}", file=sys.stderr)
+
+
+def problems(path):
+    """Every bad line: (number, why); a last line cut short among them."""
+    out = []
+    with open(path, "rb") as f:
+        for number, raw in enumerate(f, 1):
+            if not raw.strip():
+                continue
+            try:
+                parse(raw.decode("utf-8", errors="strict"))
+                if not raw.endswith(b"\n"):
+                    out.append((number, "a last line without its newline"))
+            except UnicodeDecodeError:
+                out.append((number, "not UTF-8 text"))
+            except BadRecord as e:
+                out.append((number, str(e)))
+    return out
+
+
+def append(path, recs):
+    """Appends each record as one line, with one write each; a write that fails or falls short is cut
+    back, so the store holds whole records only. OSError when the store cannot take them."""
+    data = [(json.dumps(r, ensure_ascii=False, allow_nan=False, separators=(",", ":")) + "\n").encode() for r in recs]
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+    try:
+        for line in data:
+            size = os.fstat(fd).st_size
+            try:
+                n = os.write(fd, line)
+            except OSError:
+                os.ftruncate(fd, size)
+                raise
+            if n != len(line):
+                os.ftruncate(fd, size)
+                raise OSError(28, f"only {n} of {len(line)} bytes could be written")
+    finally:
+        os.close(fd)
+
+
+def mend(path):
+    """Before a run appends: a store that does not end in a newline (a writer stopped mid-line, a
+    record whose newline was lost) gets one, so the next record starts a line of its own. Nothing is
+    deleted: a line that is no record is then passed over, and --check-store names it."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            if f.tell() == 0:
+                return
+            f.seek(-1, os.SEEK_END)
+            if f.read(1) == b"\n":
+                return
+    except FileNotFoundError:
+        return
+    with open(path, "ab") as f:
+        f.write(b"\n")
+
+
+def repair(path):
+    """Moves the bad lines into a file beside the store (PATH.bad-DATE) and leaves the rest in the
+    store: a new copy written beside the file the store is (a link stays a link) and renamed over
+    it. Returns (that file, the number of lines moved)."""
+    bad = dict(problems(path))
+    if not bad:
+        return None, 0
+    target = os.path.realpath(path)
+    aside = f"{target}.bad-{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}"
+    tmp = f"{target}.repair-{os.getpid()}"
+    try:
+        with open(path, "rb") as f, open(aside, "xb") as out_bad, open(tmp, "wb") as out_good:
+            for number, raw in enumerate(f, 1):
+                if number in bad:
+                    out_bad.write(raw if raw.endswith(b"\n") else raw + b"\n")
+                elif raw.strip():
+                    out_good.write(raw)
+        os.chmod(tmp, os.stat(target).st_mode & 0o7777)
+        os.replace(tmp, target)
+    except OSError:
+        for f in (tmp,):
+            if os.path.exists(f):
+                os.unlink(f)
+        raise
+    return aside, len(bad)
 
 
 def sittings(section):
@@ -60,48 +181,55 @@ def sittings(section):
     return section.get("runs") or [section["run"]]
 
 
-def with_sections(records):
-    """The run records, each with "section" after its run id: the heading of the first section
-    whose rows came from its sitting ("" for a sitting no section used: a run that was stopped)."""
-    heading = {}
-    for r in records:
-        if r["record"] == "section":
-            for run in sittings(r):
-                heading.setdefault(run, r.get("heading", ""))
-    out = []
-    for r in records:
-        if r["record"] == "run":
-            items = list(r.items())
-            at = [k for k, _ in items].index("run") + 1
-            out.append(dict(items[:at] + [("section", heading.get(r["run"], ""))] + items[at:]))
-    return out
-
-
-def find_section(records, section):
-    """The section record named by SECTION: its run id, or its heading's time as RESULTS.md prints
-    it ("2026-12-06 18:40", with or without " UTC")."""
-    known = [r for r in records if r["record"] == "section"]
-    wanted = section.strip()
-    heading = wanted if wanted.endswith(" UTC") else wanted + " UTC"
-    found = [s for s in known if s["run"] == wanted or s.get("heading") == heading]
+def find_section(path, key):
+    """The section record named by KEY: its run id, or its heading's time as RESULTS.md prints it
+    ("2026-12-06 18:40", with or without " UTC"). Streams the store, reading section lines only."""
+    want = key.strip()
+    heading = want if want.endswith(" UTC") else want + " UTC"
+    found, latest = [], []
+    for _, r in records(path, lambda raw: b'"record":"section"' in raw[:40], warn=False):
+        if r["record"] != "section":
+            continue
+        latest = (latest + [r.get("heading", r["run"])])[-5:]
+        if r["run"] == want or r.get("heading") == heading:
+            found.append(r)
     if not found:
-        latest = ", ".join(s.get("heading", s["run"]) for s in known[-5:])
-        raise StoreError(f"no section '{section}' in the store"
-                         + (f" (its latest: {latest})" if latest else " (it holds no section yet)"))
+        raise StoreError(f"no section '{key}' in the store"
+                         + (f" (its latest: {', '.join(latest)})" if latest else " (it holds no section yet)"))
     if len(found) > 1:
         raise StoreError(f"{len(found)} sections have the heading '{heading}': name one by the run id"
                          f" run.sh printed at its end ({', '.join(s['run'] for s in found)})")
     return found[0]
 
 
-def runs_of(records, section=None):
-    """The run records, all of them or those of one SECTION: its run id, or its heading's time as
-    RESULTS.md prints it ("2026-12-06 18:40", with or without " UTC")."""
-    runs = with_sections(records)
-    if section is None:
-        return runs
-    ids = set(sittings(find_section(records, section)))
-    return [r for r in runs if r["run"] in ids]
+def runs_of(path, ids):
+    """The run records of the sittings IDS, in the order they were written."""
+    keys = [f'"run":"{i}"'.encode() for i in ids]
+    return [r for _, r in records(path, lambda raw: any(k in raw[:80] for k in keys))
+            if r["record"] == "run" and r["run"] in ids]
+
+
+# --export: the run records as CSV or JSON, each with "section" after its run id (the heading of the
+# first section whose rows came from its sitting; "" for a sitting no section used).
+
+def headings(path):
+    out = {}
+    for _, r in records(path, lambda raw: b'"record":"section"' in raw[:40], warn=False):
+        for run in sittings(r):
+            out.setdefault(run, r.get("heading", ""))
+    return out
+
+
+def exported(path, section=None, warn=True):
+    """The run records to export, streamed, each with its section's heading."""
+    ids = set(sittings(find_section(path, section))) if section else None
+    heads = headings(path)
+    want = (lambda raw: any(f'"run":"{i}"'.encode() in raw[:80] for i in ids)) if ids else None
+    for _, r in records(path, want, warn):
+        if r["record"] == "run" and (ids is None or r["run"] in ids):
+            items = list(r.items())
+            at = [k for k, _ in items].index("run") + 1
+            yield dict(items[:at] + [("section", heads.get(r["run"], ""))] + items[at:])
 
 
 def flat(record, prefix=""):
@@ -115,62 +243,21 @@ def flat(record, prefix=""):
     return out
 
 
-def to_csv(runs):
-    """The runs as CSV: a column per field that any of them has, in the order first seen."""
-    rows = [flat(r) for r in runs]
-    columns = list(dict.fromkeys(k for row in rows for k in row))
-    text = io.StringIO()
-    writer = csv.DictWriter(text, fieldnames=columns, lineterminator="\n")
+def to_csv(path, section, out):
+    """A column per field that any record has, in the order first seen; a record a row."""
+    columns = {}
+    for r in exported(path, section):
+        columns.update(dict.fromkeys(flat(r)))
+    writer = csv.DictWriter(out, fieldnames=list(columns), lineterminator="\n")
     writer.writeheader()
-    for row in rows:
-        writer.writerow({k: "" if v is None else v for k, v in row.items()})
-    return text.getvalue()
+    for r in exported(path, section, warn=False):
+        writer.writerow({k: "" if v is None else v for k, v in flat(r).items()})
 
 
-def to_json(runs):
-    """The runs as one JSON array, a record a line."""
-    return "[\n" + ",\n".join(json.dumps(r, ensure_ascii=False) for r in runs) + "\n]\n"
-
-
-FORMATS = {"csv": to_csv, "json": to_json}
-
-
-def export(fmt, section, store):
-    if fmt not in FORMATS:
-        raise StoreError(f"--export takes csv or json, got '{fmt}'")
-    runs = runs_of(load(store), section)
-    if not runs:
-        if section is None:
-            print(f"run.sh: {store} holds no run record yet", file=sys.stderr)
-        else:  # its rows came from a cache whose sitting wrote to another store
-            print(f"run.sh: {store} holds no run record of that section's sittings", file=sys.stderr)
-        return "" if fmt == "csv" else "[]\n"
-    return FORMATS[fmt](runs)
-
-
-def main(argv):
-    usage = "usage: ./run.sh --export csv|json [SECTION]"
-    args = list(argv)
-    store = None
-    if "--store" in args:
-        i = args.index("--store")
-        store = args[i + 1] if i + 1 < len(args) else None
-        del args[i:i + 2]
-    if store is None or not args or args[0] != "export" or not 2 <= len(args) <= 3:
-        print(f"run.sh: {usage}", file=sys.stderr)
-        return 2
-    try:
-        text = export(args[1], args[2] if len(args) == 3 else None, store)
-    except StoreError as e:
-        print(f"run.sh: {e}", file=sys.stderr)
-        return e.code
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except BrokenPipeError:  # `| head`: the reader has what it wanted
-        sys.stderr.close()
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+def to_json(path, section, out):
+    """One JSON array, a record a line."""
+    sep = "[\n"
+    for r in exported(path, section):
+        out.write(sep + json.dumps(r, ensure_ascii=False))
+        sep = ",\n"
+    out.write("[]\n" if sep == "[\n" else "\n]\n")

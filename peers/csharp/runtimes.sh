@@ -1,6 +1,6 @@
 # peers/csharp/runtimes.sh: C#'s tasks on .NET 10, JIT (csharp) and NativeAOT (csharp-aot),
 # published with dotnet publish.
-# The descriptor of this family of peers, sourced by peers/peers.sh (its header says what each line
+# The descriptor of this family of peers, sourced by peers/lib.sh (its header says what each line
 # declares); then the functions that find its toolchain and build its programs.
 
 family_toolchain dotnet dotnet dotnet-sdk-10.0

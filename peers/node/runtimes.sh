@@ -1,6 +1,6 @@
 # peers/node/runtimes.sh: The JavaScript programs, run by Node, by Bun, by Deno and by a current
 # Node from the npm registry.
-# The descriptor of this family of peers, sourced by peers/peers.sh (its header says what each line
+# The descriptor of this family of peers, sourced by peers/lib.sh (its header says what each line
 # declares); then the functions that find its toolchain and build its programs.
 
 family_toolchain node node nodejs

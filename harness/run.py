@@ -1,0 +1,1045 @@
+"""./run.sh: plans the runs, makes them under /usr/bin/time, and appends one section to RESULTS.md.
+
+run.sh hands this its arguments. It reads the settings (settings.py, peers.py), plans every run
+(plan.py), takes the lock, builds, reads the machine, builds the peers (peers.py), runs the plan
+(measure.py, each execution a record in the store as it ends), then writes the section from its
+records (render.py, replicate.py, charts.py): the store first, then RESULTS.md, renamed into place.
+`./run.sh --help` says it all; README.md and METHODOLOGY.md say why.
+"""
+
+import fcntl
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+
+import charts
+import machine
+import measure
+import peers
+import plan
+import render
+import replicate
+import settings
+import stats
+import store
+from measure import Interrupted
+from scenarios import SCENARIOS
+
+SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LIB = os.path.join(SRC, "peers", "lib.sh")
+LOCK = os.environ.get("BENCH_TEST_LOCK", "/tmp/bench-run.lock")  # only the tests set it
+
+
+def fail(message, code=2):
+    print(f"run.sh: {message}", file=sys.stderr)
+    sys.exit(code)
+
+
+def usage(tables):
+    return f"""usage: ./run.sh N [scenario ...]
+       ./run.sh --sweep [scenario ...]
+       ./run.sh --peers N [scenario ...]
+       ./run.sh --sweep --peers [scenario ...]
+       ./run.sh --replicate [NAME [--quick]]
+       ./run.sh --plan ARGS...
+       ./run.sh --export csv|json [SECTION]
+       ./run.sh --render SECTION
+       ./run.sh --check-store [--repair]
+  N         tasks (threads) per scenario: digits only, >= 1
+  --sweep   runs every scenario at each N in SWEEP; the section gets a table of memory against N
+            and links an SVG chart, written to charts/ beside RESULTS
+  --peers   runs our binary and every other runtime's program in peers/ whose toolchain is
+            installed (built in release mode in PEERS_BUILD), each at N and at N=1, into one table
+            with a runtime column; scenarios: {' '.join(tables.scenarios)}. At a commit, a run stopped halfway
+            resumes when the same command is run again on the same machine (its results wait in PEERS_BUILD/resume)
+  --sweep --peers
+            every runtime at each N in SWEEP: one table, and a chart per scenario with a line per
+            runtime (ours marked) on a log memory axis
+  --replicate
+            without NAME, lists the public write-ups it knows (peers/published/NAME.tsv); with it,
+            runs that write-up's configuration (its scenarios, N list, sleep, runs and runtimes,
+            and ours) into a section with its tables in their own shape, the published figures
+            beside ours, its claims checked and what differs; a timer table that slept less
+            than 30 s runs again at its largest N with 30 s, in rows of their own; PEERS_PATCH
+            and PEERS_DOTNET add rows at the write-up's tokio and .NET, its claims judged on
+            them; --quick divides its N by 10 and then sets nothing against the published
+            figures, judges no claim and adds no 30 s rows; TABLES="ID ..." runs only those of
+            its tables (an unknown id is refused with the list). A run stopped halfway resumes
+            at the same commit on the same machine (each result is kept in PEERS_BUILD)
+  --plan    prints every run the rest of the command line would make (program, N, threads,
+            options, environment, runs, time limit), their count and the time they will take
+            here (runs, and builds as long as each took last), then exits: it builds,
+            installs and writes nothing; a run says at its end how long it took against that
+  --export  writes the records in STORE, of every run or of one SECTION (its heading's time as
+            RESULTS prints it, 2026-12-06 18:40, or its run id), as CSV or a JSON array on
+            stdout, for a spreadsheet or a plotting tool; nothing runs
+  --render  prints SECTION again, its table computed from the store's records; a section renders
+            again if the store holds its record: from 2026-12-02 on for a plain, --peers or --sweep
+            section, from 2026-12-06 20:06 on for a replication; nothing runs
+  --check-store
+            names each line of STORE that is no record, with its number and why (a run passes
+            over such lines, and says so); --repair moves them into STORE.bad-DATE beside it
+  scenario  any of: {' '.join(SCENARIOS)}
+            (default: all of them; with --peers, all of those it runs)
+environment:
+  RUNS=5              runs per scenario, variant (and N); a row shows the run with the lowest wall time
+  THREADS="1 2 4"     a list: each scenario that accepts it runs once per T with --threads T; with
+                      --peers, each runtime that has a knob for its worker count runs at each T too
+  SLEEP_MS=MS         passed as --sleep-ms MS to every scenario that accepts it; --peers also gives
+                      it to every peer (PROGRAM N MS) and passes {peers.LONG_MS} (atomic_counter: 1000) when unset
+  THREAD_CAP=10000    the threads scenario runs min(N, THREAD_CAP) threads; --sweep skips the larger N
+  RESULTS=RESULTS.md  the file one section is appended to: a regular file, or none yet, in a directory
+                      run.sh can write in (refused up front otherwise); a failed write leaves it as it was
+  STORE=results.jsonl every execution's record (what ran, where, its exit status and every figure read
+                      from it), a line of JSON appended as the program ends, and the section's own
+                      just before RESULTS takes the section (default: results.jsonl beside RESULTS)
+  SWEEP="{settings.DEFAULT_SWEEP}"
+                      the task counts of --sweep; N=1 is always run, it is the baseline of bytes/task
+the write-ups' variants, passed to ours and to every peer that has them (the same options):
+  START=gated         running_avg, hash_collect: gated (every task exists before any runs), eager
+                      (each starts as it is spawned, as the 2023 programs do), or "gated eager": both
+  MODE=loop           atomic_counter: loop (each task loops {{ hit; sleep }} until the hit target) or
+                      once (each sleeps once, hits once and ends; the run ends at N hits)
+  HITS=H              atomic_counter's hit target in loop mode (default 10 x N; the scoreboard's 60000000);
+                      once mode ends at N hits and is not passed it
+  SPAWN_FROM=main     atomic_counter: main, or task (one task spawns the N while main only polls)
+  POLL_MS=100         atomic_counter: how often the monitor reads the counter
+  BURST=K             atomic_counter, with SPAWN_FROM=task: the spawner pauses after every K spawns,
+  BURST_PAUSE_MS=1000 for this long
+{peers.usage(tables)}One run.sh measures on a machine at a time: a second one refuses, naming the first. The lock
+({LOCK}) is held by run.sh and the program it measures, and the kernel gives it back when both
+have ended, however they end.
+"""
+
+
+# ---- The command line and the settings. ---------------------------------------------------------
+
+def parse(argv, env, tables, out):
+    """What to do, as a dict of run.sh's settings (the planner's s, every value a string), from the
+    command line and the environment; a bad one exits 2 with one line."""
+    s = dict.fromkeys(plan.SETTINGS + ("plan",), "")
+    s["command_line"] = " ".join(["./run.sh"] + argv)
+    args = list(argv)
+    while args and args[0] in ("--plan", "--sweep", "--peers", "--replicate"):
+        key = {"--plan": "plan", "--sweep": "sweep", "--peers": "peers", "--replicate": "replicate"}[args[0]]
+        if s.get(key):
+            fail(f"{args[0]} is given twice")
+        s[key] = "yes"
+        args.pop(0)
+    form = "./run.sh --peers N [scenario ...]" if s["peers"] else "./run.sh N [scenario ...]"
+    name = ""
+    if s["replicate"]:
+        if s["sweep"] or s["peers"]:
+            fail("--replicate runs a write-up's own configuration: no --sweep or --peers with it")
+        for a in args:
+            if a in ("-h", "--help"):
+                out.write(usage(tables))
+                sys.exit(0)
+            if a == "--quick":
+                if s["quick"]:
+                    fail("--quick is given twice")
+                s["quick"] = "yes"
+            elif a.startswith("-"):
+                fail(f"unknown option '{a}' (usage: ./run.sh --replicate [NAME [--quick]])")
+            elif name:
+                fail(f"--replicate takes one write-up, got '{name}' and '{a}'")
+            else:
+                name = a
+        if not name:
+            if env.get("TABLES"):
+                fail("TABLES picks tables of one write-up: ./run.sh --replicate NAME")
+            if s["quick"] or s["plan"]:
+                fail("--replicate needs a write-up's name with --quick or --plan (./run.sh --replicate lists them)")
+            replicate.list_all(os.path.join(SRC, "peers", "published"), lambda n: estimate_of(n, env), out)
+            sys.exit(0)
+        args, s["peers"], s["sweep"] = [], "yes", "yes"
+    for a in args:
+        if a in ("-h", "--help"):
+            out.write(usage(tables))
+            sys.exit(0)
+        if a in ("--sweep", "--peers", "--plan"):
+            fail({"--sweep": "--sweep comes first (usage: ./run.sh --sweep [--peers] [scenario ...])",
+                  "--peers": "--peers comes first (usage: ./run.sh --peers N [scenario ...] or ./run.sh --sweep --peers [scenario ...])",
+                  "--plan": "--plan comes first (usage: ./run.sh --plan ARGS ...)"}[a])
+        if a in ("--export", "--render", "--check-store"):
+            fail(f"{a} comes first, alone (usage: ./run.sh --export csv|json [SECTION], ./run.sh --render SECTION,"
+                 " ./run.sh --check-store [--repair])")
+        if a.startswith("-"):
+            fail(f"unknown option '{a}' (allowed: --plan, --sweep, --peers, --replicate [NAME [--quick]], --export,"
+                 " --render, --check-store, --help; settings go in the environment, see --help)")
+    if env.get("TABLES") and not s["replicate"]:
+        fail("TABLES is for --replicate NAME: it picks which of a write-up's tables run")
+    try:
+        if s["replicate"]:
+            pass  # the N list is the write-up's (below)
+        elif s["sweep"]:
+            s["sweep_ns"] = settings.sweep(env.get("SWEEP") or settings.DEFAULT_SWEEP, sys.stderr)
+            if args and args[0].isdigit():
+                fail(f"--sweep takes no N: the task counts come from SWEEP (now \"{s['sweep_ns']}\")")
+        else:
+            if not args:
+                fail(f"missing N (usage: {form})")
+            s["N"] = str(settings.count("N", args.pop(0)))
+        for k, v in settings.variants(env).items():
+            s[k] = v
+        s["RUNS"] = env.get("RUNS", "")
+        if s["replicate"]:
+            replicate_settings(s, name, env, tables)
+        s["RUNS"] = str(settings.count("RUNS", s["RUNS"] or "5"))
+        s["THREAD_CAP"] = str(settings.count("THREAD_CAP", env.get("THREAD_CAP") or "10000"))
+        s["THREADS"] = settings.threads(env.get("THREADS", "")) if not s["replicate"] else ""
+        if s["HITS"] and s["sweep"] and not s["replicate"]:
+            fail("HITS is a target for one N: a sweep's atomic_counter stops at 10 x N hits")
+        ps = peers.settings(env, tables, os.getcwd())
+        if not s["replicate"] or "PEERS" in env:
+            s["PEERS"] = ps["PEERS"]
+    except (settings.Bad, peers.Bad) as e:
+        fail(str(e))
+    s["PEER_TIMEOUT"], s["peers_sleep_ms"] = ps["PEER_TIMEOUT"], str(peers.LONG_MS)
+    if not s["replicate"]:
+        allowed = tables.scenarios if s["peers"] else list(SCENARIOS)
+        for a in args:
+            if a not in SCENARIOS:
+                fail(f"unknown scenario '{a}' (allowed: {' '.join(SCENARIOS)})")
+            if a not in allowed:
+                fail(f"no peers for '{a}' (--peers runs: {' '.join(tables.scenarios)})")
+        s["scenarios"] = " ".join(args) if args else " ".join(allowed)
+    return s, ps
+
+
+def replicate_settings(s, name, env, tables):
+    """The write-up's run, from its data file: the scenarios, the N list (with --quick, each N above
+    1 divided by 10, and HITS too), the variables its run lines set (RUNS only where the user has
+    set none), PEERS (the runtimes of its rows, unless the user chose). A variable the write-up
+    fixes, set by the user, is refused: the run would not be the write-up's."""
+    folder = os.path.join(SRC, "peers", "published")
+    path = os.path.join(folder, name + ".tsv")
+    if not os.path.isfile(path):
+        known = " ".join(f[:-4] for f in sorted(os.listdir(folder)) if f.endswith(".tsv"))
+        fail(f"--replicate: unknown write-up '{name}' (known: {known}; ./run.sh --replicate lists them)")
+    text = open(path, encoding="utf-8", newline="").read()
+    problems, pub = replicate.check(path, text)
+    if problems:
+        fail(problems[0])
+    s["pubfile"] = path
+    if env.get("TABLES"):
+        keys = list(dict.fromkeys(t["key"] for t in pub.tables))
+        if not all(c.isalnum() or c in "_.- " for c in env["TABLES"]):
+            fail(f"TABLES is a list of table ids (letters, digits, '_', '.', '-'), got '{env['TABLES']}'")
+        picked = []
+        for v in env["TABLES"].split():
+            if v not in keys:
+                fail(f"TABLES: {name} has no table '{v}' (its tables: {' '.join(keys)})")
+            if v in picked:
+                fail(f"TABLES names '{v}' twice")
+            picked.append(v)
+        s["TABLES"] = " ".join(picked)
+    for v in ("THREADS", "SWEEP") + settings.SETTABLE:
+        if env.get(v):
+            fail(f"{v} cannot be set with --replicate: {name} fixes its own ({v}={pub.run.get(v, '')})")
+    for v in settings.SETTABLE + ("RUNS",):
+        if pub.run.get(v) and not (v == "RUNS" and s["RUNS"]):
+            s[v] = pub.run[v]
+    s["scenarios"] = pub.run.get("scenarios", "")
+    pub = replicate.Published(text, s["TABLES"])
+    groups = replicate.groups(pub, s["quick"] != "", peers.LONG_MS)
+    s["sweep_ns"] = " ".join(str(n) for n in sorted({int(n) for g in groups for n in g[2].split()}))
+    if s["quick"] and s["HITS"] and int(s["HITS"]) >= 10:
+        s["HITS"] = str(int(s["HITS"]) // 10)  # as replicate.py divides N
+    if "PEERS" not in env:
+        names = []
+        for r in plan.rows(tables, pub):
+            row = tables.row(r[2], "-") if r[2] != "-" else None
+            if row and row["group"] != "ours" and tables.groups[row["group"]]["name"] not in names:
+                names.append(tables.groups[row["group"]]["name"])
+        env["PEERS"] = " ".join(names)
+
+
+def estimate_of(name, env):
+    """The estimate --plan --replicate NAME ends with, for the listing of write-ups."""
+    p = subprocess.run([sys.executable, "-B", __file__, "--plan", "--replicate", name], capture_output=True,
+                       text=True, env=env)
+    for line in (p.stdout + p.stderr).split("\n"):
+        if line.startswith("Estimated time here: about "):
+            return f"about {line.split('about ', 1)[1].split(':', 1)[0]} here, its builds included"
+        if line.startswith("run.sh: "):
+            return f"cannot plan it: {line[8:]}"
+    return "cannot plan it: its --plan gave no estimate"
+
+
+def place(env, here):
+    """RESULTS and STORE as absolute paths: RESULTS.md beside run.sh, the store beside RESULTS."""
+    if env.get("RESULTS", None) == "":
+        fail("RESULTS is empty: unset it to append to RESULTS.md beside run.sh, or name a file")
+    if env.get("STORE", None) == "":
+        fail("STORE is empty: unset it to keep the records in results.jsonl beside RESULTS, or name a file")
+    res = os.path.join(here, env.get("RESULTS") or os.path.join(SRC, "RESULTS.md"))
+    st = os.path.join(here, env.get("STORE") or os.path.join(os.path.dirname(res), "results.jsonl"))
+    return res, st
+
+
+def writable_dir(d):
+    try:
+        fd, f = tempfile.mkstemp(dir=d, prefix=".run_sh.")
+        os.close(fd)
+        os.unlink(f)
+        return True
+    except OSError:
+        return False
+
+
+def check_files(res, st, charts_dir, need_charts):
+    """RESULTS, STORE and charts/ can be written, before anything is built or measured."""
+    d = os.path.dirname(res)
+    if not os.path.isdir(d):
+        fail(f"RESULTS directory {d} does not exist")
+    if os.path.islink(res):
+        fail(f"RESULTS must be a regular file, not a symbolic link: {res}")
+    if os.path.exists(res) and not os.path.isfile(res):
+        fail(f"RESULTS must be a regular file (or absent), and {res} is not one")
+    if os.path.exists(res) and not os.access(res, os.W_OK):
+        fail(f"RESULTS is not writable: {res}")
+    if not writable_dir(d):
+        fail(f"cannot write in {d}, where RESULTS is ({res}): run.sh writes the new RESULTS there")
+    sd = os.path.dirname(st)
+    if not os.path.isdir(sd):
+        fail(f"STORE directory {sd} does not exist")
+    if os.path.exists(st) and not os.path.isfile(st):
+        fail(f"STORE must be a regular file (or absent), and {st} is not one")
+    if os.path.realpath(st) == os.path.realpath(res):
+        fail(f"STORE and RESULTS are one file ({st}): the records go in a file of their own")
+    if os.path.exists(st) and not os.access(st, os.W_OK):
+        fail(f"STORE is not writable: {st}")
+    if not os.path.exists(st) and not writable_dir(sd):
+        fail(f"cannot write in {sd}, where STORE is ({st})")
+    if need_charts and os.path.exists(charts_dir):
+        if not os.path.isdir(charts_dir):
+            fail(f"charts go in {charts_dir}, which is not a directory")
+        if not writable_dir(charts_dir):
+            fail(f"cannot write in {charts_dir}, where the charts go")
+
+
+# ---- The lock. ----------------------------------------------------------------------------------
+
+def take_lock(command_line):
+    """One run.sh measures on a machine at a time: two at once spoil each other's numbers. The lock
+    is an flock on LOCK.flock, which the kernel releases when every process holding it has ended: a
+    killed run.sh's lock is never stale, and the program it was measuring, which holds it too, keeps
+    it until it ends. A run.sh from before the flock held a directory LOCK: while its owner runs,
+    this one refuses too."""
+    old = os.path.join(LOCK, "owner")
+    try:
+        pid = int(open(old).read().split()[0])
+        os.kill(pid, 0)
+        if "run.sh" in open(f"/proc/{pid}/cmdline", "rb").read().decode(errors="replace") or not os.path.isdir("/proc"):
+            fail(f"another run.sh is measuring on this machine (pid {pid}: {open(old).read().split(' ', 1)[1].strip()});"
+                 f" two at once spoil each other's numbers, so wait for it (the lock: {LOCK})")
+    except (OSError, ValueError, IndexError):
+        pass
+    fd = os.open(LOCK + ".flock", os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        holder = os.pread(fd, 4096, 0).decode(errors="replace").strip()
+        pid, _, cmd = holder.partition(" ")
+        fail(f"another run.sh is measuring on this machine (pid {pid}: {cmd}); two at once spoil each other's"
+             f" numbers, so wait for it (the lock: {LOCK}.flock)")
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()} {command_line}\n".encode(), 0)
+    os.set_inheritable(fd, True)
+    return fd
+
+
+# ---- The run. -----------------------------------------------------------------------------------
+
+class Run:
+    """One run of run.sh: its plan made, its rows, points and notes gathered, its section written."""
+
+    def __init__(self, s, ps, tables, env, res, st, here):
+        self.s, self.ps, self.t, self.env, self.res, self.st = s, ps, tables, env, res, st
+        self.here = here
+        self.kind = "replicate" if s["replicate"] else ("peers" if s["peers"] else "plain") if not s["sweep"] \
+            else "peers_sweep" if s["peers"] else "sweep"
+        self.scenarios = s["scenarios"].split()
+        self.rows, self.notes, self.points, self.bars, self.chart_notes = [], [], {}, {}, {}
+        self.rep, self.records, self.sittings = [], [], []
+        self.failures = self.resumed = self.configs = self.done = self.planned = 0
+        self.capped = self.threads_capped = False
+        self.builder, self.charts, self.chart_lines, self.lost = None, [], [], 0
+
+    def start(self):
+        self.work = tempfile.mkdtemp(prefix="run_sh.", dir=self.env.get("TMPDIR") or None)
+        self.pw = os.path.join(self.work, "peers")
+        os.makedirs(self.pw)
+        self.lock = take_lock(self.s["command_line"])
+        if os.path.exists(self.st):
+            store.mend(self.st)
+            for number, why in store.problems(self.st):
+                print(f"run.sh: {self.st}:{number}: passed over: {why} (./run.sh --check-store --repair moves such"
+                      " lines aside)", file=sys.stderr)
+        if not os.access(measure.TIME[0], os.X_OK):
+            if os.getuid() == 0 and shutil.which("apt-get"):
+                print(f"run.sh: {measure.TIME[0]} is missing; installing the time package", file=sys.stderr)
+                subprocess.run(["bash", LIB, "apt_install", "time"], capture_output=True)
+            if not os.access(measure.TIME[0], os.X_OK):
+                fail(f"{measure.TIME[0]} is missing; install it with: sudo apt-get install time (Debian/Ubuntu; macOS"
+                     " has it built in)", 1)
+        self.began = time.monotonic()
+        print("run.sh: building with make", file=sys.stderr)
+        p = subprocess.run(["make", "-C", SRC], capture_output=True, text=True, errors="replace")
+        if p.returncode != 0:
+            sys.stderr.write(p.stdout + p.stderr)
+            fail(f"make failed; nothing was run and {self.res} is unchanged", 1)
+        self.commit = machine.commit(SRC)
+        self.machine = machine.describe(SRC)
+        when = time.gmtime()
+        self.run_id = time.strftime("%Y%m%dT%H%M%SZ", when) + f"-{os.getpid()}"
+        self.head = {"run": self.run_id, "commit": self.commit, "machine": self.machine}
+        self.cache = self.cache_dir()
+
+    def cache_dir(self):
+        """A replication or a peers run keeps each configuration's result, so that a run stopped
+        halfway resumes: only at a commit (whose code the results belong to) and on one machine
+        (its CPU, cores and memory are in the key); a replication's cache stays, a peers run's goes
+        once its section is written."""
+        if self.commit.endswith("-dirty") or self.commit == "unknown" or not (self.s["replicate"] or self.s["peers"]):
+            return None
+        m = self.machine
+        what = "\n".join([self.env.get("CXX", ""), self.env.get("PEERS_PATCH", ""), self.env.get("PEERS_DOTNET", ""),
+                          m["cpu"], m["cores"], m["memory"]])
+        if self.s["replicate"]:
+            d = os.path.join(self.pb, "replicate", self.commit, f"{os.path.basename(self.s['pubfile'])[:-4]}-{zlib.crc32(what.encode())}")
+        else:
+            d = os.path.join(self.pb, "resume", self.commit, str(zlib.crc32((self.s["command_line"] + what).encode())))
+        try:
+            os.makedirs(d, exist_ok=True)
+        except OSError:
+            fail(f"cannot create {d}")
+        return d
+
+    def measure_config(self, c, row, program, n, args, times):
+        """Runs config C (plan line ROW) TIMES times, or takes what an earlier run of it left in the
+        cache at this commit on this machine. Returns (why, runs): why it failed, or its runs."""
+        self.configs += 1
+        key = None
+        if self.cache:
+            key = os.path.join(self.cache, "%08x" % zlib.crc32(
+                (repr(vars(c)) + self.t.runtime_label(c.group, self.pw)).encode()))
+            try:
+                kept = json.load(open(key))
+                recs = self.kept_records().get(kept["ref"], [])
+                if recs:
+                    self.sittings.append(kept["ref"].rpartition("/")[0])
+                    self.records += recs
+                    print(f"run.sh: {os.path.basename(program)} {n}{' ' + ' '.join(args) if args else ''}: from the cache"
+                          " of an earlier run at this commit", file=sys.stderr)
+                    self.done += times
+                    self.resumed += 1
+                    return kept["ref"], render.Measured(recs).outcome(kept["ref"])
+                print(f"run.sh: {os.path.basename(program)} {n}{' ' + ' '.join(args) if args else ''}: kept by an earlier"
+                      f" run, but its records are not in {self.st}: measured again", file=sys.stderr)
+            except (OSError, ValueError, KeyError):
+                pass
+        ref = f"{self.run_id}/{row}"
+        why, runs = self.execute(c, row, program, n, args, times)
+        if key and (not why or self.s["replicate"]):  # a peers run keeps a failure out: its resume tries again
+            with open(key + ".tmp", "w") as f:
+                json.dump({"ref": ref}, f)
+            os.replace(key + ".tmp", key)
+        return ref, (why, runs)
+
+    def kept_records(self):
+        """The store's records of the plan lines the cache names, read in one pass, by plan line."""
+        if not hasattr(self, "kept"):
+            refs = []
+            for f in os.listdir(self.cache):
+                try:
+                    refs.append(json.load(open(os.path.join(self.cache, f)))["ref"])
+                except (OSError, ValueError, KeyError):
+                    continue
+            self.kept = {}
+            if refs and os.path.exists(self.st):
+                for r in store.runs_of(self.st, {x.rpartition("/")[0] for x in refs}):
+                    self.kept.setdefault(f"{r['run']}/{r.get('row')}", []).append(r)
+        return self.kept
+
+    def execute(self, c, row, program, n, args, times):
+        env = dict(self.env, LC_ALL="C")
+        env.update(w.split("=", 1) for w in c.env.split())
+        first, runs, why = self.done, [], None
+        for i in range(1, times + 1):
+            print(f"run.sh: {os.path.basename(program)} {n}{' ' + ' '.join(args) if args else ''} (run {i}/{times};"
+                  f" {self.progress(self.done + 1)})", file=sys.stderr)
+            self.done += 1
+            r, status, figures = measure.once(program, [str(n)] + args, env, self.work,
+                                              int(c.limit) if c.limit else None, self.lock)
+            measure.check(r, c.scenario, n)
+            rec = dict(record="run", **self.head, date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                       kind=c.kind, scenario=c.scenario, runtime=self.t.runtime_label(c.group, self.pw),
+                       variant=c.variant, threads=c.threads, label=c.label, row=row,
+                       program=os.path.basename(program), n=n, options=" ".join(args), env=c.env, **{"try": i},
+                       of=times, status=status)
+            fields = r.fields()
+            rec.update(failure=fields["failure"], time=fields["time"], time_output=measure.figures_json(figures),
+                       summary=fields["summary"], samples=fields["samples"])
+            self.keep([rec])
+            if r.failure:
+                why = r.failure
+                break
+            runs.append(r)
+        self.done = first + times  # runs skipped after a failure count as done
+        return why, runs
+
+    def keep(self, recs):
+        """Records into the store as they are made, and into this run's own copy: the section is
+        written from the copy, and should the store not take them, the copy stays where the error
+        names it (RESULTS is then not written: a section never stands without its records)."""
+        self.records += recs
+        copy = os.path.join(self.work, "records")
+        with open(copy, "a", encoding="utf-8") as f:
+            for r in recs:
+                f.write(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n")
+        try:
+            store.append(self.st, recs)
+        except OSError as e:
+            if not self.lost:
+                print(f"run.sh: cannot append to the store {self.st} ({e.strerror}): this run's records are kept in"
+                      f" {copy}", file=sys.stderr)
+            self.lost += len(recs)
+
+    def progress(self, k):
+        t, left = int(time.monotonic() - self.run_start), self.planned - k + 1
+        line = f"{k} of {self.planned} runs"
+        if k > 1 and left >= 1:
+            line += f", about {t * left // (k - 1)} s left" if t * left < 90 * (k - 1) else \
+                f", about {(t * left + 30 * (k - 1)) // (60 * (k - 1))} min left"
+        return line
+
+    def guard(self, n, base, last_n, last_rss):
+        """The memory guard: the max RSS at N estimated from the program's cost per task at its last
+        N, BASE + (LAST − BASE) × N / LAST_N; refused when that exceeds the memory available now: a
+        run the OOM killer ends is no measurement, and on a machine without swap it takes others
+        with it."""
+        have = machine.available()
+        if not have:
+            return None
+        need = base + (last_rss - base) * n / last_n
+        if need > have[0]:
+            return (f"not run: about {need / 1048576:.1f} GiB at its cost per task at N={last_n}"
+                    f" ({(last_rss - base) * 1024 / last_n:.1f} bytes), more than the {have[0] / 1048576:.1f} GiB {have[1]}")
+        return None
+
+    def replicate_guard(self, label, n):
+        """The guard where a replication's series has no cost per task of its own yet: from the same
+        row's outcomes in the groups run before it (refused where one was refused at N; else from its
+        largest N up to N with a figure, and its N = 1)."""
+        ident = label.rpartition("@")[0]
+        base, last_n, last_rss = 0, None, None
+        for lab, pn, why, rss, _ in self.rep:
+            if lab.rpartition("@")[0] != ident:
+                continue
+            if pn == n and why.startswith("not run: about "):
+                return why
+            if why == "-":
+                if pn == 1:
+                    base = rss
+                elif pn <= n and (last_n is None or pn > last_n):
+                    last_n, last_rss = pn, rss
+        return self.guard(n, base, last_n, last_rss) if last_n else None
+
+    def row(self, scen, runtime, variant, n, tcell, ref=None, why=None, base=None):
+        if self.kind == "replicate":
+            return
+        r = {"cells": {"scenario": scen, "runtime": runtime, "variant": variant, "n": str(n), "tcell": tcell}}
+        r.update({"ref": ref} if ref else {"why": why})
+        if base:
+            r["base"] = base
+        self.rows.append(r)
+
+    def run_plan(self, configs):
+        """Runs the plan's configurations in order, into the table's rows, the charts' bars and
+        points and the section's notes. A group that was not built (a toolchain missing, a JDK too
+        old) is passed over; one whose build failed gets a row that says so (in a sweep, one for the
+        series). A sweep's series keeps its baseline, the max RSS at N = 1, for the memory guard and
+        bytes/task, and stops after a timeout: a program that could not finish at N will not at 10 N."""
+        base = sbase = None
+        last_n = last_rss = stop_why = None
+        for k, c in enumerate(configs, 1):
+            state = "ok" if c.group == "ours" else self.builder.state.get(c.group, "")
+            if not (state == "ok" or state.startswith("build failed")):
+                continue
+            runtime = self.t.runtime_label(c.group, self.pw) if self.s["peers"] else ""
+            label = c.label.replace("@R@", runtime)
+            if c.kind == "limit":
+                peers.note(self.pw, c.variant.replace("@R@", runtime), "limits")
+                continue
+            self.capped |= "capped" in c.flags.split()
+            self.threads_capped |= "threads_capped" in c.flags.split()
+            variant, prog = c.variant or "-", os.path.join(SRC, c.program[2:]) if c.group == "ours" else os.path.join(self.pb, "bin", c.program)
+            c.threads, c.label, c.variant = c.threads or "-", c.label or "-", variant
+            if c.group != "ours":
+                variant += peers.read(os.path.join(self.pw, c.program + ".caveat")).rstrip("\n")
+            args = c.args.split()
+            if state != "ok":  # a failed build: one row, in a sweep at the series' first point for all its N
+                if c.kind == "point":
+                    self.point(label, int(c.n), state)
+                    if "first" in c.flags.split():
+                        self.row(c.scenario, runtime, variant, self.s["sweep_ns"].replace(" ", ","), c.threads, why=state)
+                        self.failures += 1
+                elif c.kind == "row":
+                    self.row(c.scenario, runtime, variant, c.n, c.threads, why=state)
+                    self.failures += 1
+                continue
+            name = f"{runtime + ' ' if runtime else ''}{c.scenario}{' ' + c.args if c.args else ''}{' ' + c.env if c.env else ''}"
+            n = int(c.n) if c.kind != "skip" else 0
+            if c.kind == "base":
+                ref, (why, runs) = self.measure_config(c, k, prog, 1, args, 1)
+                base = {"ref": ref}
+                if why:
+                    print(f"run.sh: {name} N=1: {why}", file=sys.stderr)
+                    self.failures += 1
+            elif c.kind == "row":
+                ref, (why, runs) = self.measure_config(c, k, prog, n, args, int(c.runs))
+                if why:
+                    print(f"run.sh: {name}: {why}", file=sys.stderr)
+                    self.failures += 1
+                self.row(c.scenario, runtime, variant, n, c.threads, ref, base=base)
+                if not why and self.s["peers"]:
+                    b = stats.best(runs)  # a bar of the scenario's chart; one that held fewer than N at once says so
+                    self.bars.setdefault(c.scenario, []).append(
+                        (label, stats.mib(b.max_rss_kib), "-", "yes" if stats.all_alive(b) else "no"))
+                    self.builder.facts(runtime, b)
+                base = None
+            elif c.kind == "point":
+                if "first" in c.flags.split():
+                    sbase, last_n, last_rss, stop_why = None, None, None, None
+                why = stop_why
+                if not why and last_n:
+                    why = self.guard(n, sbase[1] if sbase else 0, last_n, last_rss)
+                if not why and not last_n and self.s["replicate"]:
+                    why = self.replicate_guard(label, n)
+                notes = self.chart_notes.setdefault(c.scenario if self.s["peers"] else "", [])
+                if why:  # not run: the guard, or a timeout at a smaller N
+                    print(f"run.sh: {label} N={n}: {why}", file=sys.stderr)
+                    self.row(c.scenario, runtime, variant, n, c.threads, why=why, base=sbase and {"ref": sbase[0]})
+                    notes.append(f"{label} at N={n}: {why}")
+                    self.point(label, n, why)
+                    self.done += int(c.runs)
+                    continue
+                ref, (why, runs) = self.measure_config(c, k, prog, n, args, int(c.runs))
+                b = stats.best(runs) if runs else None
+                self.point(label, n, why or "-", b.max_rss_kib if b else None, ref)
+                self.row(c.scenario, runtime, variant, n, c.threads, ref, base=sbase and {"ref": sbase[0]})
+                if why:
+                    print(f"run.sh: {label} N={n}: {why}", file=sys.stderr)
+                    self.failures += 1
+                    notes.append(f"{label} at N={n}: {why}")
+                    if why.startswith("timed out"):
+                        stop_why = f"not run: it timed out at N={n}"
+                else:
+                    if n == 1:
+                        sbase = (ref, b.max_rss_kib)
+                    else:
+                        last_n, last_rss = n, b.max_rss_kib
+                    self.points.setdefault(c.scenario if self.s["peers"] else "", []).append((label, n, stats.mib(b.max_rss_kib)))
+                    if self.s["peers"]:
+                        self.builder.facts(runtime, b)
+            elif c.kind == "skip":
+                ns = c.n.split(",")
+                self.notes.append(f"{label}: N={', '.join(ns)} not run, above THREAD_CAP={self.s['THREAD_CAP']}"
+                                  " (raise THREAD_CAP to run them)")
+                for x in ns:
+                    self.point(label, int(x), f"not run: above THREAD_CAP={self.s['THREAD_CAP']}, a thread per task")
+
+    def point(self, label, n, why, rss=None, ref=None):
+        """Under --replicate, the outcome of one point for its tables."""
+        if self.s["replicate"]:
+            self.rep.append((label, n, why, rss if why == "-" else None, ref))
+
+    # ---- The section. ---------------------------------------------------------------------------
+
+    def settings_line(self):
+        s, out = self.s, [f"RUNS={self.s['RUNS']}"]
+        out += [f"THREAD_CAP={s['THREAD_CAP']}"] if self.capped else []
+        out += [f"{k}={s[k]}" for k in ("THREADS", "SLEEP_MS") if s[k]]
+        return ", ".join(out) + settings.mode_settings(s, self.scenarios)
+
+    def pw_lines(self, name, prefix=""):
+        return [prefix + line for line in peers.read(os.path.join(self.pw, name)).split("\n") if line]
+
+    def peers_lines(self):
+        """The lines of a peers section before its table: the run's settings, the tools."""
+        s, out = self.s, []
+        if s["PEERS"] != " ".join(self.t.names):
+            out.append(f"- PEERS={s['PEERS']}")
+        if not s["SLEEP_MS"]:
+            out.append(f"- sleep: {peers.LONG_MS} ms (atomic_counter: 1000 ms per iteration), chosen to outlast spawning 1M"
+                       " tasks (the all alive column says whether it did); running_avg and hash_collect have none")
+        else:
+            out.append(f"- sleep: {s['SLEEP_MS']} ms; running_avg and hash_collect have none")
+        return out + self.pw_lines("tools")
+
+    def variant_notes(self):
+        """What the variants of the chosen scenarios did, a line each."""
+        s, out = self.s, []
+        if "atomic_counter" in self.scenarios:
+            poll, hits = s["POLL_MS"] or "100", f": HITS={s['HITS']} was not passed" if s["HITS"] else ""
+            if s["MODE"] == "once":
+                out.append(f"atomic_counter, once mode (MODE=once): each task sleeps once, increments the counter once and"
+                           f" ends; the run ends when the monitor, polling every {poll} ms, has seen N hits, so wall s includes"
+                           f" up to one poll after the last hit. HITS applies to loop mode only{hits}."
+                           " Each program checks that the first hit came no earlier than one sleep after the start, and the"
+                           " last no earlier than one sleep after the last spawn.")
+            else:
+                out.append(f"atomic_counter, loop mode: each task loops {{ counter++; sleep }}, and the monitor, polling every"
+                           f" {poll} ms, raises a stop flag at {s['HITS'] or '10 × N'} hits{' (HITS)' if s['HITS'] else ''},"
+                           " which each task sees when it next wakes; hits/s counts up to that poll. Each program checks that"
+                           " no task ended before the stop.")
+            if s["SPAWN_FROM"] == "task":
+                bursts = (f"; it pauses {s['BURST_PAUSE_MS'] or '1000'} ms after every {s['BURST']} spawns (BURST,"
+                          " BURST_PAUSE_MS), but the last") if s["BURST"] else ""
+                out.append("atomic_counter, SPAWN_FROM=task: one task (a goroutine, a Task.Run, a tokio::spawn, an unawaited"
+                           f" async function, our spawner coroutine) spawns the N while main only polls{bursts}; spawn s runs"
+                           " until the last spawn.")
+        if {"running_avg", "hash_collect"} & set(self.scenarios):
+            out.append("running_avg, hash_collect: gated (START=gated, the default): every task exists before any runs, what"
+                       " N live tasks cost; eager (START=eager): each starts as it is spawned, as the 2023 programs' tasks"
+                       " do, what spawning N short tasks costs (ours: each spawn runs the ready tasks of its loop, so a task"
+                       " that ends gives its frame to the next). A program with one shape only (rayon's par_iter, Java's"
+                       " fixed pool) says \"one shape\" and runs once.")
+        return out
+
+    def peers_notes(self, first):
+        s, out = self.s, []
+        out.append("- bytes/task: (max RSS at N − max RSS at N=1) × 1024 / N, both from /usr/bin/time, the same way for every"
+                   f" runtime, ours included (it is not our binaries' own bytes_per_task). {first}")
+        out.append("- Every program gets N and the sleep (ours: --sleep-ms MS; a peer: PROGRAM N MS), or in running_avg and"
+                   " hash_collect the variant (ours: --sync V; a peer: PROGRAM N V), then the write-ups' variants it has, the"
+                   " same options for ours and for a peer (--start; atomic_counter's --hits, --mode, --spawn-from, --poll-ms,"
+                   " --burst, --burst-pause-ms), checks that every task completed and exits 1 otherwise. wall s is the whole"
+                   " process, start-up included.")
+        out.append("- RSS at wait: the program's own resident set once every task exists and waits (its rss_wait_kib=, VmRSS"
+                   " from /proc/self/status), reported by every coro_timer and coro_shared program and by ours in every"
+                   " scenario; \"-\" where a program does not say.")
+        if not s["THREADS"]:
+            out.append(f"- Threads: ours runs one event loop; each peer keeps its runtime's default ({self.t.threads}).")
+        else:
+            out.append(f"- Threads: each runtime at each T of THREADS={s['THREADS']}, the threads column: {self.t.knobs};"
+                       " a runtime without a knob runs once, at the first T.")
+        if self.threads_capped:
+            out.append(f"- threads: every runtime ran min(N, THREAD_CAP={s['THREAD_CAP']}) threads.")
+        if {"coro_timer", "coro_shared"} & set(self.scenarios):
+            out.append("- spawn s: ours, from the first spawn until every task waited (spawn and start_all, the binary's"
+                       " waiting_ms); a peer, until its spawn loop returned (its own spawn_ms; Python's and Boost.Asio's, until"
+                       " every task had begun its wait). all alive: the program's own count of tasks that had already ended by"
+                       " then (ended_at_spawn): \"no\" when any had, since their memory could be reused and the max RSS then"
+                       " understates the runtime; \"spawning outlasted the sleep\" when every task existed but the first were"
+                       " already due. A row that is not \"yes\" is no measure of N tasks waiting at once.")
+        out += self.pw_lines("limits", "- ") + self.pw_lines("notes", "- ") + [f"- {n}" for n in self.notes]
+        return out + self.pw_lines("missing", "- not run: ") + ["- Peers built in PEERS_BUILD, outside this tree."]
+
+    def table_notes(self):
+        notes = [f"- {n}" for n in self.notes]
+        if self.kind == "sweep":
+            notes = ["- bytes/task from max RSS: (max RSS at N − max RSS at N=1) × 1024 / N, measured outside the binary,"
+                     " the same way for every program; the N=1 row is the baseline.",
+                     "- bytes/task from binary: the binary's own bytes_per_task, (RSS at wait − RSS before the first task)"
+                     " × 1024 / N."] + notes
+        elif self.kind == "peers":
+            notes = self.peers_notes("N=1 is one run; N is the run with the lowest wall time of RUNS, whose spread of max"
+                                     " RSS the last column gives.")
+        elif self.kind == "peers_sweep":
+            notes = self.peers_notes("Each program's N=1 row is its baseline; every row is the run with the lowest wall time"
+                                     " of RUNS, whose spread of max RSS the last column gives.")
+            notes.append("- Charts: one per scenario, a line per runtime, ours drawn thicker with filled markers; memory on a"
+                         " log axis, so that 50 MiB and 2.5 GiB both read.")
+        return notes + [f"- {n}" for n in self.variant_notes()]
+
+    def draw(self, rows, notes, name, title, alt, bars=False, mark="", log=False):
+        """A chart of ROWS (a sweep's points, or a peers section's bars) as WORK/NAME.svg (NAME made
+        unique against charts/ and the charts drawn before), and the section's line for it, or for
+        why it was not drawn."""
+        if not rows:
+            self.chart_lines += [f"Chart ({alt}): not drawn, no run succeeded.", ""]
+            return
+        m = self.machine
+        sub = (f"{m['cpu']}, {m['cores']} cores, {m['memory']} · {m['os']}, {m['kernel']} · {m['compiler']} · {self.when}"
+               f" · commit {self.commit}")
+        what = "bar" if bars else "point"
+        note = (f"Each {what}: the process's max RSS as /usr/bin/time reports it, in the run with the lowest wall time of"
+                f" RUNS={self.s['RUNS']}{', SLEEP_MS=' + self.s['SLEEP_MS'] if self.s['SLEEP_MS'] else ''}"
+                f"{', THREADS=' + self.s['THREADS'] if self.s['THREADS'] else ''}.\n" + "\n".join(self.notes + notes))
+        try:
+            svg = charts.draw([r if isinstance(r, str) else "\t".join(str(x) for x in r) for r in rows], bars, title, sub,
+                              "max RSS (MiB)", note, mark, log)
+        except charts.Bad as e:
+            print(f"run.sh: chart ({alt}) not drawn, harness/charts.py failed: {e}", file=sys.stderr)
+            self.chart_lines += [f"Chart ({alt}): not drawn, harness/charts.py failed: {e}", ""]
+            return
+        f, i = name + ".svg", 1
+        while os.path.exists(os.path.join(self.charts_dir, f)) or f in self.charts:  # never overwrite an older chart
+            i += 1
+            f = f"{name}-{i}.svg"
+        with open(os.path.join(self.work, f), "w", encoding="utf-8") as out:
+            out.write(svg)
+        self.charts.append(f)
+        self.chart_lines += [f"![{alt}](charts/{f})", ""]
+
+    def draw_charts(self, context=None):
+        """A bar chart per scenario under --peers (every runtime's max RSS at N, smallest first), a
+        line chart per scenario under --sweep --peers, one for a sweep of ours, and one for a
+        replication: the write-up's key figure, memory at its largest N."""
+        self.chart_lines, self.charts, s, ours = [], [], self.s, peers.OURS
+        for scen in self.scenarios:
+            if self.kind == "peers":
+                bars = sorted(self.bars.get(scen, []), key=lambda b: (float(b[1]), "\t".join(b).encode()))
+                self.draw(bars, [], f"peers-{self.stamp}-{scen}", f"Max RSS of N={s['N']} tasks: {scen}",
+                          f"{scen}: max RSS (MiB) of each runtime at N={s['N']}", True, ours)
+            elif self.kind == "peers_sweep":
+                self.draw(self.points.get(scen, []), self.chart_notes.get(scen, []), f"sweep-{self.stamp}-{scen}",
+                          f"Max RSS against concurrent tasks: {scen}", f"{scen}: max RSS (MiB) against task count, one line per runtime",
+                          False, ours, True)
+        if self.kind == "sweep":
+            self.draw(self.points.get("", []), self.chart_notes.get("", []), f"sweep-{self.stamp}", "Max RSS against concurrent tasks",
+                      "Max RSS (MiB) against task count, one line per scenario")
+        if self.kind == "replicate":
+            name, top = self.rep_name, s["sweep_ns"].split()[-1]
+            try:
+                bars = replicate.bars(context, self.records)
+            except (KeyError, ValueError, LookupError) as e:  # bars that cannot be computed leave the chart out, not the section
+                print(f"run.sh: chart of {name} not drawn: its bars could not be computed: {e}", file=sys.stderr)
+                bars = []
+            if s["quick"]:
+                self.draw(bars, [f"--quick: N divided by 10, so no figure {name} published is shown."], f"replicate-{self.stamp}-{name}",
+                          f"Max RSS of N={top} tasks here (--quick): {name}",
+                          f"{name}: max RSS (MiB) of each runtime at N={top} (--quick), measured here", True, ours)
+            else:
+                self.draw(bars, [f"A hollow diamond: the figure {name} published for that runtime, in MiB as it defined its unit."],
+                          f"replicate-{self.stamp}-{name}", f"Max RSS of N={top} tasks, here and as published: {name}",
+                          f"{name}: max RSS (MiB) of each runtime at N={top}, measured here, and as published", True, ours)
+
+    def context(self, head, notes):
+        """The section's own record: its run and the sittings its rows came from, its heading and
+        command, its charts, and its text around its table and each row of it."""
+        c = {"record": "section", "run": self.run_id, "heading": self.when, "command": self.s["command_line"],
+             "charts": " ".join(self.charts), "resumed": self.resumed,
+             "runs": [self.run_id] + list(dict.fromkeys(x for x in self.sittings if x != self.run_id)),
+             "kind": self.kind, "head": head, "rows": self.rows, "notes": notes}
+        if self.kind == "replicate":
+            c.update(replicate.fields(self))
+        return c
+
+    def write(self):
+        """The section: its record into the store first, then RESULTS, a new copy renamed over it."""
+        s = self.s
+        stamp = time.gmtime()
+        self.when, self.stamp = time.strftime("%Y-%m-%d %H:%M UTC", stamp), time.strftime("%Y%m%d-%H%M", stamp)
+        lines = machine.lines(self.machine, self.commit)
+        if self.kind == "replicate":
+            self.rep_name = os.path.basename(s["pubfile"])[:-4]
+            context = self.context([], [])  # the chart's bars come from the record's points
+            self.draw_charts(context)
+            head, notes = replicate.head(self, lines)
+        else:
+            self.draw_charts()
+            ns = f"N={s['sweep_ns'].replace(' ', ',')}" if s["sweep"] else f"N={s['N']}"
+            head = [f"## {self.when} — {'peers ' if s['peers'] else ''}{'sweep ' if s['sweep'] else ''}{ns},"
+                    f" RUNS={s['RUNS']}{settings.mode_settings(s, self.scenarios)}", ""] + lines
+            head += [f"- {'SWEEP=' + s['sweep_ns'] if s['sweep'] else 'N=' + s['N']}, {self.settings_line()}"]
+            head += (self.peers_lines() if s["peers"] else []) + [""] + self.chart_lines
+            notes = self.table_notes()
+        context = self.context(head, notes)
+        try:
+            text = replicate.section(context, self.records) if self.kind == "replicate" else render.section(context, self.records)
+        except Exception as e:  # the figures are in the store: its record too, so that --render can give it later
+            self.keep([context])
+            fail(f"the section could not be rendered ({type(e).__name__}: {e}); {self.res} left unchanged, the section's"
+                 f" record is in {self.st}: ./run.sh --render {self.run_id} prints it", 1)
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # one append, shielded from signals
+            signal.signal(sig, signal.SIG_IGN)
+        self.keep([context])
+        if self.lost:
+            sys.stdout.write(text)
+            fail(f"{self.lost} records could not be written to {self.st}: they are in {self.work}/records, and {self.res}"
+                 " is left as it was (the section is above)", 1)
+        copied = []
+        for f in self.charts:
+            try:
+                os.makedirs(self.charts_dir, exist_ok=True)
+                shutil.copyfile(os.path.join(self.work, f), os.path.join(self.charts_dir, f))
+                copied.append(f)
+            except OSError:
+                for c in copied + [f]:
+                    if os.path.exists(os.path.join(self.charts_dir, c)):
+                        os.unlink(os.path.join(self.charts_dir, c))
+                print(f"run.sh: cannot write {self.charts_dir}/{f}; {self.res} left unchanged, the section follows", file=sys.stderr)
+                sys.stdout.write(text)
+                sys.exit(1)
+        title = "" if os.path.exists(self.res) and os.path.getsize(self.res) else \
+            "# Results\n\nGenerated by run.sh, append-only: each run adds one section below.\n\n"
+        if not append(self.res, title + text):
+            for c in copied:
+                os.unlink(os.path.join(self.charts_dir, c))
+            print(f"run.sh: cannot write {self.res} (a full disk?): it is left as it was, and the section follows", file=sys.stderr)
+            sys.stdout.write(text)
+            sys.exit(1)
+        sys.stdout.write(text)
+        print(f"run.sh: appended to {self.res}{'; charts in ' + self.charts_dir + ': ' + ' '.join(self.charts) if self.charts else ''};"
+              f" every run's record in {self.st} (run {self.run_id})", file=sys.stderr)
+
+
+def append(path, text):
+    """PATH with TEXT appended, written as a new copy beside it and renamed over it, so that a disk
+    that fills, a failed write or a kill leaves PATH byte for byte as it was."""
+    d = os.path.dirname(path)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=d, prefix=".RESULTS.")
+    except OSError:
+        return False
+    try:
+        with os.fdopen(fd, "wb") as out:
+            if os.path.exists(path):
+                with open(path, "rb") as f:
+                    shutil.copyfileobj(f, out)
+                shutil.copymode(path, tmp)
+            else:
+                os.chmod(tmp, 0o666 & ~current_umask())
+            out.write(text.encode("utf-8"))
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        os.unlink(tmp)
+        return False
+
+
+def current_umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+# ---- The commands that run nothing, and main. ----------------------------------------------------
+
+def records_of(st, key):
+    """A stored section's record and the records of its sittings, streamed from the store."""
+    store.regular(st)
+    context = store.find_section(st, key)
+    return context, store.runs_of(st, set(store.sittings(context)))
+
+
+def offline(argv, env, here):
+    """--export, --render, --check-store: they read the store and run nothing."""
+    _, st = place(env, here)
+    what, args = argv[0], argv[1:]
+    try:
+        if what == "--render":
+            if len(args) != 1:
+                fail("usage: ./run.sh --render SECTION (its heading's time, as RESULTS prints it, or its run id)")
+            context, recs = records_of(st, args[0])
+            if context.get("kind") == "replicate" and "points" in context:
+                sys.stdout.write(replicate.section(context, recs))
+            elif "rows" not in context or context.get("kind") == "replicate":
+                raise store.StoreError(f"section {context.get('heading', context['run'])} was written before run.sh kept its"
+                                       " tables in the store")
+            else:
+                sys.stdout.write(render.section(context, recs))
+        elif what == "--export":
+            if not 1 <= len(args) <= 2:
+                fail("usage: ./run.sh --export csv|json [SECTION]")
+            if args[0] not in ("csv", "json"):
+                fail(f"--export takes csv or json, got '{args[0]}'")
+            store.regular(st)
+            (store.to_csv if args[0] == "csv" else store.to_json)(st, args[1] if len(args) == 2 else None, sys.stdout)
+        else:
+            if args not in ([], ["--repair"]):
+                fail("usage: ./run.sh --check-store [--repair]")
+            store.regular(st)
+            bad = store.problems(st)
+            for number, why in bad:
+                print(f"{st}:{number}: {why}")
+            if not bad:
+                print(f"{st}: every line is a record")
+            elif args:
+                aside, n = store.repair(st)
+                print(f"run.sh: moved {n} line{'s' if n != 1 else ''} into {aside}; the store holds the rest", file=sys.stderr)
+            return 0 if not bad or args else 1
+        sys.stdout.flush()
+    except store.StoreError as e:
+        fail(str(e), e.code)
+    except (LookupError, ValueError) as e:
+        fail(f"the section could not be rendered: {type(e).__name__}: {e}", 1)
+    except BrokenPipeError:  # `| head`: the reader has what it wanted
+        sys.stderr.close()
+    except OSError as e:
+        fail(f"cannot read {st}: {e.strerror}", 1)
+    return 0
+
+
+def main(argv, env):
+    for f in (sys.stdout, sys.stderr):  # output is UTF-8, whatever the locale or PYTHONIOENCODING
+        f.reconfigure(encoding="utf-8", errors="replace")
+    here = env.pop("BENCH_HERE", os.getcwd())
+    os.chdir(SRC)
+    if argv and argv[0] in ("--export", "--render", "--check-store"):
+        return offline(argv, env, here)
+    try:
+        tables = peers.Tables.load(LIB)
+    except peers.Bad as e:
+        fail(f"peers/: {e}", 1)
+    s, ps = parse(argv, env, tables, sys.stdout)
+    tables = tables.with_sets(ps["sets"]) if ps["sets"] else tables
+    res, st = place(env, here)
+    try:
+        pb = peers.build_dir(env, here, SRC) if s["peers"] else ""
+    except peers.Bad as e:
+        fail(str(e))
+    s["build_dir"] = pb
+    configs = plan.Planner(tables, s).plan()
+    if s["plan"]:
+        sys.stdout.write(plan.listing(tables, s, configs))
+        return 0
+    r = Run(s, ps, tables, env, res, st, here)
+    r.pb, r.charts_dir = pb, os.path.join(os.path.dirname(res), "charts")
+    check_files(res, st, r.charts_dir, bool(s["sweep"] or s["peers"]))
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, measure.on_signal)
+    try:
+        r.start()
+        est = plan.estimate(configs, pb)
+        run_env = {"N": s["N"], "sweep_ns": s["sweep_ns"]}
+        r.builder = peers.Builder(LIB, tables, ps, pb, r.pw, r.scenarios, run_env)
+        s["versions_dir"] = r.pw
+        if s["peers"]:
+            r.builder.prepare()
+        r.planned = sum(int(c.runs) for c in configs if c.kind in ("base", "row", "point")
+                        and (c.group == "ours" or r.builder.state.get(c.group) == "ok"))
+        r.run_start = time.monotonic()
+        r.run_plan(configs)
+        if r.resumed and not s["replicate"]:
+            r.notes.append(f"resumed: {r.resumed} of the {r.configs} configurations (the N=1 baselines among them) were"
+                           f" measured by an earlier run of this command at commit {r.commit} that was stopped, kept in"
+                           " PEERS_BUILD/resume")
+        r.write()
+        took = round(time.monotonic() - r.began)
+        print(f"run.sh: took {stats.minutes(took)}; estimated {stats.minutes(est[0] + (est[1] if s['peers'] else 0))}"
+              f"{f', for the whole run: {r.resumed} configurations were kept from an earlier one' if r.resumed else ''}",
+              file=sys.stderr)
+        if r.cache and not s["replicate"]:
+            shutil.rmtree(r.cache, ignore_errors=True)
+        return 1 if r.failures else 0
+    except Interrupted as e:
+        print(f"run.sh: interrupted; {res} left unchanged (the records of the runs that ended are in {st})", file=sys.stderr)
+        return e.args[0]
+    finally:
+        if hasattr(r, "work") and not r.lost:
+            shutil.rmtree(r.work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:], dict(os.environ)))

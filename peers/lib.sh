@@ -1,0 +1,388 @@
+#!/usr/bin/env bash
+# peers/lib.sh: what a descriptor (peers/FAMILY/runtimes.sh) declares and calls, in bash. The
+# harness (harness/peers.py) runs `bash peers/lib.sh FUNCTION ARGS...`, which sources every
+# descriptor and calls FUNCTION: `tables` to read the declarations, or a descriptor's detect_,
+# ready_ or build_ function, in an environment that names the build's directories (pb: PEERS_BUILD,
+# pw: this run's notes and versions), the commands, the programs to build (peer_programs) and the
+# sets of PEERS_PATCH and PEERS_DOTNET (patch_sets).
+#
+# A descriptor declares, with the family_* functions below:
+#   family_runtime 'GROUP | PEERS name | toolchain | runtime column | threads knob | fixed threads'
+#       a build group: its programs are built together (build_GROUP). The runtime column's @V@ is
+#       the version that detect or the build found (dropped when none was); the threads knob is the
+#       environment that sets the worker count to @T@ under THREADS, "-" for a runtime that has
+#       none, whose threads cell is then its fixed threads ("one per task": capped at THREAD_CAP).
+#   family_programs <<'EOF' ... EOF
+#       a line per program and variant: scenario | program | group | variant key | options |
+#       chart suffix | Java class | variant. program: built as $pb/bin/PROGRAM by build_GROUP;
+#       variant key: mutex or channel in running_avg and hash_collect, whose programs take PROGRAM
+#       N VARIANT; options: the write-ups' variants it takes: counter (atomic_counter's --hits,
+#       --mode, --spawn-from, --poll-ms, --burst, --burst-pause-ms), start (--start gated|eager),
+#       "-" for none (a program with one shape only); chart suffix: what tells the program's line or
+#       bar from another of its runtime's; Java class: its main class; variant: the table's words
+#       for what it does.
+#   family_threads 'DEFAULT' 'KNOB'
+#       how many threads its runtimes run by default, and what THREADS sets (the section's Threads line).
+#   family_toolchain NAME FORMULA PACKAGE... and family_commands VAR=default...
+#       a toolchain of its own: its Homebrew formula and its Debian packages (or npm:NAME@VERSION,
+#       installed into PEERS_BUILD/npm, never globally), and the commands the environment may name.
+# and defines the functions:
+#   build_GROUP: builds each program of `programs_of GROUP` as $pb/bin/PROGRAM, a binary or a
+#     `launcher`, from a copy of its sources (copy_src DIR); a non-zero status is a failed build,
+#     whose rows say why. Optional: ready_GROUP, run before the build, returns 1 to skip the group
+#     after a line in $pw/notes saying why.
+#   detect_TOOLCHAIN, for a toolchain of its own: `missing` when the command is absent, else the
+#     version line on stdout and each group's version in $pw/GROUP.version (detect_by_version does
+#     this for a command whose `--version` says it in its first line).
+# Every program takes PROGRAM N SLEEP_MS (or the variant), checks its own work and prints one
+# scenario= line; tests/peers_test.sh adds a runtime this way and checks its rows.
+
+nl=$'\n'
+group_lines='' program_lines='' toolchain_lines='' peer_commands='' peer_threads='' peer_knobs='ours --threads T'
+family_runtime() { group_lines="$group_lines$1$nl"; }
+family_programs() { local lines; IFS= read -r -d '' lines || :; program_lines=$program_lines$lines; }
+family_threads() {
+  [ $# -eq 2 ] || { echo "run.sh: peers/$family/runtimes.sh: family_threads takes two texts, the default threads and the knob" >&2; return 1; }
+  peer_threads="$peer_threads${peer_threads:+; }$1" peer_knobs="$peer_knobs; $2"
+}
+family_toolchain() { toolchain_lines="$toolchain_lines$*$nl"; }
+family_commands() { peer_commands="$peer_commands${peer_commands:+ }$*"; }
+
+# Ours: one line per scenario and variant, first in each scenario (group "ours": ./SCENARIO, built
+# by make; the variant key is passed as --sync VARIANT).
+family_programs <<'EOF'
+threads        | threads        | ours | -       | -       | - | - | std::thread per task
+coro_timer     | coro_timer     | ours | -       | -       | - | - | job + co_await d
+coro_shared    | coro_shared    | ours | -       | -       | - | - | job per task, co_await one event
+atomic_counter | atomic_counter | ours | -       | counter | - | - | job loop + co_await d
+running_avg    | running_avg    | ours | mutex   | start   | - | - | mutex: job per task; bench::mutex
+running_avg    | running_avg    | ours | channel | start   | - | - | channel: job per task; a channel to one consumer
+hash_collect   | hash_collect   | ours | mutex   | start   | - | - | mutex: job per task; bench::mutex
+hash_collect   | hash_collect   | ours | channel | start   | - | - | channel: job per task; a channel to one consumer
+EOF
+
+# Rust's toolchain, shared by the four Rust families (build_cargo, below): its Debian packages are
+# cargo and the Rust peers' crate sources.
+family_toolchain rust rust cargo librust-tokio-dev librust-futures-dev librust-async-std-dev librust-rand-dev librust-sha2-dev librust-uuid-dev librust-rayon-dev librust-crossbeam-channel-dev
+family_commands CARGO=cargo RUSTC=rustc
+
+# The families, in this order (the order of PEERS, of the groups, and of each table's rows), then
+# any other folder with a descriptor, in name order.
+peer_families="floor go csharp rust-tokio rust-async-std rust-threads rust-rayon node python elixir erlang java haskell nim asio"
+peers_dir=$(cd "${BASH_SOURCE[0]%/*}" && pwd)
+family=''
+for f in $peer_families "$peers_dir"/*/runtimes.sh; do
+  case $f in */runtimes.sh) [ -f "$f" ] || continue; f=${f%/runtimes.sh} f=${f##*/}; case " $peer_families " in *" $f "*) continue ;; esac; peer_families="$peer_families $f" ;; esac
+  family=$f
+  # shellcheck source=/dev/null
+  . "$peers_dir/$f/runtimes.sh" || { echo "run.sh: could not load $peers_dir/$f/runtimes.sh" >&2; exit 1; }
+done
+family=''
+# The commands, each the environment's or its default.
+for kv in $peer_commands; do v=${kv%%=*} && printf -v "$v" '%s' "${!v:-${kv#*=}}"; done
+
+# tables: the declarations, for harness/peers.py: each kind after a line "@@ KIND".
+tables() {
+  printf '@@ families\n%s\n@@ groups\n%s@@ programs\n%s@@ toolchains\n%s@@ commands\n%s\n@@ threads\n%s\n@@ knobs\n%s\n' \
+    "$peer_families" "$group_lines" "$program_lines" "$toolchain_lines" "$peer_commands" "$peer_threads" "$peer_knobs"
+}
+
+# What the harness tells each call: the programs to build, "GROUP PROGRAM CLASS" a line
+# (peer_programs), the runtime column of each group, "GROUP TEMPLATE" (peer_runtimes), and the sets of
+# PEERS_PATCH and PEERS_DOTNET, one a line (patch_sets).
+programs_of() { printf '%s\n' "${peer_programs:-}" | while read -r g p _; do [ "$g" != "$1" ] || echo "$p"; done; }
+java_class() { printf '%s\n' "${peer_programs:-}" | while read -r _ p c; do [ "$p" != "$1" ] || { echo "$c"; break; }; done; }
+runtime_label() {
+  local v='' r
+  { read -r v <"$pw/$1.version"; } 2>/dev/null
+  r=$(printf '%s\n' "${peer_runtimes:-}" | while read -r g t; do [ "$g" != "$1" ] || { echo "$t"; break; }; done)
+  if [ -z "$v" ]; then r=${r/ @V@/} r=${r/@V@/}; else r=${r/@V@/"$v"}; fi
+  echo "$r"
+}
+patch_set() { printf '%s\n' "${patch_sets:-}" | sed -n "${1}p"; }
+
+# have COMMAND: COMMAND can be run.
+have() { command -v "$1" >/dev/null 2>&1; }
+
+# missing TOOLCHAIN WHAT: lists a missing toolchain (once) with the command that installs it; not
+# while probing (the first, quiet look before an install).
+missing() {
+  local line
+  [ -z "${probing:-}" ] || return 0
+  line="$1: $2 not found; install: $(install_hint "$1")"
+  echo "run.sh: --peers: $line" >&2
+  echo "$line" >>"$pw/missing"
+}
+
+# packages TOOLCHAIN: its packages (Debian's, or npm:NAME@VERSION); formula TOOLCHAIN: Homebrew's.
+packages() { printf '%s' "$toolchain_lines" | awk -v t="$1" '$1 == t { $1 = $2 = ""; sub(/^ +/, ""); print }'; }
+
+# install_hint TOOLCHAIN: the command that installs it on this OS.
+install_hint() {
+  local sudo='sudo ' pkgs
+  [ "$(id -u)" != 0 ] || sudo=
+  pkgs=$(packages "$1")
+  case $pkgs in npm:*) echo "npm install --prefix PEERS_BUILD/npm ${pkgs#npm:}"; return ;; esac
+  if [ "$(uname -s)" = Darwin ]; then
+    echo "brew install $(printf '%s' "$toolchain_lines" | awk -v t="$1" '$1 == t { print $2 }')"
+  else
+    printf '%s' "${sudo}apt-get install $pkgs"
+    [ "$1" != dotnet ] || printf ' (on Debian, after adding Microsoft'"'"'s package repository: %s)' \
+      https://learn.microsoft.com/dotnet/core/install/linux-debian
+    echo
+  fi
+}
+
+# first_version TEXT: the first dotted version number in TEXT ("v20.20.2", "go1.19.8" and
+# 'openjdk version "17.0.15" 2025-04-15' give 20.20.2, 1.19.8 and 17.0.15).
+first_version() { printf '%s\n' "$1" | sed -n 's/^[^0-9]*\([0-9][0-9]*\(\.[0-9][0-9]*\)*\).*/\1/p' | head -n 1; }
+
+# lock_version CARGO_LOCK CRATE: the version of CRATE that cargo resolved, "" when absent.
+lock_version() {
+  awk -v c="$2" '$0 == "name = \"" c "\"" { getline; if ($1 == "version") { gsub(/"/, "", $3); print $3 }; exit }' "$1" 2>/dev/null
+}
+# crate_field CARGO_TOML KEY: KEY (name, version) of its [package], its quotes taken off.
+crate_field() {
+  awk -v k="$2" '/^\[/ { in_pkg = $0 == "[package]" } in_pkg && $1 == k && $2 == "=" { v = $3; gsub(/"/, "", v); print v; exit }' "$1"
+}
+
+# detect TOOLCHAIN: 0 when it is installed; then writes the version of its groups (the runtime
+# column's @V@, in $pw/GROUP.version) and a line naming its version for the section. Otherwise
+# lists it as missing and returns 1.
+detect() {
+  local out
+  [ "$(type -t "detect_$1")" = function ] || { echo "run.sh: --peers: no descriptor defines detect_$1" >&2; exit 1; }
+  out=$("detect_$1") || return 1
+  echo "- $1: $out" >>"$pw/tools"
+}
+
+# detect_by_version TOOLCHAIN GROUP COMMAND: the usual detect_TOOLCHAIN: the first line of
+# `COMMAND --version` is the toolchain's line, and its first version number GROUP's.
+detect_by_version() {
+  local out
+  have "$3" || { missing "$1" "\`$3\`"; return 1; }
+  out=$("$3" --version 2>&1 | head -n 1)
+  first_version "$out" >"$pw/$2.version"
+  echo "$out"
+}
+
+# detect_rust: Rust's toolchain, shared by the four Rust families.
+detect_rust() {
+  local out
+  have "$CARGO" || { missing rust "\`$CARGO\`"; return 1; }
+  out="$("$RUSTC" --version 2>&1 | head -n 1), $("$CARGO" --version 2>&1 | head -n 1)"
+  first_version "$("$RUSTC" --version 2>&1)" >"$pw/ruststd.version" # the crates' groups: build_cargo writes what cargo resolved
+  echo "$out"
+}
+
+# install_toolchain TOOLCHAIN [PACKAGE...]: unless PEERS_INSTALL=no, installs TOOLCHAIN's packages
+# (or the PACKAGEs): npm's into PEERS_BUILD/npm as any user, Debian's as root where apt-get is;
+# logged in PEERS_BUILD/logs/install-TOOLCHAIN.log, and the section says so. A toolchain apt cannot
+# give (dotnet needs Microsoft's repository) stays missing.
+install_toolchain() {
+  local tc=$1 pkgs
+  shift
+  [ "$PEERS_INSTALL" != no ] || return 1
+  pkgs=$(packages "$tc")
+  case $pkgs in npm:*) npm_install "$tc" "${pkgs#npm:}"; return ;; esac
+  [ "$(id -u)" = 0 ] && have apt-get || return 1
+  [ "$tc" != dotnet ] || return 1 # not in Debian's archive: Microsoft's repository is the user's call
+  pkgs=${*:-$pkgs}
+  echo "run.sh: --peers: $tc is missing; installing $pkgs with apt-get (PEERS_INSTALL=no turns this off)" >&2
+  if apt_install $pkgs >>"$pb/logs/install-$tc.log" 2>&1 </dev/null; then
+    echo "$tc: installed by run.sh (apt-get install $pkgs)" >>"$pw/notes"
+  else
+    echo "run.sh: --peers: apt-get install $pkgs failed (log: $pb/logs/install-$tc.log)" >&2
+    return 1
+  fi
+}
+
+# npm_install TOOLCHAIN PACKAGE: a runtime from the npm registry, into PEERS_BUILD/npm (never
+# globally, and no root needed); the section says so.
+npm_install() {
+  have npm || { echo "run.sh: --peers: $1 needs npm to be installed (npm install --prefix PEERS_BUILD/npm $2)" >&2; return 1; }
+  echo "run.sh: --peers: $1 is missing; installing $2 from the npm registry into $pb/npm (PEERS_INSTALL=no turns this off)" >&2
+  if npm install --prefix "$pb/npm" --no-audit --no-fund "$2" >>"$pb/logs/install-$1.log" 2>&1 </dev/null; then
+    echo "$1: installed by run.sh (npm install --prefix PEERS_BUILD/npm $2)" >>"$pw/notes"
+  else
+    echo "run.sh: --peers: npm install $2 failed (log: $pb/logs/install-$1.log)" >&2
+    return 1
+  fi
+}
+
+# npm_tool VARIABLE FILE: the command of a runtime from the npm registry: VARIABLE's value when the
+# user named one, else FILE under PEERS_BUILD/npm/node_modules where run.sh installed it, else
+# FILE's own name on PATH (bun, deno).
+npm_tool() {
+  local v=${!1}
+  if [ "$v" != npm ]; then echo "$v"; elif [ -x "$pb/npm/node_modules/$2" ]; then echo "$pb/npm/node_modules/$2"; else basename "$2"; fi
+}
+
+# apt_install PACKAGE...: a fresh image has no package lists yet: update only when the plain
+# install fails.
+apt_install() {
+  DEBIAN_FRONTEND=noninteractive apt-get install -y "$@" ||
+    { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y "$@"; }
+}
+
+# copy_src DIR [COPY]: a fresh copy of peers/DIR as $pb/src/COPY (default: DIR; times kept, so
+# unchanged sources stay older than what was built from them), without the bin/ and obj/ that a
+# build by hand in peers/ may have left.
+copy_src() {
+  local to=${2:-$1}
+  rm -rf "${pb:?}/src/${to:?}" && mkdir -p "$pb/src" && cp -Rp "$peers_dir/$1" "$pb/src/$to" &&
+    rm -rf "$pb/src/$to"/*/bin "$pb/src/$to"/*/obj
+}
+
+# launcher PROGRAM COMMAND...: $pb/bin/PROGRAM, a script that execs COMMAND "$@" (exec: the
+# runtime itself is the process /usr/bin/time measures).
+launcher() {
+  local out=$pb/bin/$1 line=exec a
+  shift
+  for a in "$@"; do line="$line '$(printf '%s' "$a" | sed "s/'/'\\\\''/g")'"; done
+  printf '#!/bin/sh\n%s "$@"\n' "$line" >"$out" && chmod +x "$out"
+}
+
+# Rust: the four Rust families' build. build_cargo CRATE GROUP PREFIX [NAME]: builds a copy of
+# peers/CRATE in release mode; in the debian mode, offline against Debian's crate sources through a
+# config that exists only in that copy. The runtime column then names the version of crate NAME that
+# cargo resolved. For a GROUP@SET, the copy is CRATE@SET and its Cargo.toml gets that set of
+# PEERS_PATCH as [patch.crates-io] (a patch cargo does not use fails the build: patch_check); a
+# program's binary is named without "@SET". $pw/GROUP.crate names the copy (the harness reads it).
+build_cargo() {
+  local set='' d p mode status v unused=''
+  case $2 in *@*) set=${2##*@} ;; esac
+  d=$pb/rust/$1${set:+@$set}
+  echo "$d" >"$pw/$2.crate" || return 1
+  mode=$(cat "$pw/cargo_mode" 2>/dev/null)
+  [ -n "$mode" ] || mode=crates-io # std::thread alone: no crates, nothing to fetch
+  mkdir -p "$d" && rm -rf "$d/src" && cp -Rp "$peers_dir/$1/src" "$peers_dir/$1/Cargo.toml" "$d/" || return 1
+  [ -z "$set" ] || patch_section "$set" >>"$d/Cargo.toml" || return 1
+  # A lock resolved against the other source, or other patches, names versions this build may not have.
+  [ "$(cat "$d/.source" 2>/dev/null)" = "$mode ${set:+$(patch_set "$set")}" ] || rm -f "$d/Cargo.lock"
+  echo "$mode ${set:+$(patch_set "$set")}" >"$d/.source"
+  if [ "$mode" = debian ]; then
+    mkdir -p "$d/.cargo" &&
+      printf '[source.crates-io]\nreplace-with = "debian"\n\n[source.debian]\ndirectory = "%s"\n' "$registry" >"$d/.cargo/config.toml" &&
+      (cd "$d" && "$CARGO" build --release --offline --target-dir "$d/target")
+  else
+    rm -f "$d/.cargo/config.toml"
+    (cd "$d" && "$CARGO" build --release --target-dir "$d/target")
+  fi
+  status=$?
+  # A patch cargo did not use fails the build, and its label does not say patched.
+  [ "$status" -ne 0 ] || [ -z "$set" ] || patch_check "$set" "$d/Cargo.lock" || status=1 unused=yes
+  # Even after a failed build: the lock, once resolved, says which version failed.
+  v=
+  [ -z "${4:-}" ] || v=$(lock_version "$d/Cargo.lock" "$4")
+  if [ -n "$set" ] && [ -n "$v" ]; then
+    if [ -n "$unused" ]; then v="$v (PEERS_PATCH set $set not used)"; else v="$v $(patch_label "$set" "$4")"; fi
+  fi
+  [ -z "$v" ] || echo "$v" >"$pw/$2.version"
+  [ "$status" -eq 0 ] || return 1
+  for p in $(programs_of "$2"); do cp "$d/target/release/$(echo "${p#"$3"-}" | sed 's/@[0-9]*$//')" "$pb/bin/$p" || return 1; done
+}
+
+# patch_section SET: the [patch.crates-io] table of set SET, for a build copy's Cargo.toml only.
+patch_section() {
+  local w
+  printf '\n[patch.crates-io]\n'
+  for w in $(patch_set "$1"); do printf '%s = { path = "%s" }\n' "${w%%=*}" "${w#*=}"; done
+}
+# patch_check SET LOCK: each crate of set SET is in LOCK at the version of its source; one that is
+# not was dropped by cargo (it only warns), so the build fails and its row says which.
+patch_check() {
+  local w name want got
+  for w in $(patch_set "$1"); do
+    name=${w%%=*} want=$(crate_field "${w#*=}/Cargo.toml" version) got=$(lock_version "$2" "$name")
+    [ "$got" = "$want" ] || {
+      if [ -n "$got" ]; then got="$name $got"; else got="no $name"; fi
+      echo "error: patch not used: $name $want (PEERS_PATCH set $1), cargo resolved $got"
+      return 1
+    }
+  done
+}
+# patch_label SET NAME: what the runtime column adds to the version of NAME under set SET:
+# "(patched, COMMIT)" where NAME's source is a git checkout whose Cargo.toml git tracks, with
+# "-dirty" when the source differs from that commit, else "(patched)"; never a path.
+patch_label() {
+  local w d commit=''
+  for w in $(patch_set "$1"); do
+    [ "${w%%=*}" = "$2" ] || continue
+    d=${w#*=}
+    # A crate copied into some other repository's tree is not that repository's commit.
+    git -C "$d" ls-files --error-unmatch Cargo.toml >/dev/null 2>&1 || continue
+    commit=$(git -C "$d" rev-parse --short=7 HEAD 2>/dev/null) || commit=
+    [ -z "$commit" ] || [ -z "$(git -C "$d" status --porcelain -- . 2>/dev/null)" ] || commit=$commit-dirty
+  done
+  echo "(patched${commit:+, $commit})"
+}
+# build_patched GROUP@SET: the group built against set SET of PEERS_PATCH (a Rust group), or for
+# the .NET version of that set (PEERS_DOTNET, a C# group): its own build, given GROUP@SET.
+build_patched() { "build_${1%@*}" "$1"; }
+
+# crate_packages: the Debian packages of the Rust peers' crate sources (rust's line after cargo).
+crate_packages() { printf '%s' "$toolchain_lines" | awk '$1 == "rust" { for (i = 4; i <= NF; i++) print $i }'; }
+
+# cargo_mode GROUP: decides once where the crates come from: crates-io, or debian when crates.io
+# cannot be reached and Debian's crate sources are installed; the section says which.
+cargo_mode() {
+  local crate=rust-tokio mode probe
+  [ ! -s "$pw/cargo_mode" ] || return 0
+  [ "$1" != asyncstd ] || crate=rust-async-std
+  case $PEERS_CARGO in
+    crates-io) mode=crates-io ;;
+    debian) mode=debian; [ -n "$(ls "$registry" 2>/dev/null)" ] || install_toolchain rust $(crate_packages) || : ;;
+    *)
+      probe=$pw/probe
+      mkdir -p "$probe" && cp -Rp "$peers_dir/$crate/src" "$peers_dir/$crate/Cargo.toml" "$probe/"
+      echo "run.sh: --peers: asking crates.io for the Rust peers' crates" >&2
+      if (cd "$probe" && CARGO_NET_RETRY=0 CARGO_HTTP_TIMEOUT=20 "$CARGO" fetch) >>"$pb/logs/cargo-probe.log" 2>&1 </dev/null; then
+        mode=crates-io
+      elif [ -n "$(ls "$registry" 2>/dev/null)" ] || { install_toolchain rust $(crate_packages) && [ -n "$(ls "$registry" 2>/dev/null)" ]; }; then
+        mode=debian
+        echo "crates.io could not be reached (log: PEERS_BUILD/logs/cargo-probe.log): the Rust peers were built offline from Debian's crate sources in $registry" >>"$pw/notes"
+      else
+        mode=crates-io # the build fails and its row says why
+        echo "crates.io could not be reached and $registry is empty: $(install_hint rust) gives the Rust peers Debian's crate sources" >>"$pw/notes"
+      fi ;;
+  esac
+  echo "$mode" >"$pw/cargo_mode"
+  # After every toolchain's own line in the section.
+  if [ "$mode" = debian ]; then
+    echo "- rust crates: Debian's sources in $registry, built offline" >>"$pw/tools.last"
+  else
+    echo "- rust crates: crates.io (or cargo's cache)" >>"$pw/tools.last"
+  fi
+}
+
+# beam_procs: the BEAM's +P for this run: N + 1024 (a sweep's largest N), at least 2^20.
+beam_procs() {
+  local procs=$((${N:-${sweep_ns##* }} + 1024))
+  [ "$procs" -ge 1048576 ] || procs=1048576
+  echo "$procs"
+}
+
+# The C++ groups (Boost.Asio, the floor): compiled again only when the source or the compiler
+# changed; into a temporary file first, so an interrupted build never leaves a binary that looks
+# up to date.
+build_cxx() {
+  local p src stamp
+  copy_src "$1" || return 1
+  stamp="$CXX -O2 -std=c++20 -pthread | $("$CXX" --version 2>&1 | head -n 1)"
+  [ "$(cat "$pb/$1.stamp" 2>/dev/null)" = "$stamp" ] || rm -f "$pb/bin/$1"-*
+  for p in $(programs_of "$1"); do
+    src=$pb/src/$1/${p#"$1"-}.cpp
+    [ "$pb/bin/$p" -nt "$src" ] && continue
+    "$CXX" -O2 -std=c++20 -pthread -o "$pb/bin/$p.tmp" "$src" && mv "$pb/bin/$p.tmp" "$pb/bin/$p" || return 1
+  done
+  echo "$stamp" >"$pb/$1.stamp"
+}
+
+# ready GROUP and build GROUP: the group's ready_ function where it has one, and its build (a copy
+# GROUP@SET is built by build_patched).
+ready() { [ "$(type -t "ready_$1")" != function ] || "ready_$1" "$1"; }
+build() { case $1 in *@*) build_patched "$1" ;; *) "build_$1" "$1" ;; esac; }
+
+# Called by the harness: FUNCTION ARGS...
+[ "${BASH_SOURCE[0]}" != "$0" ] || [ $# -eq 0 ] || "$@"
