@@ -83,6 +83,11 @@ SAN_tsan := -O1 -g -fsanitize=thread -DBENCH_SANITIZED
 asan tsan:
 	$(MAKE) test-binaries CXX=clang++ CXXFLAGS="$(SAN_$@)" TEST_DIR=tests/build/$@ BIN_DIR=tests/build/$@/bin SANITIZER=$@
 
+# A machine where a process takes 7 ms to start: LD_PRELOAD=$PWD/tests/build/slow_start.so make test.
+tests/build/slow_start.so: tests/slow_start.c
+	@mkdir -p tests/build
+	$(CC) -O2 -shared -fPIC -pthread -o $@ $<
+
 # Installs Catch2 when it is missing and we can (root with apt-get); otherwise says how.
 catch2:
 	@CXX="$(CXX)" tests/need_catch2.sh

@@ -41,21 +41,13 @@ def width(s):
     return len(s.encode("utf-8", "surrogateescape"))
 
 
-def log10(v):
-    return math.log10(v)
-
-
 def dec_lo(v):
     """The decade at or below v, and (dec_hi) the one at or above (1000 is its own decade)."""
-    return math.floor(log10(v) + 1e-9)
+    return math.floor(math.log10(v) + 1e-9)
 
 
 def dec_hi(v):
-    return math.ceil(log10(v) - 1e-9)
-
-
-def pow10(e):
-    return 10.0 ** e
+    return math.ceil(math.log10(v) - 1e-9)
 
 
 def num(v):
@@ -64,15 +56,15 @@ def num(v):
 
 
 def g(v):
-    """A number as awk prints one in a string (CONVFMT, %.6g): a whole one as an integer."""
+    """A number as a label: a whole one as an integer, else six significant digits."""
     return "%d" % v if v == int(v) and abs(v) < 1e16 else "%.6g" % v
 
 
 def count_label(e):
     for at, suffix in ((9, "G"), (6, "M"), (3, "K")):
         if e >= at:
-            return g(pow10(e - at)) + suffix
-    return g(pow10(e))
+            return g(10.0 ** (e - at)) + suffix
+    return g(10.0 ** e)
 
 
 def wrap(text, chars, sep):
@@ -115,14 +107,14 @@ class Chart:
                 self.yhi += 1
         else:
             raw = hi / 5
-            mag = pow10(math.floor(log10(raw) + 1e-9))
+            mag = 10.0 ** math.floor(math.log10(raw) + 1e-9)
             f = raw / mag
             self.step = (1 if f <= 1 else 2 if f <= 2 else 2.5 if f <= 2.5 else 5 if f <= 5 else 10) * mag
             self.ymax = math.ceil(hi / self.step - 1e-9) * self.step
 
     def frac(self, v):
         """Where MiB v lies along the axis, from 0 to 1."""
-        return (log10(v) - self.ylo) / (self.yhi - self.ylo) if self.ylog else v / self.ymax
+        return (math.log10(v) - self.ylo) / (self.yhi - self.ylo) if self.ylog else v / self.ymax
 
     def linear_ticks(self, start):
         v = start
@@ -211,11 +203,11 @@ def lines_chart(c, rows):
     c.scale(mmin, mmax)
 
     def xpos(n):
-        return L + PAD + (log10(n) - xlo) / (xhi - xlo) * (R - L - 2 * PAD)
+        return L + PAD + (math.log10(n) - xlo) / (xhi - xlo) * (R - L - 2 * PAD)
 
     def ypos(v):
         if c.ylog:
-            return B - PAD - (log10(v) - c.ylo) / (c.yhi - c.ylo) * (B - T - 2 * PAD)
+            return B - PAD - (math.log10(v) - c.ylo) / (c.yhi - c.ylo) * (B - T - 2 * PAD)
         return B - v / c.ymax * (B - T - PAD)
 
     def marker(shape, x, y):
@@ -237,34 +229,34 @@ def lines_chart(c, rows):
 
     p = c.p
     c.page(W, H, c.title)
-    yticks = [pow10(e) for e in range(c.ylo, c.yhi + 1)] if c.ylog else None
+    yticks = [10.0 ** e for e in range(c.ylo, c.yhi + 1)] if c.ylog else None
     # Grid, ticks and tick labels.
     p('<g class="grid" stroke="#e4e4e4" stroke-width="1">\n')
     for e in range(xlo, xhi + 1):
-        p('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d"/>\n' % (xpos(pow10(e)), T, xpos(pow10(e)), B))
+        p('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d"/>\n' % (xpos(10.0 ** e), T, xpos(10.0 ** e), B))
     for v in (yticks if c.ylog else c.linear_ticks(c.step)):
         p('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f"/>\n' % (L, ypos(v), R, ypos(v)))
     p("</g>\n")
     p('<g class="axes" stroke="#333" stroke-width="1" fill="none">\n')
     p('<polyline points="%d,%d %d,%d %d,%d"/>\n' % (L, T, L, B, R, B))
     for e in range(xlo, xhi + 1):
-        p('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d"/>\n' % (xpos(pow10(e)), B, xpos(pow10(e)), B + 6))
+        p('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d"/>\n' % (xpos(10.0 ** e), B, xpos(10.0 ** e), B + 6))
         if e < xhi:
             for i in range(2, 10):
-                p('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d"/>\n' % (xpos(i * pow10(e)), B, xpos(i * pow10(e)), B + 3))
+                p('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d"/>\n' % (xpos(i * 10.0 ** e), B, xpos(i * 10.0 ** e), B + 3))
     if c.ylog:
         for e in range(c.ylo, c.yhi + 1):
-            p('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f"/>\n' % (L - 6, ypos(pow10(e)), L, ypos(pow10(e))))
+            p('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f"/>\n' % (L - 6, ypos(10.0 ** e), L, ypos(10.0 ** e)))
             if e < c.yhi:
                 for i in range(2, 10):
-                    p('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f"/>\n' % (L - 3, ypos(i * pow10(e)), L, ypos(i * pow10(e))))
+                    p('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f"/>\n' % (L - 3, ypos(i * 10.0 ** e), L, ypos(i * 10.0 ** e)))
     else:
         for v in c.linear_ticks(0):
             p('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f"/>\n' % (L - 6, ypos(v), L, ypos(v)))
     p("</g>\n")
     p('<g class="tick-labels" fill="#333">\n')
     for e in range(xlo, xhi + 1):
-        p('<text class="xtick" x="%.1f" y="%d" text-anchor="middle">%s</text>\n' % (xpos(pow10(e)), B + 20, count_label(e)))
+        p('<text class="xtick" x="%.1f" y="%d" text-anchor="middle">%s</text>\n' % (xpos(10.0 ** e), B + 20, count_label(e)))
     for v in (yticks if c.ylog else c.linear_ticks(0)):
         p('<text class="ytick" x="%d" y="%.1f" text-anchor="end">%s</text>\n' % (L - 9, ypos(v) + 4, num(v)))
     p("</g>\n")
@@ -371,7 +363,7 @@ def bars_chart(c, rows):
         if nnot:
             p('<rect x="%d" y="%d" width="14" height="10" fill="url(#not-alive)"/><text x="%d" y="%d">not all N alive at once: not a measure of N waiting tasks</text>' % (kx - 6, T - 22, kx + 14, T - 13))
         p("</g>\n")
-    ticks = [pow10(e) for e in range(c.ylo, c.yhi + 1)] if c.ylog else None
+    ticks = [10.0 ** e for e in range(c.ylo, c.yhi + 1)] if c.ylog else None
     # Grid and MiB ticks along the bottom.
     p('<g class="grid" stroke="#e4e4e4" stroke-width="1">\n')
     for v in (ticks if c.ylog else c.linear_ticks(c.step)):
@@ -381,10 +373,10 @@ def bars_chart(c, rows):
     p('<polyline points="%d,%d %d,%d %d,%d"/>\n' % (L, T, L, B, R, B))
     if c.ylog:
         for e in range(c.ylo, c.yhi + 1):
-            p('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d"/>\n' % (bx(pow10(e)), B, bx(pow10(e)), B + 6))
+            p('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d"/>\n' % (bx(10.0 ** e), B, bx(10.0 ** e), B + 6))
             if e < c.yhi:
                 for i in range(2, 10):
-                    p('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d"/>\n' % (bx(i * pow10(e)), B, bx(i * pow10(e)), B + 3))
+                    p('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d"/>\n' % (bx(i * 10.0 ** e), B, bx(i * 10.0 ** e), B + 3))
     else:
         for v in c.linear_ticks(0):
             p('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d"/>\n' % (bx(v), B, bx(v), B + 6))
@@ -400,7 +392,7 @@ def bars_chart(c, rows):
         y = T + 4 + ROW * k
         mid = y + (ROW - 8) / 2
         marked = c.marked(b["label"])
-        x0, x1 = bx(pow10(c.ylo) if c.ylog else 0), bx(float(b["mib"]))
+        x0, x1 = bx(10.0 ** c.ylo if c.ylog else 0), bx(float(b["mib"]))
         p('<g class="bar" data-label="%s" data-mib="%s" data-published="%s" data-alive="%s" data-ratio="%s" data-x="%.1f" data-w="%.1f"%s>'
           % (esc(b["label"]), b["mib"], b["pub"] or "-", b["alive"], "%.2f" % b["ratio"] if "ratio" in b else "-", x0, x1 - x0,
              ' data-marked="yes"' if marked else ""))

@@ -12,9 +12,9 @@ import re
 import sys
 from dataclasses import dataclass
 
+import replicate
 from scenarios import SCENARIOS  # each scenario's description: harness/scenarios.txt
 
-OURS_LABEL = "c++20 (this repo)"
 SETTINGS = ("scenarios", "N", "sweep", "sweep_ns", "peers", "replicate", "quick", "pubfile", "TABLES",
             "RUNS", "THREADS", "START", "SLEEP_MS", "THREAD_CAP", "PEER_TIMEOUT", "PEERS", "peers_sleep_ms",
             "HITS", "MODE", "SPAWN_FROM", "POLL_MS", "BURST", "BURST_PAUSE_MS",
@@ -283,10 +283,9 @@ class Planner:
         """A replication: for each group of the write-up's tables, with its settings, for each row of
         its scenarios with a program here, a series over the group's N list labelled ID@GROUP; a
         limit line per scenario and group."""
-        import replicate  # a replication's only: it reads the write-up's data file
         s = self.s
         pub = published(s)
-        rows_ = rows(self.t, pub)
+        rows_ = replicate.rows(self.t, pub)
         for grp in replicate.groups(pub, s["quick"] != "", s["peers_sleep_ms"]):
             gs = dict(s, sweep_ns=grp[2])
             for kv in ([] if grp[1] == "-" else grp[1].split()):
@@ -316,32 +315,8 @@ class Planner:
 
 
 def published(s):
-    import replicate
     with open(s["pubfile"], encoding="utf-8", newline="") as f:
         return replicate.Published(f.read(), s["TABLES"])
-
-
-def rows(tables, pub):
-    """The write-up's rows, as ID, scenario, program here, variant, threads and label, in its order,
-    each followed by its program's copies built against a set of PEERS_PATCH or for a version of
-    PEERS_DOTNET (program@SET: row ID+SET); then ours, one row per scenario, variant and threads
-    among them ("ours" and those, joined by ":"), labelled as ours."""
-    copies = {}
-    for r in tables.catalogue:
-        m = re.fullmatch("(.*)@[0-9]+", r["prog"])
-        if m and r["prog"] not in copies.setdefault(m.group(1), []):
-            copies[m.group(1)].append(r["prog"])
-    out, ours = [], {}
-    for id_ in pub.rows:
-        w = pub.row[id_]
-        f = (w["scen"], w["prog"], w["variant"], w["threads"], w["label"])
-        out.append((id_,) + f)
-        out += [(f"{id_}+{c.partition('@')[2]}", f[0], c) + f[2:] for c in copies.get(w["prog"], [])]
-        ours.setdefault((f[0], f[2], f[3]), None)
-    for scen, key, t in ours:
-        id_ = "ours:" + scen + ("" if key == "-" else ":" + key) + ("" if t == "-" else f":{t}t")
-        out.append((id_, scen, scen, key, t, OURS_LABEL))
-    return out
 
 
 def estimate(plan, build_dir):
@@ -422,10 +397,9 @@ def listing(tables, s, plan):
         configs += c.kind in ("row", "point")
         lines.append([c.kind, c.scenario, tables.runtime_label(c.group, s["versions_dir"]), c.program.removeprefix("./")]
                      + [v or "-" for v in (c.n, c.threads, c.args, c.env, c.runs, c.limit, variant)])
-    # The widths in bytes, as the C locale's awk counted them.
-    width = [max(len(l[i].encode()) for l in lines) for i in range(len(head) - 1)]
+    width = [max(len(l[i]) for l in lines) for i in range(len(head) - 1)]
     out = [f"{s['command_line']}: {configs} configurations, {runs} runs", ""]
-    out += ["".join(c + " " * (w - len(c.encode()) + 2) for c, w in zip(l, width)) + l[-1] for l in lines]
+    out += ["".join(c.ljust(w + 2) for c, w in zip(l, width)) + l[-1] for l in lines]
     out += ["", "Nothing was built or run." + (" When it runs, a runtime whose toolchain is missing is left out,"
                                                " and one whose build fails gets a row that says so." if s["peers"] else "")]
     runs_s, builds_s, unbuilt = estimate(plan, s["build_dir"])

@@ -30,6 +30,16 @@ UNITS = {"KB": ("mem", 1), "KiB": ("mem", 1), "KiB,": ("mem", 1), "MB": ("mem", 
          "MiB": ("mem", 1024), "GB": ("mem", 1048576), "%": ("pct", 1), "s": ("time", 1),
          "ms": ("time", 0.001), "m:ss": ("time", 1)}
 SETTABLE = settings.SETTABLE
+OURS = "c++20 (this repo)"
+
+
+def read(path):
+    with open(path, encoding="utf-8", newline="") as f:
+        return f.read()
+
+
+def published(path, tables=""):
+    return Published(read(path), tables)
 
 NUM = re.compile(r"^[0-9][0-9,]*([.][0-9]+)?$|^[0-9]+:[0-5][0-9]([.][0-9]+)?$")
 
@@ -640,8 +650,7 @@ def bars(context, records):
             bar(c, f"{pub.label(r)} ({sec.here[c]['label']})")
     for id_ in sec.ours:
         bar(id_, sec.here[id_]["label"])
-    # As sort -n on the MiB sorts them: a tie by the line's bytes.
-    return [line for _, line in sorted(out, key=lambda x: (x[0], x[1].encode()))]
+    return [line for _, line in sorted(out)]  # smallest first
 
 
 MEASURES = ("max_rss", "max_rss_mean", "avg_rss", "avg_rss_window", "rss_wait", "cpu_pct", "wall",
@@ -866,6 +875,29 @@ class Check:
         return first(self.col_fault(w[1]), self.table_fault(w[2], w[6]), self.table_fault(w[4], w[6]))
 
 
+def rows(tables, pub):
+    """The write-up's rows, as ID, scenario, program here, variant, threads and label, in its order,
+    each followed by its program's copies built against a set of PEERS_PATCH or for a version of
+    PEERS_DOTNET (program@SET: row ID+SET); then ours, one row per scenario, variant and threads
+    among them ("ours" and those, joined by ":"), labelled as ours."""
+    copies = {}
+    for r in tables.catalogue:
+        m = re.fullmatch("(.*)@[0-9]+", r["prog"])
+        if m and r["prog"] not in copies.setdefault(m.group(1), []):
+            copies[m.group(1)].append(r["prog"])
+    out, ours = [], {}
+    for id_ in pub.rows:
+        w = pub.row[id_]
+        f = (w["scen"], w["prog"], w["variant"], w["threads"], w["label"])
+        out.append((id_,) + f)
+        out += [(f"{id_}+{c.partition('@')[2]}", f[0], c) + f[2:] for c in copies.get(w["prog"], [])]
+        ours.setdefault((f[0], f[2], f[3]), None)
+    for scen, key, t in ours:
+        id_ = "ours:" + scen + ("" if key == "-" else ":" + key) + ("" if t == "-" else f":{t}t")
+        out.append((id_, scen, scen, key, t, OURS))
+    return out
+
+
 def check(path, text):
     """(problems, the data file read): every problem of Check, then those of the run lines' settings
     and of each table's over them, by run.sh's rules (settings.problem); the run lines' once."""
@@ -902,9 +934,8 @@ def list_all(folder, estimate, out):
 def here_rows(run):
     """Each row's program here: ID, the runtime column here (with its version), the variant cell,
     the program, and its build's state (ok, missing, "build failed: ...")."""
-    import plan  # whose rows these are
     t, s, out = run.t, run.s, []
-    for id_, scen, prog, key, threads, _ in plan.rows(t, Published(open(s["pubfile"], encoding="utf-8").read(), s["TABLES"])):
+    for id_, scen, prog, key, threads, _ in rows(t, published(s["pubfile"], s["TABLES"])):
         r = None if prog == "-" else next((x for x in t.catalogue if x["scen"] == scen and x["prog"] == prog
                                            and key in ("-", x["key"])), None)
         g, variant = (r["group"], r["variant"]) if r else ("-", "-")
@@ -925,7 +956,7 @@ def fields(run):
     ran, --quick, --peers' sleep, RUNS, the machine here, each row's program here and each point
     (ID@GROUP, N, and the plan line that measured it or why none did)."""
     s, m = run.s, run.machine
-    return {"published": open(s["pubfile"], encoding="utf-8", newline="").read(), "tables": s["TABLES"],
+    return {"published": read(s["pubfile"]), "tables": s["TABLES"],
             "quick": s["quick"], "long_ms": int(s["peers_sleep_ms"]), "runs_here": s["RUNS"],
             "machine_here": f"CPU: {m['cpu']}; cores: {m['cores']}; memory: {m['memory']}", "here": here_rows(run),
             "points": [dict(label=l, n=n, **({"ref": ref} if ref and why == "-" else {"why": why})) for l, n, why, _, ref in run.rep]}
@@ -934,7 +965,7 @@ def fields(run):
 def head(run, machine_lines):
     """The lines of a replication's section before its tables, and its notes."""
     s = run.s
-    pub = Published(open(s["pubfile"], encoding="utf-8").read())
+    pub = published(s["pubfile"])
     quick = "; --quick: every N of the write-up above 1 divided by 10" + (", and HITS too" if s["HITS"] else "") + \
         ", so no figure is set against a published one and no claim is judged (keeping N and cutting the sleep instead" \
         " would change whether every task is alive at once)" if s["quick"] else ""
@@ -955,8 +986,7 @@ def head(run, machine_lines):
     notes = run.pw_lines("limits", "- ") + run.pw_lines("notes", "- ") + run.pw_lines("missing", "- not run: ")
     cores = run.machine["cores"].split(" ")[0]
     seen = set()
-    import plan
-    for row in plan.rows(run.t, pub):  # a worker count above the cores here runs oversubscribed
+    for row in rows(run.t, pub):  # a worker count above the cores here runs oversubscribed
         t = row[4]
         if t.isdigit() and int(t) > int(cores) and t not in seen:
             seen.add(t)

@@ -19,6 +19,7 @@ import time
 import zlib
 
 import charts
+import export
 import machine
 import measure
 import peers
@@ -48,7 +49,7 @@ def usage(tables):
        ./run.sh --sweep --peers [scenario ...]
        ./run.sh --replicate [NAME [--quick]]
        ./run.sh --plan ARGS...
-       ./run.sh --export csv|json [SECTION]
+       ./run.sh --export csv|json|md [SECTION]
        ./run.sh --render SECTION
        ./run.sh --check-store [--repair]
   N         tasks (threads) per scenario: digits only, >= 1
@@ -78,7 +79,7 @@ def usage(tables):
             installs and writes nothing; a run says at its end how long it took against that
   --export  writes the records in STORE, of every run or of one SECTION (its heading's time as
             RESULTS prints it, 2026-12-06 18:40, or its run id), as CSV or a JSON array on
-            stdout, for a spreadsheet or a plotting tool; nothing runs
+            stdout, for a spreadsheet or a plotting tool, or SECTION itself (md); nothing runs
   --render  prints SECTION again, its table computed from the store's records; a section renders
             again if the store holds its record: from 2026-12-02 on for a plain, --peers or --sweep
             section, from 2026-12-06 20:06 on for a replication; nothing runs
@@ -120,96 +121,70 @@ have ended, however they end.
 
 # ---- The command line and the settings. ---------------------------------------------------------
 
+def need(ok, message, code=2):
+    """Exits with MESSAGE (one line, exit 2 for bad input) unless OK."""
+    if not ok:
+        fail(message, code)
+
+
 def parse(argv, env, tables, out):
     """What to do, as a dict of run.sh's settings (the planner's s, every value a string), from the
     command line and the environment; a bad one exits 2 with one line."""
     s = dict.fromkeys(plan.SETTINGS + ("plan",), "")
-    s["command_line"] = " ".join(["./run.sh"] + argv)
-    args = list(argv)
+    s["command_line"], args, name = " ".join(["./run.sh"] + argv), list(argv), ""
     while args and args[0] in ("--plan", "--sweep", "--peers", "--replicate"):
-        key = {"--plan": "plan", "--sweep": "sweep", "--peers": "peers", "--replicate": "replicate"}[args[0]]
-        if s.get(key):
-            fail(f"{args[0]} is given twice")
-        s[key] = "yes"
-        args.pop(0)
-    form = "./run.sh --peers N [scenario ...]" if s["peers"] else "./run.sh N [scenario ...]"
-    name = ""
+        need(not s[args[0][2:]], f"{args[0]} is given twice")
+        s[args.pop(0)[2:]] = "yes"
+    if any(a in ("-h", "--help") for a in args):
+        out.write(usage(tables))
+        sys.exit(0)
     if s["replicate"]:
-        if s["sweep"] or s["peers"]:
-            fail("--replicate runs a write-up's own configuration: no --sweep or --peers with it")
+        need(not (s["sweep"] or s["peers"]), "--replicate runs a write-up's own configuration: no --sweep or --peers with it")
         for a in args:
-            if a in ("-h", "--help"):
-                out.write(usage(tables))
-                sys.exit(0)
-            if a == "--quick":
-                if s["quick"]:
-                    fail("--quick is given twice")
-                s["quick"] = "yes"
-            elif a.startswith("-"):
-                fail(f"unknown option '{a}' (usage: ./run.sh --replicate [NAME [--quick]])")
-            elif name:
-                fail(f"--replicate takes one write-up, got '{name}' and '{a}'")
-            else:
-                name = a
+            need(a == "--quick" or not a.startswith("-"), f"unknown option '{a}' (usage: ./run.sh --replicate [NAME [--quick]])")
+            need(not (a == "--quick" and s["quick"]), "--quick is given twice")
+            need(a == "--quick" or not name, f"--replicate takes one write-up, got '{name}' and '{a}'")
+            s["quick"], name = "yes" if a == "--quick" else s["quick"], name if a == "--quick" else a
         if not name:
-            if env.get("TABLES"):
-                fail("TABLES picks tables of one write-up: ./run.sh --replicate NAME")
-            if s["quick"] or s["plan"]:
-                fail("--replicate needs a write-up's name with --quick or --plan (./run.sh --replicate lists them)")
+            need(not env.get("TABLES"), "TABLES picks tables of one write-up: ./run.sh --replicate NAME")
+            need(not (s["quick"] or s["plan"]), "--replicate needs a write-up's name with --quick or --plan (./run.sh --replicate lists them)")
             replicate.list_all(os.path.join(SRC, "peers", "published"), lambda n: estimate_of(n, env), out)
             sys.exit(0)
         args, s["peers"], s["sweep"] = [], "yes", "yes"
     for a in args:
-        if a in ("-h", "--help"):
-            out.write(usage(tables))
-            sys.exit(0)
-        if a in ("--sweep", "--peers", "--plan"):
-            fail({"--sweep": "--sweep comes first (usage: ./run.sh --sweep [--peers] [scenario ...])",
-                  "--peers": "--peers comes first (usage: ./run.sh --peers N [scenario ...] or ./run.sh --sweep --peers [scenario ...])",
-                  "--plan": "--plan comes first (usage: ./run.sh --plan ARGS ...)"}[a])
-        if a in ("--export", "--render", "--check-store"):
-            fail(f"{a} comes first, alone (usage: ./run.sh --export csv|json [SECTION], ./run.sh --render SECTION,"
-                 " ./run.sh --check-store [--repair])")
-        if a.startswith("-"):
-            fail(f"unknown option '{a}' (allowed: --plan, --sweep, --peers, --replicate [NAME [--quick]], --export,"
-                 " --render, --check-store, --help; settings go in the environment, see --help)")
-    if env.get("TABLES") and not s["replicate"]:
-        fail("TABLES is for --replicate NAME: it picks which of a write-up's tables run")
+        need(a not in ("--sweep", "--peers", "--plan"), {
+            "--sweep": "--sweep comes first (usage: ./run.sh --sweep [--peers] [scenario ...])",
+            "--peers": "--peers comes first (usage: ./run.sh --peers N [scenario ...] or ./run.sh --sweep --peers [scenario ...])",
+            "--plan": "--plan comes first (usage: ./run.sh --plan ARGS ...)"}.get(a))
+        need(a not in ("--export", "--render", "--check-store"), f"{a} comes first, alone (usage: ./run.sh --export"
+             " csv|json|md [SECTION], ./run.sh --render SECTION, ./run.sh --check-store [--repair])")
+        need(not a.startswith("-"), f"unknown option '{a}' (allowed: --plan, --sweep, --peers, --replicate [NAME [--quick]],"
+             " --export, --render, --check-store, --help; settings go in the environment, see --help)")
+    need(not env.get("TABLES") or s["replicate"], "TABLES is for --replicate NAME: it picks which of a write-up's tables run")
     try:
-        if s["replicate"]:
-            pass  # the N list is the write-up's (below)
-        elif s["sweep"]:
+        if s["sweep"] and not s["replicate"]:
             s["sweep_ns"] = settings.sweep(env.get("SWEEP") or settings.DEFAULT_SWEEP, sys.stderr)
-            if args and args[0].isdigit():
-                fail(f"--sweep takes no N: the task counts come from SWEEP (now \"{s['sweep_ns']}\")")
-        else:
-            if not args:
-                fail(f"missing N (usage: {form})")
+            need(not (args and args[0].isdigit()), f"--sweep takes no N: the task counts come from SWEEP (now \"{s['sweep_ns']}\")")
+        elif not s["replicate"]:
+            need(args, f"missing N (usage: ./run.sh {'--peers ' if s['peers'] else ''}N [scenario ...])")
             s["N"] = str(settings.count("N", args.pop(0)))
-        for k, v in settings.variants(env).items():
-            s[k] = v
-        s["RUNS"] = env.get("RUNS", "")
+        s.update(settings.variants(env), RUNS=env.get("RUNS", ""))
         if s["replicate"]:
             replicate_settings(s, name, env, tables)
         s["RUNS"] = str(settings.count("RUNS", s["RUNS"] or "5"))
         s["THREAD_CAP"] = str(settings.count("THREAD_CAP", env.get("THREAD_CAP") or "10000"))
         s["THREADS"] = settings.threads(env.get("THREADS", "")) if not s["replicate"] else ""
-        if s["HITS"] and s["sweep"] and not s["replicate"]:
-            fail("HITS is a target for one N: a sweep's atomic_counter stops at 10 x N hits")
+        need(not (s["HITS"] and s["sweep"] and not s["replicate"]), "HITS is a target for one N: a sweep's atomic_counter stops at 10 x N hits")
         ps = peers.settings(env, tables, os.getcwd())
-        if not s["replicate"] or "PEERS" in env:
-            s["PEERS"] = ps["PEERS"]
     except (settings.Bad, peers.Bad) as e:
         fail(str(e))
-    s["PEER_TIMEOUT"], s["peers_sleep_ms"] = ps["PEER_TIMEOUT"], str(peers.LONG_MS)
+    s.update(PEERS=ps["PEERS"], PEER_TIMEOUT=ps["PEER_TIMEOUT"], peers_sleep_ms=str(peers.LONG_MS))
     if not s["replicate"]:
         allowed = tables.scenarios if s["peers"] else list(SCENARIOS)
         for a in args:
-            if a not in SCENARIOS:
-                fail(f"unknown scenario '{a}' (allowed: {' '.join(SCENARIOS)})")
-            if a not in allowed:
-                fail(f"no peers for '{a}' (--peers runs: {' '.join(tables.scenarios)})")
-        s["scenarios"] = " ".join(args) if args else " ".join(allowed)
+            need(a in SCENARIOS, f"unknown scenario '{a}' (allowed: {' '.join(SCENARIOS)})")
+            need(a in allowed, f"no peers for '{a}' (--peers runs: {' '.join(tables.scenarios)})")
+        s["scenarios"] = " ".join(args or allowed)
     return s, ps
 
 
@@ -220,51 +195,35 @@ def replicate_settings(s, name, env, tables):
     fixes, set by the user, is refused: the run would not be the write-up's."""
     folder = os.path.join(SRC, "peers", "published")
     path = os.path.join(folder, name + ".tsv")
-    if not os.path.isfile(path):
-        known = " ".join(f[:-4] for f in sorted(os.listdir(folder)) if f.endswith(".tsv"))
-        fail(f"--replicate: unknown write-up '{name}' (known: {known}; ./run.sh --replicate lists them)")
-    text = open(path, encoding="utf-8", newline="").read()
+    need(os.path.isfile(path), f"--replicate: unknown write-up '{name}' (known:"
+         f" {' '.join(f[:-4] for f in sorted(os.listdir(folder)) if f.endswith('.tsv'))}; ./run.sh --replicate lists them)")
+    text = replicate.read(path)
     problems, pub = replicate.check(path, text)
-    if problems:
-        fail(problems[0])
-    s["pubfile"] = path
-    if env.get("TABLES"):
-        keys = list(dict.fromkeys(t["key"] for t in pub.tables))
-        if not all(c.isalnum() or c in "_.- " for c in env["TABLES"]):
-            fail(f"TABLES is a list of table ids (letters, digits, '_', '.', '-'), got '{env['TABLES']}'")
-        picked = []
-        for v in env["TABLES"].split():
-            if v not in keys:
-                fail(f"TABLES: {name} has no table '{v}' (its tables: {' '.join(keys)})")
-            if v in picked:
-                fail(f"TABLES names '{v}' twice")
-            picked.append(v)
-        s["TABLES"] = " ".join(picked)
+    need(not problems, problems[0] if problems else "")
+    s["pubfile"], picked, keys = path, [], list(dict.fromkeys(t["key"] for t in pub.tables))
+    need(all(c.isalnum() or c in "_.- " for c in env.get("TABLES", "")),
+         f"TABLES is a list of table ids (letters, digits, '_', '.', '-'), got '{env.get('TABLES')}'")
+    for v in env.get("TABLES", "").split():
+        need(v in keys, f"TABLES: {name} has no table '{v}' (its tables: {' '.join(keys)})")
+        need(v not in picked, f"TABLES names '{v}' twice")
+        picked.append(v)
+    s["TABLES"] = " ".join(picked)
     for v in ("THREADS", "SWEEP") + settings.SETTABLE:
-        if env.get(v):
-            fail(f"{v} cannot be set with --replicate: {name} fixes its own ({v}={pub.run.get(v, '')})")
-    for v in settings.SETTABLE + ("RUNS",):
-        if pub.run.get(v) and not (v == "RUNS" and s["RUNS"]):
-            s[v] = pub.run[v]
-    s["scenarios"] = pub.run.get("scenarios", "")
-    pub = replicate.Published(text, s["TABLES"])
+        need(not env.get(v), f"{v} cannot be set with --replicate: {name} fixes its own ({v}={pub.run.get(v, '')})")
+    s.update({v: pub.run[v] for v in settings.SETTABLE + ("RUNS",) if pub.run.get(v) and not (v == "RUNS" and s["RUNS"])})
+    pub, s["scenarios"] = replicate.Published(text, s["TABLES"]), pub.run.get("scenarios", "")
     groups = replicate.groups(pub, s["quick"] != "", peers.LONG_MS)
     s["sweep_ns"] = " ".join(str(n) for n in sorted({int(n) for g in groups for n in g[2].split()}))
     if s["quick"] and s["HITS"] and int(s["HITS"]) >= 10:
         s["HITS"] = str(int(s["HITS"]) // 10)  # as replicate.py divides N
     if "PEERS" not in env:
-        names = []
-        for r in plan.rows(tables, pub):
-            row = tables.row(r[2], "-") if r[2] != "-" else None
-            if row and row["group"] != "ours" and tables.groups[row["group"]]["name"] not in names:
-                names.append(tables.groups[row["group"]]["name"])
-        env["PEERS"] = " ".join(names)
+        rows = [tables.row(r[2], "-") for r in replicate.rows(tables, pub) if r[2] != "-"]
+        env["PEERS"] = " ".join(dict.fromkeys(tables.groups[r["group"]]["name"] for r in rows if r and r["group"] != "ours"))
 
 
 def estimate_of(name, env):
     """The estimate --plan --replicate NAME ends with, for the listing of write-ups."""
-    p = subprocess.run([sys.executable, "-B", __file__, "--plan", "--replicate", name], capture_output=True,
-                       text=True, env=env)
+    p = subprocess.run([sys.executable, "-B", __file__, "--plan", "--replicate", name], capture_output=True, text=True, env=env)
     for line in (p.stdout + p.stderr).split("\n"):
         if line.startswith("Estimated time here: about "):
             return f"about {line.split('about ', 1)[1].split(':', 1)[0]} here, its builds included"
@@ -275,20 +234,15 @@ def estimate_of(name, env):
 
 def place(env, here):
     """RESULTS and STORE as absolute paths: RESULTS.md beside run.sh, the store beside RESULTS."""
-    if env.get("RESULTS", None) == "":
-        fail("RESULTS is empty: unset it to append to RESULTS.md beside run.sh, or name a file")
-    if env.get("STORE", None) == "":
-        fail("STORE is empty: unset it to keep the records in results.jsonl beside RESULTS, or name a file")
+    need(env.get("RESULTS") != "", "RESULTS is empty: unset it to append to RESULTS.md beside run.sh, or name a file")
+    need(env.get("STORE") != "", "STORE is empty: unset it to keep the records in results.jsonl beside RESULTS, or name a file")
     res = os.path.join(here, env.get("RESULTS") or os.path.join(SRC, "RESULTS.md"))
-    st = os.path.join(here, env.get("STORE") or os.path.join(os.path.dirname(res), "results.jsonl"))
-    return res, st
+    return res, os.path.join(here, env.get("STORE") or os.path.join(os.path.dirname(res), "results.jsonl"))
 
 
 def writable_dir(d):
     try:
-        fd, f = tempfile.mkstemp(dir=d, prefix=".run_sh.")
-        os.close(fd)
-        os.unlink(f)
+        os.unlink(tempfile.mkstemp(dir=d, prefix=".run_sh.")[1])
         return True
     except OSError:
         return False
@@ -296,33 +250,20 @@ def writable_dir(d):
 
 def check_files(res, st, charts_dir, need_charts):
     """RESULTS, STORE and charts/ can be written, before anything is built or measured."""
-    d = os.path.dirname(res)
-    if not os.path.isdir(d):
-        fail(f"RESULTS directory {d} does not exist")
-    if os.path.islink(res):
-        fail(f"RESULTS must be a regular file, not a symbolic link: {res}")
-    if os.path.exists(res) and not os.path.isfile(res):
-        fail(f"RESULTS must be a regular file (or absent), and {res} is not one")
-    if os.path.exists(res) and not os.access(res, os.W_OK):
-        fail(f"RESULTS is not writable: {res}")
-    if not writable_dir(d):
-        fail(f"cannot write in {d}, where RESULTS is ({res}): run.sh writes the new RESULTS there")
-    sd = os.path.dirname(st)
-    if not os.path.isdir(sd):
-        fail(f"STORE directory {sd} does not exist")
-    if os.path.exists(st) and not os.path.isfile(st):
-        fail(f"STORE must be a regular file (or absent), and {st} is not one")
-    if os.path.realpath(st) == os.path.realpath(res):
-        fail(f"STORE and RESULTS are one file ({st}): the records go in a file of their own")
-    if os.path.exists(st) and not os.access(st, os.W_OK):
-        fail(f"STORE is not writable: {st}")
-    if not os.path.exists(st) and not writable_dir(sd):
-        fail(f"cannot write in {sd}, where STORE is ({st})")
-    if need_charts and os.path.exists(charts_dir):
-        if not os.path.isdir(charts_dir):
-            fail(f"charts go in {charts_dir}, which is not a directory")
-        if not writable_dir(charts_dir):
-            fail(f"cannot write in {charts_dir}, where the charts go")
+    d, sd, there = os.path.dirname(res), os.path.dirname(st), os.path.exists
+    need(os.path.isdir(d), f"RESULTS directory {d} does not exist")
+    need(not os.path.islink(res), f"RESULTS must be a regular file, not a symbolic link: {res}")
+    need(not there(res) or os.path.isfile(res), f"RESULTS must be a regular file (or absent), and {res} is not one")
+    need(not there(res) or os.access(res, os.W_OK), f"RESULTS is not writable: {res}")
+    need(writable_dir(d), f"cannot write in {d}, where RESULTS is ({res}): run.sh writes the new RESULTS there")
+    need(os.path.isdir(sd), f"STORE directory {sd} does not exist")
+    need(not there(st) or os.path.isfile(st), f"STORE must be a regular file (or absent), and {st} is not one")
+    need(os.path.realpath(st) != os.path.realpath(res), f"STORE and RESULTS are one file ({st}): the records go in a file of their own")
+    need(not there(st) or os.access(st, os.W_OK), f"STORE is not writable: {st}")
+    need(there(st) or writable_dir(sd), f"cannot write in {sd}, where STORE is ({st})")
+    if need_charts and there(charts_dir):
+        need(os.path.isdir(charts_dir), f"charts go in {charts_dir}, which is not a directory")
+        need(writable_dir(charts_dir), f"cannot write in {charts_dir}, where the charts go")
 
 
 # ---- The lock. ----------------------------------------------------------------------------------
@@ -333,21 +274,19 @@ def take_lock(command_line):
     killed run.sh's lock is never stale, and the program it was measuring, which holds it too, keeps
     it until it ends. A run.sh from before the flock held a directory LOCK: while its owner runs,
     this one refuses too."""
-    old = os.path.join(LOCK, "owner")
     try:
-        pid = int(open(old).read().split()[0])
-        os.kill(pid, 0)
-        if "run.sh" in open(f"/proc/{pid}/cmdline", "rb").read().decode(errors="replace") or not os.path.isdir("/proc"):
-            fail(f"another run.sh is measuring on this machine (pid {pid}: {open(old).read().split(' ', 1)[1].strip()});"
-                 f" two at once spoil each other's numbers, so wait for it (the lock: {LOCK})")
-    except (OSError, ValueError, IndexError):
+        pid, _, cmd = open(os.path.join(LOCK, "owner")).read().strip().partition(" ")
+        os.kill(int(pid), 0)
+        need("run.sh" not in open(f"/proc/{pid}/cmdline", "rb").read().decode(errors="replace"),
+             f"another run.sh is measuring on this machine (pid {pid}: {cmd}); two at once spoil each other's numbers,"
+             f" so wait for it (the lock: {LOCK})")
+    except (OSError, ValueError):
         pass
     fd = os.open(LOCK + ".flock", os.O_RDWR | os.O_CREAT, 0o666)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
-        holder = os.pread(fd, 4096, 0).decode(errors="replace").strip()
-        pid, _, cmd = holder.partition(" ")
+        pid, _, cmd = os.pread(fd, 4096, 0).decode(errors="replace").strip().partition(" ")
         fail(f"another run.sh is measuring on this machine (pid {pid}: {cmd}); two at once spoil each other's"
              f" numbers, so wait for it (the lock: {LOCK}.flock)")
     os.ftruncate(fd, 0)
@@ -405,18 +344,23 @@ class Run:
 
     def cache_dir(self):
         """A replication or a peers run keeps each configuration's result, so that a run stopped
-        halfway resumes: only at a commit (whose code the results belong to) and on one machine
-        (its CPU, cores and memory are in the key); a replication's cache stays, a peers run's goes
-        once its section is written."""
+        halfway resumes: only at a commit (whose code the results belong to) and on the machine
+        that measured them (its CPU, cores and memory name the folder: a run resumed on another VM
+        starts over, and says so). A replication's cache stays; a peers run's goes once its section
+        is written."""
         if self.commit.endswith("-dirty") or self.commit == "unknown" or not (self.s["replicate"] or self.s["peers"]):
             return None
-        m = self.machine
-        what = "\n".join([self.env.get("CXX", ""), self.env.get("PEERS_PATCH", ""), self.env.get("PEERS_DOTNET", ""),
-                          m["cpu"], m["cores"], m["memory"]])
+        m, what = self.machine, "\n".join(self.env.get(k, "") for k in ("CXX", "PEERS_PATCH", "PEERS_DOTNET"))
         if self.s["replicate"]:
-            d = os.path.join(self.pb, "replicate", self.commit, f"{os.path.basename(self.s['pubfile'])[:-4]}-{zlib.crc32(what.encode())}")
+            top = os.path.join(self.pb, "replicate", self.commit, f"{self.s['pubfile'].rsplit('/', 1)[1][:-4]}-{zlib.crc32(what.encode())}")
         else:
-            d = os.path.join(self.pb, "resume", self.commit, str(zlib.crc32((self.s["command_line"] + what).encode())))
+            top = os.path.join(self.pb, "resume", self.commit, str(zlib.crc32((self.s["command_line"] + what).encode())))
+        here = f"{m['cpu']}, {m['cores']} cores, {m['memory']}"
+        d = os.path.join(top, "%08x" % zlib.crc32(here.encode()))
+        others = [x for x in (os.listdir(top) if os.path.isdir(top) else []) if x != os.path.basename(d)]
+        if others and not os.path.isdir(d):
+            print(f"run.sh: an earlier run of this at commit {self.commit} ran on another machine: its results are not"
+                  f" taken on this one ({here}), so this run starts over", file=sys.stderr)
         try:
             os.makedirs(d, exist_ok=True)
         except OSError:
@@ -798,7 +742,7 @@ class Run:
         self.chart_lines, self.charts, s, ours = [], [], self.s, peers.OURS
         for scen in self.scenarios:
             if self.kind == "peers":
-                bars = sorted(self.bars.get(scen, []), key=lambda b: (float(b[1]), "\t".join(b).encode()))
+                bars = sorted(self.bars.get(scen, []), key=lambda b: (float(b[1]), b[0]))
                 self.draw(bars, [], f"peers-{self.stamp}-{scen}", f"Max RSS of N={s['N']} tasks: {scen}",
                           f"{scen}: max RSS (MiB) of each runtime at N={s['N']}", True, ours)
             elif self.kind == "peers_sweep":
@@ -856,7 +800,7 @@ class Run:
             notes = self.table_notes()
         context = self.context(head, notes)
         try:
-            text = replicate.section(context, self.records) if self.kind == "replicate" else render.section(context, self.records)
+            text = export.text(context, self.records)
         except Exception as e:  # the figures are in the store: its record too, so that --render can give it later
             self.keep([context])
             fail(f"the section could not be rendered ({type(e).__name__}: {e}); {self.res} left unchanged, the section's"
@@ -926,49 +870,34 @@ def current_umask():
 
 # ---- The commands that run nothing, and main. ----------------------------------------------------
 
-def records_of(st, key):
-    """A stored section's record and the records of its sittings, streamed from the store."""
-    store.regular(st)
-    context = store.find_section(st, key)
-    return context, store.runs_of(st, set(store.sittings(context)))
-
-
 def offline(argv, env, here):
     """--export, --render, --check-store: they read the store and run nothing."""
     _, st = place(env, here)
     what, args = argv[0], argv[1:]
+    if what == "--render":
+        if len(args) != 1:
+            fail("usage: ./run.sh --render SECTION (its heading's time, as RESULTS prints it, or its run id)")
+        args = ["md"] + args
+    elif what == "--export":
+        if not 1 <= len(args) <= 2:
+            fail("usage: ./run.sh --export csv|json|md [SECTION]")
+        if args[0] not in export.EXPORTERS:
+            fail(f"--export takes csv, json or md, got '{args[0]}'")
+    elif args not in ([], ["--repair"]):
+        fail("usage: ./run.sh --check-store [--repair]")
     try:
-        if what == "--render":
-            if len(args) != 1:
-                fail("usage: ./run.sh --render SECTION (its heading's time, as RESULTS prints it, or its run id)")
-            context, recs = records_of(st, args[0])
-            if context.get("kind") == "replicate" and "points" in context:
-                sys.stdout.write(replicate.section(context, recs))
-            elif "rows" not in context or context.get("kind") == "replicate":
-                raise store.StoreError(f"section {context.get('heading', context['run'])} was written before run.sh kept its"
-                                       " tables in the store")
-            else:
-                sys.stdout.write(render.section(context, recs))
-        elif what == "--export":
-            if not 1 <= len(args) <= 2:
-                fail("usage: ./run.sh --export csv|json [SECTION]")
-            if args[0] not in ("csv", "json"):
-                fail(f"--export takes csv or json, got '{args[0]}'")
-            store.regular(st)
-            (store.to_csv if args[0] == "csv" else store.to_json)(st, args[1] if len(args) == 2 else None, sys.stdout)
-        else:
-            if args not in ([], ["--repair"]):
-                fail("usage: ./run.sh --check-store [--repair]")
-            store.regular(st)
+        store.regular(st)
+        if what == "--check-store":
             bad = store.problems(st)
             for number, why in bad:
                 print(f"{st}:{number}: {why}")
-            if not bad:
-                print(f"{st}: every line is a record")
-            elif args:
+            if bad and args:
                 aside, n = store.repair(st)
                 print(f"run.sh: moved {n} line{'s' if n != 1 else ''} into {aside}; the store holds the rest", file=sys.stderr)
-            return 0 if not bad or args else 1
+            elif not bad:
+                print(f"{st}: every line is a record")
+            return 1 if bad and not args else 0
+        export.EXPORTERS[args[0]](st, args[1] if len(args) == 2 else None, sys.stdout)
         sys.stdout.flush()
     except store.StoreError as e:
         fail(str(e), e.code)

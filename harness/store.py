@@ -8,7 +8,6 @@ merge marker, a record cut short, a number too large to be one) is named and pas
 stops nothing; `./run.sh --check-store` lists such lines and `--repair` moves them aside.
 """
 
-import csv
 import json
 import math
 import os
@@ -207,57 +206,3 @@ def runs_of(path, ids):
     keys = [f'"run":"{i}"'.encode() for i in ids]
     return [r for _, r in records(path, lambda raw: any(k in raw[:80] for k in keys))
             if r["record"] == "run" and r["run"] in ids]
-
-
-# --export: the run records as CSV or JSON, each with "section" after its run id (the heading of the
-# first section whose rows came from its sitting; "" for a sitting no section used).
-
-def headings(path):
-    out = {}
-    for _, r in records(path, lambda raw: b'"record":"section"' in raw[:40], warn=False):
-        for run in sittings(r):
-            out.setdefault(run, r.get("heading", ""))
-    return out
-
-
-def exported(path, section=None, warn=True):
-    """The run records to export, streamed, each with its section's heading."""
-    ids = set(sittings(find_section(path, section))) if section else None
-    heads = headings(path)
-    want = (lambda raw: any(f'"run":"{i}"'.encode() in raw[:80] for i in ids)) if ids else None
-    for _, r in records(path, want, warn):
-        if r["record"] == "run" and (ids is None or r["run"] in ids):
-            items = list(r.items())
-            at = [k for k, _ in items].index("run") + 1
-            yield dict(items[:at] + [("section", heads.get(r["run"], ""))] + items[at:])
-
-
-def flat(record, prefix=""):
-    """A record as one level of columns: a nested object's members as "object.member"."""
-    out = {}
-    for key, value in record.items():
-        if isinstance(value, dict):
-            out.update(flat(value, f"{prefix}{key}."))
-        else:
-            out[prefix + key] = value
-    return out
-
-
-def to_csv(path, section, out):
-    """A column per field that any record has, in the order first seen; a record a row."""
-    columns = {}
-    for r in exported(path, section):
-        columns.update(dict.fromkeys(flat(r)))
-    writer = csv.DictWriter(out, fieldnames=list(columns), lineterminator="\n")
-    writer.writeheader()
-    for r in exported(path, section, warn=False):
-        writer.writerow({k: "" if v is None else v for k, v in flat(r).items()})
-
-
-def to_json(path, section, out):
-    """One JSON array, a record a line."""
-    sep = "[\n"
-    for r in exported(path, section):
-        out.write(sep + json.dumps(r, ensure_ascii=False))
-        sep = ",\n"
-    out.write("[]\n" if sep == "[\n" else "\n]\n")

