@@ -68,11 +68,10 @@ def count_label(e):
 
 
 def wrap(text, chars, sep):
-    """TEXT split at SEP into lines of at most CHARS characters (a longer piece keeps its own
-    line), SEP kept at the end of a broken line."""
+    """TEXT split at SEP into lines of at most CHARS characters (a longer piece keeps its own line), SEP kept at the
+    end of a broken line."""
     lines, line = [], ""
-    # At " ", as the charts have always broken them: at runs of spaces, tabs and newlines, none at
-    # either end.
+    # At " ", as the charts have always broken them: at runs of spaces, tabs and newlines, none at either end.
     words = re.split(r"[ \t\n]+", text.strip(" \t\n")) if sep == " " else text.split(sep)
     for w in words if text.strip(" \t\n") else []:
         if line != "" and width(line) + width(sep) + width(w) > chars:
@@ -98,8 +97,8 @@ class Chart:
         return self.mark != "" and name.startswith(self.mark)
 
     def scale(self, lo, hi):
-        """The MiB axis for values from lo to hi: log, whole decades ylo..yhi, when they span more
-        than two decades or -l asks; else linear from 0 to ymax in steps of step."""
+        """The MiB axis for values from lo to hi: log, whole decades ylo..yhi, when they span more than two decades or
+        -l asks; else linear from 0 to ymax in steps of step."""
         self.ylog = self.force_log or hi / lo > 100
         if self.ylog:
             self.ylo, self.yhi = dec_lo(lo), dec_hi(hi)
@@ -135,8 +134,8 @@ class Chart:
         return len(self.noteline)
 
     def page(self, w, h, title):
-        """The svg element, its tooltip title, an opaque background (GitHub shows SVG images on a
-        dark page in dark mode), the title and the wrapped subtitle."""
+        """The svg element, its tooltip title, an opaque background (GitHub shows SVG images on a dark page in dark
+        mode), the title and the wrapped subtitle."""
         p = self.p
         p('<?xml version="1.0" encoding="UTF-8"?>\n')
         p(f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}"')
@@ -223,8 +222,8 @@ def lines_chart(c, rows):
         return '<polygon points="%.1f,%.1f %.1f,%.1f %.1f,%.1f"/>' % (x, y + 6.5, x + 5.5, y - 4, x - 5.5, y - 4)
 
     def shape_of(k):
-        """Shapes move on by one each time the colours start over, so no two of the first 50
-        series share both colour and shape."""
+        """Shapes move on by one each time the colours start over, so no two of the first 50 series share both colour
+        and shape."""
         return (k - 1 + (k - 1) // len(PALETTE)) % 5
 
     p = c.p
@@ -263,9 +262,9 @@ def lines_chart(c, rows):
     p('<text x="%.1f" y="%d" text-anchor="middle" fill="#111">tasks N (log scale)</text>\n' % ((L + R) / 2, B + 42))
     p('<text transform="translate(20,%.1f) rotate(-90)" text-anchor="middle" fill="#111">%s</text>\n' % ((T + B) / 2, c.ylabel_text()))
 
-    # One group per series: its line, then its markers in increasing N. Markers are hollow and of
-    # five shapes, so series that share a point (at N = 1 they all do) still show through each
-    # other. A marked series is drawn last, on top, with a thicker line and filled markers.
+    # One group per series: its line, then its markers in increasing N. Markers are hollow and of five shapes, so
+    # series that share a point (at N = 1 they all do) still show through each other. A marked series is drawn last,
+    # on top, with a thicker line and filled markers.
     for pass_ in (False, True):
         for k, name in enumerate(names, 1):
             marked = c.marked(name)
@@ -416,8 +415,8 @@ def bars_chart(c, rows):
 
 
 def draw(lines, bars, title, subtitle, ylabel, notes, mark, log):
-    """The chart of LINES (a point or a bar a line, tab-separated, as the module's docstring says) as
-    SVG text; Bad for data it cannot be drawn from."""
+    """The chart of LINES (a point or a bar a line, tab-separated, as the module's docstring says) as SVG text; Bad
+    for data it cannot be drawn from."""
     rows = [(nr, line) for nr, line in enumerate(lines, 1) if line.strip(" \t") != ""]
     chart = Chart(title, subtitle, ylabel, notes + "\n", mark, log)
     (bars_chart if bars else lines_chart)(chart, rows)

@@ -1,9 +1,8 @@
-"""The exporters, behind one interface: EXPORTERS[FORMAT](STORE, SECTION, OUT) writes what the
-store holds of SECTION (its run id, or its heading's time as RESULTS.md prints it), or of every run
-where SECTION is None, to OUT: "md", the section itself, its tables computed from its runs as when
-it was written (`./run.sh --render SECTION`); "csv" and "json", the run records, each with the
-heading of its section after its run id, streamed from the store (`./run.sh --export`).
-"""
+"""The exporters, behind one interface: EXPORTERS[FORMAT](STORE, SECTION, OUT) writes what the store holds of SECTION
+(its run id, or its heading's time as RESULTS.md prints it), or of every run where SECTION is None, to OUT: "md", the
+section itself, its tables computed from its runs as when it was written (`./run.sh --render SECTION`); "csv" and
+"json", the run records, each with the heading of its section after its run id, streamed from the store (`./run.sh
+--export`)."""
 
 import csv
 import json

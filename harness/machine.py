@@ -23,8 +23,8 @@ def run(*cmd):
 
 
 def cgroup_dirs(controller):
-    """This process's cgroup directories that hold CONTROLLER's files, its own first, then each
-    ancestor up to the root (a parent's limit applies too), as common.hpp's cgroup_dirs finds them."""
+    """This process's cgroup directories that hold CONTROLLER's files, its own first, then each ancestor (a parent's
+    limit applies too), as common.hpp's cgroup_dirs finds them."""
     dirs = []
     for line in read("/proc/self/cgroup").splitlines():
         ident, _, rest = line.partition(":")
@@ -54,8 +54,8 @@ def whole(text):
 
 
 def cgroup_memory():
-    """(room KiB, limit KiB, file) of the memory limit that leaves the least room, its limit less
-    what the cgroup uses (page cache it can drop not counted), or None without one."""
+    """(room KiB, limit KiB, file) of the memory limit that leaves the least room, its limit less what the cgroup uses
+    (page cache it can drop not counted), or None without one."""
     best = None
     for d in cgroup_dirs("memory"):
         stat = read(f"{d}/memory.stat")
@@ -84,9 +84,8 @@ def cgroup_cpus():
 
 
 def available():
-    """(KiB, what bounds it) that can be made resident now, as the binaries' refusal says it:
-    MemAvailable, or less where a cgroup's limit leaves less; free plus inactive pages on macOS.
-    None when it cannot be told."""
+    """(KiB, what bounds it) that can be made resident now, as the binaries' refusal says it: MemAvailable, or less
+    where a cgroup's limit leaves less; free plus inactive pages on macOS. None when it cannot be told."""
     m = re.search(r"^MemAvailable:\s+([0-9]+)", read("/proc/meminfo"), re.M)
     if m:
         have, bound = int(m.group(1)), "available now (MemAvailable)"
@@ -111,41 +110,31 @@ def cpus(text):
 
 
 def describe(src):
-    """The heading's lines of the machine, and the commit of the tree at SRC."""
-    darwin = platform.system() == "Darwin"
-    if darwin:
+    """The heading's lines of the machine: OS, kernel, CPU, cores (the CPUs this process may run on, and any affinity
+    or cgroup quota), memory (and any cgroup limit), fresh memory, compiler, flags."""
+    if platform.system() == "Darwin":
         os_name = f"{run('sw_vers', '-productName').strip()} {run('sw_vers', '-productVersion').strip()}"
-        cpu = run("sysctl", "-n", "machdep.cpu.brand_string").strip()
-        mem = f"{int(run('sysctl', '-n', 'hw.memsize') or 0) / 1073741824:.1f}"
+        cpu, mem = run("sysctl", "-n", "machdep.cpu.brand_string").strip(), f"{int(run('sysctl', '-n', 'hw.memsize') or 0) / 2 ** 30:.1f}"
     else:
-        m = re.search(r'^PRETTY_NAME=(.*)$', read("/etc/os-release"), re.M)
-        os_name = m.group(1).replace('"', "") if m else ""
-        m = re.search(r"^model name\s*: (.*)$", read("/proc/cpuinfo"), re.M)
-        cpu = m.group(1) if m else ""
-        m = re.search(r"^MemTotal:\s+([0-9]+)", read("/proc/meminfo"), re.M)
-        mem = f"{int(m.group(1)) / 1048576:.1f}" if m else ""
+        field = lambda path, pattern: (re.findall(pattern, read(path), re.M) or [""])[0]  # noqa: E731
+        os_name, cpu = field("/etc/os-release", r"^PRETTY_NAME=(.*)$").replace('"', ""), field("/proc/cpuinfo", r"^model name\s*: (.*)$")
+        mem = field("/proc/meminfo", r"^MemTotal:\s+([0-9]+)")
+        mem = f"{int(mem) / 2 ** 20:.1f}" if mem else ""
     cpu = os.environ.get("BENCH_TEST_CPU", cpu) or platform.machine()  # only the tests set it
-    online = os.cpu_count()
-    m = re.search(r"^Cpus_allowed_list:\s*(\S+)", read("/proc/self/status"), re.M)
-    allowed = cpus(m.group(1)) if m else None
-    extra = []
-    if allowed and online and allowed < online:
-        extra.append(f"affinity {allowed} of {online} online")
-    quota = cgroup_cpus()
-    if quota is not None:
-        extra.append(f"cgroup CPU quota {quota:.1f}")
-    cores = f"{allowed or online}" + (f" ({'; '.join(extra)})" if extra else "")
-    cg = cgroup_memory()
-    memory = f"{mem or 'unknown'} GiB" + (f" (cgroup limit {cg[1] / 1048576:.1f} GiB)" if cg else "")
+    online, m = os.cpu_count(), re.search(r"^Cpus_allowed_list:\s*(\S+)", read("/proc/self/status"), re.M)
+    allowed, quota, cg = cpus(m.group(1)) if m else None, cgroup_cpus(), cgroup_memory()
+    extra = ([f"affinity {allowed} of {online} online"] if allowed and online and allowed < online else []) + \
+        ([f"cgroup CPU quota {quota:.1f}"] if quota is not None else [])
     build = dict(re.findall(r"^(compiler|flags)=(.*)$", run("make", "-s", "-C", src, "print-build"), re.M))
     return {"os": os_name or "unknown", "kernel": f"{platform.system()} {platform.release()}", "cpu": cpu,
-            "cores": cores, "memory": memory, "fresh_memory": fresh(src),
-            "compiler": build.get("compiler") or "unknown", "flags": build.get("flags") or "unknown"}
+            "cores": f"{allowed or online}" + (f" ({'; '.join(extra)})" if extra else ""),
+            "memory": f"{mem or 'unknown'} GiB" + (f" (cgroup limit {cg[1] / 2 ** 20:.1f} GiB)" if cg else ""),
+            "fresh_memory": fresh(src), "compiler": build.get("compiler") or "unknown", "flags": build.get("flags") or "unknown"}
 
 
 def fresh(src):
-    """How fast this machine hands out fresh memory (tools/fault_rate): it sets every runtime's spawn
-    time and much of its sys time."""
+    """How fast this machine hands out fresh memory (tools/fault_rate): it sets every runtime's spawn time and much of
+    its sys time."""
     prog = os.path.join(src, "tools", "fault_rate")
     if not os.access(prog, os.X_OK):
         return "not measured: tools/fault_rate was not built"
@@ -161,8 +150,8 @@ def fresh(src):
 
 
 def commit(src):
-    """The tree's commit, "-dirty" when its code differs from it (RESULTS.md and the store change
-    with every run, and do not count), "unknown" outside git."""
+    """The tree's commit, "-dirty" when its code differs from it (RESULTS.md and the store change with every run, and
+    do not count), "unknown" outside git."""
     c = run("git", "-C", src, "rev-parse", "--short", "HEAD").strip() or "unknown"
     if c != "unknown" and run("git", "-C", src, "status", "--porcelain", "--untracked-files=no", "--", ".",
                               ":(exclude)RESULTS.md", ":(exclude)results.jsonl").strip():

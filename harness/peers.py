@@ -1,16 +1,13 @@
-"""The other runtimes of `./run.sh --peers`: their descriptors' tables, their settings, and the
-finding, installing and building of their toolchains.
+"""The other runtimes of `./run.sh --peers`: their descriptors' tables, their settings, and the finding, installing
+and building of their toolchains.
 
-Each family of programs is a folder, peers/FAMILY, with its programs and its descriptor,
-runtimes.sh, which declares its build groups and programs and defines how its toolchain is found and
-its programs built (peers/lib.sh says how). This module reads the declarations once, through
-`bash peers/lib.sh tables`, and calls the descriptors' functions the same way, a process per call,
-each with what it needs in its environment. Adding a runtime is adding a folder.
-"""
+Each family of programs is a folder, peers/FAMILY, with its programs and its descriptor, runtimes.sh, which declares
+its build groups and programs and defines how its toolchain is found and its programs built (peers/lib.sh says how).
+This module reads the declarations once, through `bash peers/lib.sh tables`, and calls the descriptors' functions the
+same way, a process per call, each with what it needs in its environment. Adding a runtime is adding a folder."""
 
 import os
 import re
-import shlex
 import subprocess
 import sys
 import time
@@ -20,8 +17,8 @@ from measure import Interrupted, stop
 
 OURS = "c++20 (this repo)"
 LONG_MS = 30000  # the sleep --peers gives coro_timer and coro_shared when SLEEP_MS is unset: longer
-# than the slowest runtime here took to spawn 1M tasks (Python and Elixir: 15-24 s), so that every
-# task is still waiting when spawning ends (each row says whether it was: the "all alive" column)
+# than the slowest runtime here took to spawn 1M tasks (Python and Elixir: 15-24 s), so that every task is still
+# waiting when spawning ends (each row says whether it was: the "all alive" column)
 DEFAULT_JDKS = "/usr/lib/jvm/* /Library/Java/JavaVirtualMachines/*/Contents/Home"
 
 
@@ -38,9 +35,9 @@ def columns(line, width, what):
 
 @dataclass
 class Tables:
-    """The descriptors' declarations: the build groups, the programs (ours first, then each
-    family's, grouped by scenario in the order each scenario first appears), the toolchains, the
-    commands the environment may name, and the section's Threads lines."""
+    """The descriptors' declarations: the build groups, the programs (ours first, then each family's, grouped by
+    scenario in the order each scenario first appears), the toolchains, the commands the environment may name, and the
+    section's Threads lines."""
     families: list
     groups: dict
     catalogue: list
@@ -87,10 +84,9 @@ class Tables:
         return list(dict.fromkeys(r["scen"] for r in self.catalogue))
 
     def with_sets(self, sets):
-        """The tables with a copy of every Rust group and program for each set of PEERS_PATCH and
-        of both C# groups' for each version of PEERS_DOTNET (group GROUP@K, program PROGRAM@K, K
-        the set's number), each after its group's last line, so that a patched row sits beside the
-        unpatched ones."""
+        """The tables with a copy of every Rust group and program for each set of PEERS_PATCH and of both C# groups'
+        for each version of PEERS_DOTNET (group GROUP@K, program PROGRAM@K, K the set's number), each after its
+        group's last line, so that a patched row sits beside the unpatched ones."""
         kind = {g: "rust" if d["tool"] == "rust" else "dotnet" if d["tool"] == "dotnet" else "" for g, d in self.groups.items()}
         numbered = [(k, "dotnet" if s.startswith("dotnet=") else "rust") for k, s in enumerate(sets, 1)]
 
@@ -119,8 +115,8 @@ class Tables:
         return group == "ours" or self.groups[group]["name"] in peers.split()
 
     def runtime_label(self, group, versions=None):
-        """GROUP's runtime column, with the version detect or the build found (VERSIONS/GROUP.version;
-        none before the peers are prepared, as under --plan)."""
+        """GROUP's runtime column, with the version detect or the build found (VERSIONS/GROUP.version; none before the
+        peers are prepared, as under --plan)."""
         if group == "ours":
             return OURS
         v = first_line(os.path.join(versions, group + ".version")) if versions else ""
@@ -150,10 +146,10 @@ def crate_field(toml, key):
 
 
 def settings(env, tables, here):
-    """The peers' environment, checked (Bad: exit 2): PEERS, PEERS_CARGO, PEERS_INSTALL, the crate
-    registry, PEER_TIMEOUT, the toolchain commands (their defaults where unset), and the sets of
-    PEERS_PATCH (CRATE=DIRECTORY words, sets separated by ";", each directory the source of that
-    crate, relative to HERE) and PEERS_DOTNET (.NET versions)."""
+    """The peers' environment, checked (Bad: exit 2): PEERS, PEERS_CARGO, PEERS_INSTALL, the crate registry,
+    PEER_TIMEOUT, the toolchain commands (their defaults where unset), and the sets of PEERS_PATCH (CRATE=DIRECTORY
+    words, sets separated by ";", each directory the source of that crate, relative to HERE) and PEERS_DOTNET (.NET
+    versions)."""
     s = {"PEERS_CARGO": env.get("PEERS_CARGO") or "auto", "PEERS_INSTALL": env.get("PEERS_INSTALL") or "auto",
          "PEERS_JDKS": env.get("PEERS_JDKS", DEFAULT_JDKS), "registry": env.get("PEERS_CARGO_REGISTRY") or "/usr/share/cargo/registry",
          "PEER_TIMEOUT": env.get("PEER_TIMEOUT", "")}
@@ -217,9 +213,9 @@ def build_dir(env, here, src):
 
 
 class Builder:
-    """Finds, installs and builds the toolchains the run's scenarios need, a group at a time, into
-    PB (PEERS_BUILD) with this run's notes in PW; each group's state: ok, missing, skip, unchosen or
-    "build failed: ...". The descriptors' functions run through `bash peers/lib.sh`."""
+    """Finds, installs and builds the toolchains the run's scenarios need, a group at a time, into PB (PEERS_BUILD)
+    with this run's notes in PW; each group's state: ok, missing, skip, unchosen or "build failed: ...". The
+    descriptors' functions run through `bash peers/lib.sh`."""
 
     def __init__(self, lib, tables, s, pb, pw, scenarios, run_env):
         self.lib, self.t, self.s, self.pb, self.pw = lib, tables, s, pb, pw
@@ -290,9 +286,9 @@ class Builder:
         return state
 
     def patch_ready(self, g_set):
-        """A set applies to a Rust group whose own build resolved every crate of the set (tokio to the
-        tokio peers, not to rayon's, which uses none of it); a .NET version to both C# groups, where
-        their toolchain is here and they are chosen."""
+        """A set applies to a Rust group whose own build resolved every crate of the set (tokio to the tokio peers,
+        not to rayon's, which uses none of it); a .NET version to both C# groups, where their toolchain is here and
+        they are chosen."""
         g, _, k = g_set.rpartition("@")
         state, words = self.state.get(g, ""), self.t.sets[int(k) - 1]
         if not (state == "ok" or state.startswith("build failed")):
@@ -315,8 +311,8 @@ class Builder:
         return line is None
 
     def reason(self, log):
-        """Why a build failed: its first line that says error (not a warning that mentions one),
-        else its last line; on one line of at most 160 characters, without this machine's paths."""
+        """Why a build failed: its first line that says error (not a warning that mentions one), else its last line;
+        on one line of at most 160 characters, without this machine's paths."""
         lines = read(log).split("\n")
         errs = [l for l in lines if re.search("error", l, re.I) and not re.match(r"^\s*warning", l, re.I)
                 and not re.search(r": warning [a-z]*[0-9]*:", l, re.I)]
@@ -334,8 +330,8 @@ class Builder:
         return text if len(text) <= 160 else text[:157] + "..."
 
     def facts(self, label, run):
-        """What the kept run's summary says of its runtime beyond the table (the C# programs' gc= and
-        dotnet=), once per runtime, among the notes."""
+        """What the kept run's summary says of its runtime beyond the table (the C# programs' gc= and dotnet=), once
+        per runtime, among the notes."""
         if run.get("gc") != "-":
             note(self.pw, f"{label}: the {run.get('gc')} GC ran, runtime {run.get('dotnet')} (the program's own report)")
 
@@ -358,44 +354,19 @@ def note(pw, line, name="notes"):
 
 def usage(tables):
     """The --help lines of the peers' environment."""
-    names = [kv.partition("=")[0] for kv in tables.commands]
-    defaults = [kv.partition("=")[2] for kv in tables.commands]
-    words = (f"the toolchain commands --peers uses (default: {' '.join(defaults)}; npm: the one run.sh installs"
-             " from the npm registry in PEERS_BUILD/npm)").split()
-    lines, line = [], ""
-    for w in words:
-        if line and 22 + len(line) + 1 + len(w) > 100:
-            lines.append(" " * 22 + line)
-            line = ""
-        line += (" " if line else "") + w
-    lines.append(" " * 22 + line)
     return f"""  PEERS="{' '.join(tables.names)}"
-                      the runtimes --peers compares with ours (java includes its virtual threads)
+                      the runtimes --peers compares with ours
   PEERS_BUILD=${{XDG_CACHE_HOME:-$HOME/.cache}}/bench-peers
-                      where --peers copies, builds and keeps the peers (never inside this tree)
-  PEERS_CARGO=auto    auto: crates.io, or Debian's crate sources when crates.io cannot be reached;
-                      crates-io or debian to choose; PEERS_CARGO_REGISTRY=/usr/share/cargo/registry
-  PEERS_INSTALL=auto  auto: a missing toolchain is installed before the run: as root where apt-get
-                      is, with apt-get (and the Rust peers' crate sources); Bun, Deno and the
-                      current Node (Linux x64) with npm into PEERS_BUILD/npm, as any user; no: never
+                      where the peers are copied, built and kept (never inside this tree)
+  PEERS_INSTALL=auto  a missing toolchain installed (apt-get as root; npm into PEERS_BUILD); no: never
+  PEERS_CARGO=auto    the crates: auto, crates-io or debian (PEERS_CARGO_REGISTRY's sources, offline)
   PEERS_JDKS="{DEFAULT_JDKS}"
-                      where the Java virtual-thread peers look for a JDK >= 21: JAVA_HOME first,
-                      then the newest of these, then the javac on PATH
+                      where a JDK >= 21 is looked for (virtual threads), after JAVA_HOME
   PEERS_PATCH="tokio=DIR [CRATE=DIR ...][; tokio=DIR2 ...]"
-                      builds the Rust peers again against these crates' source trees, one copy per
-                      set (sets separated by ";"), through [patch.crates-io] in that copy only; each
-                      set's rows sit beside the unpatched ones, labelled with the version its
-                      Cargo.lock holds (and the commit of a git checkout); a patch that cargo
-                      drops fails that set's build, and its rows say so
+                      the Rust peers again, a copy per set, built against these crates' sources
   PEERS_DOTNET="9.0 [8.0 ...]"
-                      builds the C# peers again for each of these .NETs (the build copy's
-                      TargetFramework, packs from NuGet; the JIT ones self-contained), their rows
-                      beside .NET 10's
-  PEER_TIMEOUT=S      each --peers run is stopped after S seconds and its row says so (default:
-                      the larger of 60 s and 10 x the rounds of sleep the scenario needs)
-  {' '.join(names)}
-""" + "\n".join(lines) + "\n"
-
-
-def quote(words):
-    return " ".join(shlex.quote(w) for w in words)
+                      the C# peers again for each of these .NETs
+  PEER_TIMEOUT=S      a peer's run is stopped after S seconds (default: 10 x what it needs, >= 60)
+  {' '.join(kv.partition('=')[0] for kv in tables.commands)}
+                      the toolchains' commands (default: {' '.join(kv.partition('=')[2] for kv in tables.commands)})
+"""

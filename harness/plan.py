@@ -1,11 +1,10 @@
 """The plan of a run: a line per configuration, before anything is built or run.
 
-run.sh plans first, then runs. The plan is a list of configurations (Config), which run.sh
-reads as one line each of named fields, NAME=VALUE separated by tabs, "-" for an empty value.
+run.sh plans first, then runs. The plan is a list of configurations (Config), which run.sh reads as one line each of
+named fields, NAME=VALUE separated by tabs, "-" for an empty value.
 
-run.sh calls it with the build groups' and the catalogue's lines on stdin (PEERS_PATCH's and
-PEERS_DOTNET's copies among them) and its settings as NAME=VALUE arguments; nothing here calls back.
-"""
+run.sh calls it with the build groups' and the catalogue's lines on stdin (PEERS_PATCH's and PEERS_DOTNET's copies
+among them) and its settings as NAME=VALUE arguments; nothing here calls back."""
 
 import os
 import re
@@ -62,9 +61,9 @@ class Planner:
 
     # The write-ups' variants, the same options for ours and every peer that has them.
     def mode_opts(self, scen, start, base=False):
-        """atomic_counter's options from HITS, MODE, SPAWN_FROM, POLL_MS, BURST and BURST_PAUSE_MS, each
-        only when set (HITS not for a baseline, whose one task would take HITS seconds, nor in once
-        mode, which ends at N hits); running_avg's and hash_collect's --start START (none for "-")."""
+        """atomic_counter's options from HITS, MODE, SPAWN_FROM, POLL_MS, BURST and BURST_PAUSE_MS, each only when set
+        (HITS not for a baseline, whose one task would take HITS seconds, nor in once mode, which ends at N hits);
+        running_avg's and hash_collect's --start START (none for "-")."""
         s, o = self.s, []
         if SCENARIOS[scen]["counter"]:
             if s["HITS"] and s["MODE"] != "once" and not base:
@@ -79,17 +78,17 @@ class Planner:
 
     @staticmethod
     def ours_args(t, key, sleep, opts=""):
-        """Our binary's options: --sync KEY, --sleep-ms SLEEP, --threads T (none for a T or KEY of
-        "-", or a T of "default"), then OPTS."""
+        """Our binary's options: --sync KEY, --sleep-ms SLEEP, --threads T (none for a T or KEY of "-", or a T of
+        "default"), then OPTS."""
         o = [f"--sync {key}"] if key != "-" else []
         o += [f"--sleep-ms {sleep}"] if sleep else []
         o += [f"--threads {t}"] if t not in ("-", "default") else []
         return " ".join(o + ([opts] if opts else []))
 
     def variant_cell(self, scen, variant, start, opts):
-        """A program's variant cell, with the variant it ran: atomic_counter's mode when a variable
-        sets one; in running_avg and hash_collect "KEY: ..." becomes "KEY, gated: ...", "KEY, eager:
-        ..." or, for a program with one shape only (no start in its OPTS), "KEY, one shape: ..."."""
+        """A program's variant cell, with the variant it ran: atomic_counter's mode when a variable sets one; in
+        running_avg and hash_collect "KEY: ..." becomes "KEY, gated: ...", "KEY, eager: ..." or, for a program with
+        one shape only (no start in its OPTS), "KEY, one shape: ..."."""
         s = self.s
         if SCENARIOS[scen]["counter"]:
             if s["HITS"] + s["MODE"] + s["SPAWN_FROM"] + s["POLL_MS"] + s["BURST"]:
@@ -107,15 +106,15 @@ class Planner:
         return variant
 
     def series_tail(self, key, t, start="-"):
-        """What tells a program's chart line from its others: ", KEY" and, when THREADS or START
-        holds several values, ", threads=T" and ", START"."""
+        """What tells a program's chart line from its others: ", KEY" and, when THREADS or START holds several values,
+        ", threads=T" and ", START"."""
         tail = f", {key}" if key not in ("-", "") else ""
         tail += f", threads={t}" if t not in ("-", "", "default", self.s["THREADS"]) else ""
         return tail + (f", {start}" if start not in ("-", self.s["START"]) else "")
 
     def thread_cap(self, scen, group):
-        """THREAD_CAP for a program that runs a thread per task (the threads scenario, a runtime whose
-        fixed threads are "one per task"), which runs min(N, THREAD_CAP) tasks; "" for the others."""
+        """THREAD_CAP for a program that runs a thread per task (the threads scenario, a runtime whose fixed threads
+        are "one per task"), which runs min(N, THREAD_CAP) tasks; "" for the others."""
         per_task = group != "ours" and self.t.groups[group]["fixed"] == "one per task"
         return self.s["THREAD_CAP"] if SCENARIOS[scen]["threads"] or per_task else ""
 
@@ -125,10 +124,10 @@ class Planner:
         return "" if k == "-" else k.replace("@T@", t)
 
     def timeout(self, scen, sleep_ms, n):
-        """The default time limit of a run at N tasks, in seconds: the larger of 60 and 10 x the time
-        the run must take: the rounds of sleep the scenario needs (atomic_counter's loop mode: HITS /
-        N, by default 10; its once mode and the others: 1) and, in atomic_counter, its bursts' pauses
-        and one poll. A run that takes ten times that is not going to finish."""
+        """The default time limit of a run at N tasks, in seconds: the larger of 60 and 10 x the time the run must
+        take: the rounds of sleep the scenario needs (atomic_counter's loop mode: HITS / N, by default 10; its once
+        mode and the others: 1) and, in atomic_counter, its bursts' pauses and one poll. A run that takes ten times
+        that is not going to finish."""
         s, rounds, extra = self.s, 1, 0
         if SCENARIOS[scen]["counter"]:
             once = s["MODE"] == "once"
@@ -167,9 +166,9 @@ class Planner:
         return self.configs
 
     def series(self, scen, cap, flags="", **fields):
-        """A sweep's series: a point line per N of the sweep up to CAP, then a skip line for the N
-        above it (no silent cap: a capped run would put a second point at the cap's N); FIELDS, in
-        Config's names, are what its lines share, and the first point's flags begin with "first"."""
+        """A sweep's series: a point line per N of the sweep up to CAP, then a skip line for the N above it (no silent
+        cap: a capped run would put a second point at the cap's N); FIELDS, in Config's names, are what its lines
+        share, and the first point's flags begin with "first"."""
         s, over, first = self.s, [], "first"
         for n in s["sweep_ns"].split():
             if cap and int(n) > int(cap):
@@ -181,9 +180,8 @@ class Planner:
             self.add("skip", scen, n=",".join(over), runs=0, flags=flags, **fields)
 
     def plan_ours(self, scen):
-        """Without --peers: each T of THREADS (the threads scenario takes none, and runs min(N,
-        THREAD_CAP) threads), each variant, with the options it accepts (no sleep in running_avg
-        and hash_collect)."""
+        """Without --peers: each T of THREADS (the threads scenario takes none, and runs min(N, THREAD_CAP) threads),
+        each variant, with the options it accepts (no sleep in running_avg and hash_collect)."""
         s = self.s
         (keys, starts), tlist, cap, flags = self.variants(scen), s["THREADS"].split() or ["-"], "", ""
         sleep = "" if SCENARIOS[scen]["sleep"] is None else s["SLEEP_MS"]
@@ -205,10 +203,9 @@ class Planner:
                                  variant=args, flags=flags)
 
     def plan_peers(self, scen):
-        """Under --peers: for each variant (running_avg's and hash_collect's mutex and channel), each
-        START and each T of THREADS, ours first, then each chosen peer of the catalogue; the
-        scenario's time limit first. A program with one shape only (no start among its options)
-        runs at the first START only."""
+        """Under --peers: for each variant (running_avg's and hash_collect's mutex and channel), each START and each T
+        of THREADS, ours first, then each chosen peer of the catalogue; the scenario's time limit first. A program
+        with one shape only (no start among its options) runs at the first START only."""
         s = self.s
         keys, starts = self.variants(scen)
         sleep = self.sleep_of(scen)
@@ -229,12 +226,11 @@ class Planner:
                     first = ""
 
     def plan_peer(self, scen, r, key, t, first, sleep, limit, st, label=""):
-        """The lines of catalogue row R at T ("default", or "-" in the threads scenario): at N after
-        a 1-task run, its baseline (none at N = 1, a row that is its own baseline), or in a sweep its
-        series. Ours takes --threads T; a peer, its knob's environment; a peer without one, its
-        fixed threads, at the first T only (FIRST). Each takes the write-ups' variants it has. A
-        runtime that runs a thread per task is capped at THREAD_CAP, like the threads scenario. A
-        sweep's series is labelled LABEL when given (a replication's row), else by its runtime."""
+        """The lines of catalogue row R at T ("default", or "-" in the threads scenario): at N after a 1-task run, its
+        baseline (none at N = 1, a row that is its own baseline), or in a sweep its series. Ours takes --threads T; a
+        peer, its knob's environment; a peer without one, its fixed threads, at the first T only (FIRST). Each takes
+        the write-ups' variants it has. A runtime that runs a thread per task is capped at THREAD_CAP, like the
+        threads scenario. A sweep's series is labelled LABEL when given (a replication's row), else by its runtime."""
         s, g, prog, opts, suffix = self.s, r["group"], r["prog"], r["opts"], r["suffix"]
         env, tcell, n, flags, extra, base_extra = "", t, s["N"], "", "", ""
         if opts in ("counter", "start"):
@@ -280,9 +276,8 @@ class Planner:
         self.add("row", scen, n=n, args=args, runs=s["RUNS"], label=f"@R@{tail}", flags=flags, **shared)
 
     def plan_replicate(self):
-        """A replication: for each group of the write-up's tables, with its settings, for each row of
-        its scenarios with a program here, a series over the group's N list labelled ID@GROUP; a
-        limit line per scenario and group."""
+        """A replication: for each group of the write-up's tables, with its settings, for each row of its scenarios
+        with a program here, a series over the group's N list labelled ID@GROUP; a limit line per scenario and group."""
         s = self.s
         pub = published(s)
         rows_ = replicate.rows(self.t, pub)
@@ -320,11 +315,11 @@ def published(s):
 
 
 def estimate(plan, build_dir):
-    """What PLAN will take here, in seconds: (runs, builds, unbuilt). Each run lasts its sleep
-    (atomic_counter: times the rounds it needs, plus its bursts' pauses and a poll; running_avg and
-    hash_collect: none), its start-up and its spawning, at most its time limit. Each peer's group
-    adds its last build's time here (BUILD_DIR/GROUP.build_s), or, never built here, a guess:
-    UNBUILT counts those. --plan, the --replicate list and a finished run's comparison all use it."""
+    """What PLAN will take here, in seconds: (runs, builds, unbuilt). Each run lasts its sleep (atomic_counter: times
+    the rounds it needs, plus its bursts' pauses and a poll; running_avg and hash_collect: none), its start-up and its
+    spawning, at most its time limit. Each peer's group adds its last build's time here (BUILD_DIR/GROUP.build_s), or,
+    never built here, a guess: UNBUILT counts those. --plan, the --replicate list and a finished run's comparison all
+    use it."""
     def opt(words, name):
         return next((words[i + 1] for i in range(len(words) - 1) if words[i] == name), "")
 
@@ -346,9 +341,9 @@ def estimate(plan, build_dir):
             h, k, p, q = (opt(words, o) for o in ("--hits", "--burst", "--burst-pause-ms", "--poll-ms"))
             rounds = 1 if opt(words, "--mode") == "once" else (int(h) + n - 1) // n if h else 10
             need = need * rounds + ((n - 1) // int(k) * int(p or 1000) / 1000 if k else 0) + (int(q) / 1000 if q else 0.1)
-        # Spawning a million tasks took from 0.1 s (ours) to 24 s (Python) here (RESULTS.md,
-        # 2026-12-03 09:51): ours and the slow spawners at their rate, every other at 2 s a
-        # million; a peer takes about a second to start, ours a tenth.
+        # Spawning a million tasks took from 0.1 s (ours) to 24 s (Python) here (RESULTS.md, 2026-12-03 09:51): ours
+        # and the slow spawners at their rate, every other at 2 s a million; a peer takes about a second to start,
+        # ours a tenth.
         rate = 0.5 if g == "ours" else next((r for p, r in SPAWN_RATES if g.startswith(p)), 2)
         each = need + (0.1 if g == "ours" else 1) + rate * n / 1000000
         if re.fullmatch("[0-9]+", limit) and each > int(limit):
@@ -385,8 +380,8 @@ def minutes(s):
 
 
 def listing(tables, s, plan):
-    """--plan's listing: what the plan adds up to, then a line per configuration, its columns
-    aligned (and a line for the N a sweep leaves out), then the estimate."""
+    """--plan's listing: what the plan adds up to, then a line per configuration, its columns aligned (and a line for
+    the N a sweep leaves out), then the estimate."""
     head = ["kind", "scenario", "runtime", "program", "N", "threads", "options", "environment", "runs", "limit s", "variant"]
     lines, runs, configs = [head], 0, 0
     for c in plan:

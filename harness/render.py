@@ -1,21 +1,18 @@
 """A section's table, every figure computed from the runs that measured it.
 
-A section's record (run.py) names, for each row of its table, what ran and the plan line that
-measured it (its runs: "SITTING/LINE") or why nothing did; `section` renders the section from that
-record and the runs. Every figure comes from result.Run through stats: the run a row keeps, the
-spread over its runs, MiB, the N=1 baseline.
-"""
+A section's record (run.py) names, for each row of its table, what ran and the plan line that measured it (its runs:
+"SITTING/LINE") or why nothing did; `section` renders the section from that record and the runs. Every figure comes
+from result.Run through stats: the run a row keeps, the spread over its runs, MiB, the N=1 baseline."""
 
 import stats
 from result import Run, num
 
-# The columns of each table: key, alignment (l or r), header. The keys: scenario runtime variant n
-# tcell, the row's own (tcell: its threads cell); threads own_bytes frame late hits, the summary's
-# threads=, bytes_per_task=, frame_bytes=, late_max_ms=, hits_per_s=; wall user sys, seconds from
-# time; max_rss avg_rss, MiB: time's max RSS and the mean of run.sh's own 100 ms samples; rss_wait
-# rss_avg, MiB: the summary's rss_wait_kib= and rss_avg_kib=; spread, min–max of max RSS over the
-# runs; base, the max RSS at N = 1; per_task, bytes/task from outside; spawn alive, how long
-# spawning took and whether all N were alive at once.
+# The columns of each table: key, alignment (l or r), header. The keys: scenario runtime variant n tcell, the row's
+# own (tcell: its threads cell); threads own_bytes frame late hits, the summary's threads=, bytes_per_task=,
+# frame_bytes=, late_max_ms=, hits_per_s=; wall user sys, seconds from time; max_rss avg_rss, MiB: time's max RSS and
+# the mean of run.sh's own 100 ms samples; rss_wait rss_avg, MiB: the summary's rss_wait_kib= and rss_avg_kib=;
+# spread, min–max of max RSS over the runs; base, the max RSS at N = 1; per_task, bytes/task from outside; spawn
+# alive, how long spawning took and whether all N were alive at once.
 COLUMNS = {
     "plain": [
         ("scenario", "l", "scenario"), ("variant", "l", "variant"), ("n", "r", "N"),
@@ -77,8 +74,8 @@ class Measured:
 
 
 def base_cell(base, n, run=None):
-    """The max RSS at N = 1: BASE (KiB) in MiB, BASE itself when it says why there is none; without
-    BASE, "RSS (this run)" when N is 1 and the row's own run is known, else "-"."""
+    """The max RSS at N = 1: BASE (KiB) in MiB, BASE itself when it says why there is none; without BASE, "RSS (this
+    run)" when N is 1 and the row's own run is known, else "-"."""
     if base == "":
         return f"{stats.mib(run.max_rss_kib)} (this run)" if n == 1 and run else "-"
     return escape(base) if isinstance(base, str) else stats.mib(base)

@@ -1,13 +1,11 @@
 """A write-up's replication: its data file read, its claims judged, its section rendered.
 
-A write-up is one data file, peers/published/NAME.tsv (peers/README.md, "Published figures", says
-what its lines mean). run.sh runs its tables here as a sweep per group of tables that share their
-settings, each point of which is one plan line ("ROW@GROUP" at N); the section's record names the
-plan line that measured each point, or why none did, and carries the data file's text, so that the
-section is rendered from the store: the write-up's tables in its own shape (per column, the figure
-here in the write-up's unit, the published one and their ratio), its claims judged on both, and
-what differs between its runs and these. `bars` gives the section's chart its bars.
-"""
+A write-up is one data file, peers/published/NAME.tsv (peers/README.md, "Published figures", says what its lines
+mean). run.sh runs its tables here as a sweep per group of tables that share their settings, each point of which is
+one plan line ("ROW@GROUP" at N); the section's record names the plan line that measured each point, or why none did,
+and carries the data file's text, so that the section is rendered from the store: the write-up's tables in its own
+shape (per column, the figure here in the write-up's unit, the published one and their ratio), its claims judged on
+both, and what differs between its runs and these. `bars` gives the section's chart its bars."""
 
 import os
 import re
@@ -20,12 +18,11 @@ from render import escape
 from result import num
 from scenarios import SCENARIOS
 
-# The scenarios whose tasks wait on a sleep that --peers lengthens to keep every task alive at once,
-# a coroutine (or the like) each: coro_timer and coro_shared.
+# The scenarios whose tasks wait on a sleep that --peers lengthens to keep every task alive at once, a coroutine (or
+# the like) each: coro_timer and coro_shared.
 WAITING = [s for s, d in SCENARIOS.items() if d["peers_sleep"] == "long" and not d["threads"]]
 
-# The units a column may have: what each measures, and its size in the dimension's base unit
-# (KiB, %, s).
+# The units a column may have: what each measures, and its size in the dimension's base unit (KiB, %, s).
 UNITS = {"KB": ("mem", 1), "KiB": ("mem", 1), "KiB,": ("mem", 1), "MB": ("mem", 1024),
          "MiB": ("mem", 1024), "GB": ("mem", 1048576), "%": ("pct", 1), "s": ("time", 1),
          "ms": ("time", 0.001), "m:ss": ("time", 1)}
@@ -69,9 +66,9 @@ def secs(ms):
 
 
 class Published:
-    """The data file as records. A table is keyed by its id= (else its N); its settings (VAR=VALUE)
-    make its group: the tables of one group are one sweep over their N. A figure is kept as printed
-    and, for comparing, as the lowest and highest of its readings in its dimension's base unit."""
+    """The data file as records. A table is keyed by its id= (else its N); its settings (VAR=VALUE) make its group:
+    the tables of one group are one sweep over their N. A figure is kept as printed and, for comparing, as the lowest
+    and highest of its readings in its dimension's base unit."""
 
     def __init__(self, text, tables="", on_line=None):
         self.about, self.run = {}, {}
@@ -149,25 +146,24 @@ class Published:
 
 
 class Figures:
-    """A set of figures to judge a claim on: the published ones, or those measured here, by (row,
-    table key, column): lowest, highest and as shown."""
+    """A set of figures to judge a claim on: the published ones, or those measured here, by (row, table key, column):
+    lowest, highest and as shown."""
 
     def __init__(self, lo, hi, shown):
         self.lo, self.hi, self.shown = lo, hi, shown
 
 
 class Judge:
-    """A claim's verdict ("yes", "no", "cannot tell") on one set of figures, and the figures it
-    was judged on. Several comparisons joined by " and " must all hold: one that does not decides
-    "no", though another cannot be told. Where a figure has several readings, "A below B" holds
-    only if every reading of A is below every reading of B."""
+    """A claim's verdict ("yes", "no", "cannot tell") on one set of figures, and the figures it was judged on. Several
+    comparisons joined by " and " must all hold: one that does not decides "no", though another cannot be told. Where
+    a figure has several readings, "A below B" holds only if every reading of A is below every reading of B."""
 
     def __init__(self, pub, labels):
         self.pub, self.labels = pub, labels
 
     def value(self, id_, t, col, figs, claim_col):
-        """(lo, hi, shown) of row ID at table T in COL ("A+B": the sum of two columns), or None;
-        shown with its unit where a column mixes units or a claim sums two."""
+        """(lo, hi, shown) of row ID at table T in COL ("A+B": the sum of two columns), or None; shown with its unit
+        where a column mixes units or a claim sums two."""
         if "+" in col:
             a, b = col.split("+")[:2]
             va = self.value(id_, t, a, figs, claim_col)
@@ -267,8 +263,8 @@ def quick_n(n, quick):
 
 
 def point_values(points, measured):
-    """Each point's figures, by (label, N): why it has none, or its runs' (the kept run and the means
-    over all of them of the wall and max RSS)."""
+    """Each point's figures, by (label, N): why it has none, or its runs' (the kept run and the means over all of them
+    of the wall and max RSS)."""
     values = {}
     for p in points:
         key = (p["label"], str(p["n"]))
@@ -284,8 +280,8 @@ def point_values(points, measured):
 
 
 class Section:
-    """The section's tables, claims and differences, from the data file, the points' figures and
-    the programs here (each row's runtime, variant, program and build state)."""
+    """The section's tables, claims and differences, from the data file, the points' figures and the programs here
+    (each row's runtime, variant, program and build state)."""
 
     def __init__(self, context, values):
         self.ctx = context
@@ -324,8 +320,8 @@ class Section:
         return self.here[id_]["label"] if id_.startswith("ours:") and id_ in self.here else self.pub.label(id_)
 
     def figure(self, l, n, m, u):
-        """The figure measured here of label L (ROW@GROUP) at N, of measure M in unit U, as the
-        table shows it; "" when there is none."""
+        """The figure measured here of label L (ROW@GROUP) at N, of measure M in unit U, as the table shows it; ""
+        when there is none."""
         v = self.values.get((l, str(n)))
         if v is None or v["why"] != "-":
             return ""
@@ -350,8 +346,8 @@ class Section:
         return "%.2f" % x
 
     def unit_of(self, id_, t, c):
-        """The unit row ID's figures are in, in column C: its published figure's there, else the
-        row's in another table, else the column's first."""
+        """The unit row ID's figures are in, in column C: its published figure's there, else the row's in another
+        table, else the column's first."""
         k = (id_, t, c)
         return self.pub.funit[k] if k in self.pub.funit else self.pub.rowunit.get((id_, c), first_unit(self.pub.units[c]))
 
@@ -532,9 +528,8 @@ class Section:
         return out
 
     def judged_on(self, mine):
-        """Where the write-up states a version that the row's build here is not and a copy of its
-        program is (PEERS_PATCH, PEERS_DOTNET): the copy its claims are judged on, whose figures
-        then stand for the row's."""
+        """Where the write-up states a version that the row's build here is not and a copy of its program is
+        (PEERS_PATCH, PEERS_DOTNET): the copy its claims are judged on, whose figures then stand for the row's."""
         pub, on = self.pub, {}
         for f in pub.facts:
             if f["key"] == "version" and f["id"] in pub.row and f["value"] != "-" and not self.same_version(f["id"], f["value"]):
@@ -612,17 +607,17 @@ def values_of(context, records):
 
 
 def section(context, records):
-    """The replication's section: its lines before the tables, then the tables, claims and what
-    differs, every figure computed from the records."""
+    """The replication's section: its lines before the tables, then the tables, claims and what differs, every figure
+    computed from the records."""
     body = Section(context, values_of(context, records)).text()
     return "\n".join(list(context["head"]) + body + [""]) + "\n"
 
 
 def bars(context, records):
-    """The chart's bars, from the first of the write-up's tables at its largest N: a bar per row of
-    it measured here, labelled with the write-up's label and the runtime here, its max RSS in MiB,
-    the published figure in MiB (from the first column of max RSS, in its unit as the write-up
-    defined it), and "no" where its tasks were not all alive at once; smallest first."""
+    """The chart's bars, from the first of the write-up's tables at its largest N: a bar per row of it measured here,
+    labelled with the write-up's label and the runtime here, its max RSS in MiB, the published figure in MiB (from the
+    first column of max RSS, in its unit as the write-up defined it), and "no" where its tasks were not all alive at
+    once; smallest first."""
     sec = Section(context, values_of(context, records))
     pub = sec.pub
     top = None
@@ -661,12 +656,11 @@ ABOUT = ("name", "author", "year", "title", "url", "read", "measured", "machine"
 
 
 class Check:
-    """Whether a data file parses, each problem a line "FILE:LINE: what": every line a comment or
-    one of the kinds with its fields; the about lines the listing needs; the run lines known
-    variables; at least one table, column and row, no row or column given twice; every figure of a
-    known row, table and column, given once, a number, readings or "-" with why, in one of its
-    column's units; every fact of a known row; every claim in the grammar, and its recorded answer
-    the one its published figures give (its precise form, where it has one, holding on them). The
+    """Whether a data file parses, each problem a line "FILE:LINE: what": every line a comment or one of the kinds
+    with its fields; the about lines the listing needs; the run lines known variables; at least one table, column and
+    row, no row or column given twice; every figure of a known row, table and column, given once, a number, readings
+    or "-" with why, in one of its column's units; every fact of a known row; every claim in the grammar, and its
+    recorded answer the one its published figures give (its precise form, where it has one, holding on them). The
     values of the run lines' and tables' settings are run.sh's to check (settings)."""
 
     def __init__(self, path, text):
@@ -876,10 +870,10 @@ class Check:
 
 
 def rows(tables, pub):
-    """The write-up's rows, as ID, scenario, program here, variant, threads and label, in its order,
-    each followed by its program's copies built against a set of PEERS_PATCH or for a version of
-    PEERS_DOTNET (program@SET: row ID+SET); then ours, one row per scenario, variant and threads
-    among them ("ours" and those, joined by ":"), labelled as ours."""
+    """The write-up's rows, as ID, scenario, program here, variant, threads and label, in its order, each followed by
+    its program's copies built against a set of PEERS_PATCH or for a version of PEERS_DOTNET (program@SET: row
+    ID+SET); then ours, one row per scenario, variant and threads among them ("ours" and those, joined by ":"),
+    labelled as ours."""
     copies = {}
     for r in tables.catalogue:
         m = re.fullmatch("(.*)@[0-9]+", r["prog"])
@@ -899,8 +893,8 @@ def rows(tables, pub):
 
 
 def check(path, text):
-    """(problems, the data file read): every problem of Check, then those of the run lines' settings
-    and of each table's over them, by run.sh's rules (settings.problem); the run lines' once."""
+    """(problems, the data file read): every problem of Check, then those of the run lines' settings and of each
+    table's over them, by run.sh's rules (settings.problem); the run lines' once."""
     c = Check(path, text)
     problems, first, run = list(c.problems), 0, []
     for number, line in enumerate(text.split("\n"), 1):
@@ -932,8 +926,8 @@ def list_all(folder, estimate, out):
 
 
 def here_rows(run):
-    """Each row's program here: ID, the runtime column here (with its version), the variant cell,
-    the program, and its build's state (ok, missing, "build failed: ...")."""
+    """Each row's program here: ID, the runtime column here (with its version), the variant cell, the program, and its
+    build's state (ok, missing, "build failed: ...")."""
     t, s, out = run.t, run.s, []
     for id_, scen, prog, key, threads, _ in rows(t, published(s["pubfile"], s["TABLES"])):
         r = None if prog == "-" else next((x for x in t.catalogue if x["scen"] == scen and x["prog"] == prog
@@ -952,9 +946,9 @@ def here_rows(run):
 
 
 def fields(run):
-    """The replication's part of its section's record: the data file's text and which of its tables
-    ran, --quick, --peers' sleep, RUNS, the machine here, each row's program here and each point
-    (ID@GROUP, N, and the plan line that measured it or why none did)."""
+    """The replication's part of its section's record: the data file's text and which of its tables ran, --quick,
+    --peers' sleep, RUNS, the machine here, each row's program here and each point (ID@GROUP, N, and the plan line
+    that measured it or why none did)."""
     s, m = run.s, run.machine
     return {"published": read(s["pubfile"]), "tables": s["TABLES"],
             "quick": s["quick"], "long_ms": int(s["peers_sleep_ms"]), "runs_here": s["RUNS"],

@@ -1,10 +1,6 @@
-"""One execution's result: the one type every table, chart, export and replication reads.
-
-A Run is made once, as the program ends, from the report of /usr/bin/time (GNU `time -v` or
-macOS's `time -l`), run.sh's own resident-set samples and the program's one summary line, and is
-kept in the store as a record (store.py). Its figures are numbers; the summary's values stay as the
-program printed them, and `num` reads one as a number.
-"""
+"""One execution's result, the one type every table, chart, export and replication reads: made once, as the program
+ends, from /usr/bin/time's report (GNU `time -v`, macOS's `time -l`), run.sh's own resident-set samples and the
+program's summary line, and kept in the store as a record."""
 
 import math
 import re
@@ -18,40 +14,30 @@ class BadReport(ValueError):
 
 GNU = {"Elapsed (wall clock) time (h:mm:ss or m:ss)": "wall", "User time (seconds)": "user",
        "System time (seconds)": "sys", "Maximum resident set size (kbytes)": "rss"}
+BSD = {"wall": "real user sys", "user": "real user sys", "sys": "real user sys", "rss": "maximum resident set size"}
 
 
 def parse_time(text):
-    """(wall_s, user_s, sys_s, max_rss_kib, every figure as a dict) from the report of GNU `time -v`
-    or macOS's `time -l` at the end of TEXT (the program's own stderr before it left out)."""
-    figures, gnu, bsd = {}, {}, {}
-    on = ""
+    """(wall_s, user_s, sys_s, max_rss_kib, every figure) from the time report at the end of TEXT (the program's own
+    stderr before it left out)."""
+    figures, got, on = {}, {}, ""
     for line in text.split("\n"):
-        if "Command being timed: " in line:
-            on = "gnu"
-            continue
         m = re.match(r"^\s*([0-9.]+) real\s+([0-9.]+) user\s+([0-9.]+) sys", line)
-        if m:
-            on, bsd["wall"], bsd["user"], bsd["sys"] = "bsd", *m.groups()
-            continue
-        if on == "gnu" and ": " in line:
+        if "Command being timed: " in line or m:
+            on = "gnu" if not m else "bsd"
+            got = dict(zip(("wall", "user", "sys"), m.groups())) if m else {}
+        elif on == "gnu" and ": " in line:
             key, _, value = line.strip(" \t").rpartition(": ")
             figures[key] = value
-            if key in GNU:
-                gnu[GNU[key]] = value
-        elif on == "bsd":
-            m = re.match(r"^\s*([0-9]+)\s+(.+?)\s*$", line)
-            if m:
-                figures[m.group(2)] = m.group(1)
-                if m.group(2) == "maximum resident set size":
-                    bsd["rss"] = str(int(m.group(1)) // 1024)  # bytes there
-    got = gnu if on == "gnu" else bsd
-    label = {"wall": "Elapsed (wall clock) time (h:mm:ss or m:ss)", "user": "User time (seconds)",
-             "sys": "System time (seconds)", "rss": "Maximum resident set size (kbytes)"}
-    if on == "bsd":
-        label = dict.fromkeys(("wall", "user", "sys"), "real user sys") | {"rss": "maximum resident set size"}
+            got.update({GNU[key]: value} if key in GNU else {})
+        elif on == "bsd" and re.match(r"^\s*[0-9]+\s+\S", line):
+            value, key = line.split(None, 1)
+            figures[key.strip()] = value
+            got.update({"rss": str(int(value) // 1024)} if key.strip() == "maximum resident set size" else {})  # bytes
     for k in ("wall", "user", "sys", "rss"):
         if k not in got:
-            raise BadReport(f"time -{'l' if on == 'bsd' else 'v'} output lacks \"{label[k]}\"")
+            label = BSD[k] if on == "bsd" else next(lb for lb, v in GNU.items() if v == k)
+            raise BadReport(f"time -{'l' if on == 'bsd' else 'v'} output lacks \"{label}\"")
     return clock_s(got["wall"]), number(got["user"]), number(got["sys"]), int(number(got["rss"])), figures
 
 
@@ -66,26 +52,14 @@ def clock_s(text):
 
 
 def number(text):
-    try:
-        v = float(text)
-    except ValueError:
-        raise BadReport(f"time printed '{text}' where a number belongs") from None
-    if not math.isfinite(v):
+    v = num(text)
+    if v is None:
         raise BadReport(f"time printed '{text}' where a number belongs")
     return v
 
 
-def summary_of(text):
-    """The key=value words of a program's one summary line (its last scenario= line), as printed."""
-    line = ""
-    for ln in text.split("\n"):
-        if ln.startswith("scenario="):
-            line = ln
-    return {k: v for k, _, v in (w.partition("=") for w in line.replace("\t", " ").split(" ")) if _ and k}
-
-
 def num(value):
-    """A summary value as a number, or None where it is none ("-", text, nothing)."""
+    """A printed value as a number, or None where it is none ("-", text, nothing)."""
     try:
         v = float(value)
     except (TypeError, ValueError):
@@ -93,11 +67,26 @@ def num(value):
     return v if math.isfinite(v) else None
 
 
+def summary_of(text):
+    """The key=value words of a program's one summary line (its last scenario= line), as printed."""
+    line = ([ln for ln in text.split("\n") if ln.startswith("scenario=")] or [""])[-1]
+    return {k: v for k, eq, v in (w.partition("=") for w in line.replace("\t", " ").split(" ")) if eq and k}
+
+
+def as_json(text):
+    """A printed value as JSON keeps it exactly: a whole number, or a decimal that Python's float prints back as the
+    same text, as a number; anything else ("1.20", "-", words) as text."""
+    if re.fullmatch(r"-?(0|[1-9][0-9]{0,17})", text):
+        return int(text)
+    if re.fullmatch(r"-?(0|[1-9][0-9]*)[.][0-9]+", text) and repr(float(text)) == text:
+        return float(text)
+    return text
+
+
 @dataclass
 class Run:
-    """One execution: its time figures (seconds, KiB), the means of run.sh's 100 ms samples of its
-    resident set (KiB; None with none: a run under 100 ms, or no such window), its summary, and, for
-    one that failed, why."""
+    """One execution: its time figures (seconds, KiB), the means of run.sh's 100 ms samples of its resident set (KiB;
+    None without one), its summary as printed, and, for one that failed, why."""
     wall_s: float = 0.0
     user_s: float = 0.0
     sys_s: float = 0.0
@@ -117,12 +106,11 @@ class Run:
 
     @classmethod
     def of(cls, record):
-        """The Run a store record holds (records of every version of run.sh read alike)."""
+        """The Run a store record holds (the records of every version of run.sh read alike)."""
         t, s = record.get("time") or {}, record.get("samples") or {}
-        summary = {k: "-" if v is None else str(v) for k, v in (record.get("summary") or {}).items()}
-        return cls(float(t.get("wall_s", 0)), float(t.get("user_s", 0)), float(t.get("sys_s", 0)),
-                   int(t.get("max_rss_kib", 0)), s.get("avg_rss_kib"), s.get("window_avg_kib"), summary,
-                   record.get("failure"))
+        return cls(float(t.get("wall_s", 0)), float(t.get("user_s", 0)), float(t.get("sys_s", 0)), int(t.get("max_rss_kib", 0)),
+                   s.get("avg_rss_kib"), s.get("window_avg_kib"),
+                   {k: "-" if v is None else str(v) for k, v in (record.get("summary") or {}).items()}, record.get("failure"))
 
     def fields(self):
         """Its figures as a record's members."""
@@ -130,13 +118,3 @@ class Run:
             "wall_s": self.wall_s, "user_s": self.user_s, "sys_s": self.sys_s, "max_rss_kib": self.max_rss_kib}
         return {"failure": self.failure, "time": time, "summary": {k: as_json(v) for k, v in self.summary.items()},
                 "samples": {"avg_rss_kib": self.avg_rss_kib, "window_avg_kib": self.window_avg_kib}}
-
-
-def as_json(text):
-    """A printed value as JSON keeps it exactly: a whole number, or a decimal that Python's float
-    prints back as the same text, as a number; anything else ("1.20", "-", words) as text."""
-    if re.fullmatch(r"-?(0|[1-9][0-9]{0,17})", text):
-        return int(text)
-    if re.fullmatch(r"-?(0|[1-9][0-9]*)[.][0-9]+", text) and repr(float(text)) == text:
-        return float(text)
-    return text

@@ -1,11 +1,9 @@
 """./run.sh: plans the runs, makes them under /usr/bin/time, and appends one section to RESULTS.md.
 
-run.sh hands this its arguments. It reads the settings (settings.py, peers.py), plans every run
-(plan.py), takes the lock, builds, reads the machine, builds the peers (peers.py), runs the plan
-(measure.py, each execution a record in the store as it ends), then writes the section from its
-records (render.py, replicate.py, charts.py): the store first, then RESULTS.md, renamed into place.
-`./run.sh --help` says it all; README.md and METHODOLOGY.md say why.
-"""
+run.sh hands this its arguments. It reads the settings (settings.py, peers.py), plans every run (plan.py), takes the
+lock, builds, reads the machine, builds the peers (peers.py), runs the plan (measure.py, each execution a record in
+the store as it ends), then writes the section from its records (render.py, replicate.py, charts.py): the store first,
+then RESULTS.md, renamed into place. `./run.sh --help` says it all; README.md and METHODOLOGY.md say why."""
 
 import fcntl
 import json
@@ -49,73 +47,44 @@ def usage(tables):
        ./run.sh --sweep --peers [scenario ...]
        ./run.sh --replicate [NAME [--quick]]
        ./run.sh --plan ARGS...
-       ./run.sh --export csv|json|md [SECTION]
        ./run.sh --render SECTION
+       ./run.sh --export csv|json|md [SECTION]
        ./run.sh --check-store [--repair]
-  N         tasks (threads) per scenario: digits only, >= 1
-  --sweep   runs every scenario at each N in SWEEP; the section gets a table of memory against N
-            and links an SVG chart, written to charts/ beside RESULTS
-  --peers   runs our binary and every other runtime's program in peers/ whose toolchain is
-            installed (built in release mode in PEERS_BUILD), each at N and at N=1, into one table
-            with a runtime column; scenarios: {' '.join(tables.scenarios)}. At a commit, a run stopped halfway
-            resumes when the same command is run again on the same machine (its results wait in PEERS_BUILD/resume)
-  --sweep --peers
-            every runtime at each N in SWEEP: one table, and a chart per scenario with a line per
-            runtime (ours marked) on a log memory axis
-  --replicate
-            without NAME, lists the public write-ups it knows (peers/published/NAME.tsv); with it,
-            runs that write-up's configuration (its scenarios, N list, sleep, runs and runtimes,
-            and ours) into a section with its tables in their own shape, the published figures
-            beside ours, its claims checked and what differs; a timer table that slept less
-            than 30 s runs again at its largest N with 30 s, in rows of their own; PEERS_PATCH
-            and PEERS_DOTNET add rows at the write-up's tokio and .NET, its claims judged on
-            them; --quick divides its N by 10 and then sets nothing against the published
-            figures, judges no claim and adds no 30 s rows; TABLES="ID ..." runs only those of
-            its tables (an unknown id is refused with the list). A run stopped halfway resumes
-            at the same commit on the same machine (each result is kept in PEERS_BUILD)
-  --plan    prints every run the rest of the command line would make (program, N, threads,
-            options, environment, runs, time limit), their count and the time they will take
-            here (runs, and builds as long as each took last), then exits: it builds,
-            installs and writes nothing; a run says at its end how long it took against that
-  --export  writes the records in STORE, of every run or of one SECTION (its heading's time as
-            RESULTS prints it, 2026-12-06 18:40, or its run id), as CSV or a JSON array on
-            stdout, for a spreadsheet or a plotting tool, or SECTION itself (md); nothing runs
-  --render  prints SECTION again, its table computed from the store's records; a section renders
-            again if the store holds its record: from 2026-12-02 on for a plain, --peers or --sweep
-            section, from 2026-12-06 20:06 on for a replication; nothing runs
-  --check-store
-            names each line of STORE that is no record, with its number and why (a run passes
-            over such lines, and says so); --repair moves them into STORE.bad-DATE beside it
-  scenario  any of: {' '.join(SCENARIOS)}
-            (default: all of them; with --peers, all of those it runs)
-environment:
-  RUNS=5              runs per scenario, variant (and N); a row shows the run with the lowest wall time
-  THREADS="1 2 4"     a list: each scenario that accepts it runs once per T with --threads T; with
-                      --peers, each runtime that has a knob for its worker count runs at each T too
-  SLEEP_MS=MS         passed as --sleep-ms MS to every scenario that accepts it; --peers also gives
-                      it to every peer (PROGRAM N MS) and passes {peers.LONG_MS} (atomic_counter: 1000) when unset
-  THREAD_CAP=10000    the threads scenario runs min(N, THREAD_CAP) threads; --sweep skips the larger N
-  RESULTS=RESULTS.md  the file one section is appended to: a regular file, or none yet, in a directory
-                      run.sh can write in (refused up front otherwise); a failed write leaves it as it was
-  STORE=results.jsonl every execution's record (what ran, where, its exit status and every figure read
-                      from it), a line of JSON appended as the program ends, and the section's own
-                      just before RESULTS takes the section (default: results.jsonl beside RESULTS)
+  N              tasks (threads) per scenario, digits only: RUNS runs of each scenario (and variant)
+                 under /usr/bin/time, the one with the lowest wall time a row of a section
+                 appended to RESULTS; scenarios: {' '.join(SCENARIOS)} (default: all)
+  --sweep        every N of SWEEP, a table of memory against N and an SVG chart in charts/
+  --peers        ours and every other runtime whose toolchain is here (peers/README.md), each
+                 built in PEERS_BUILD, at N and at N=1: one table, a bar chart a scenario; the
+                 scenarios with peers: {' '.join(tables.scenarios)}
+  --replicate    the public write-ups kept in peers/published; NAME runs one's tables in its own
+                 shape, its figures beside ours, its claims judged on both (--quick: N / 10, nothing
+                 compared); at a commit, a replication or a peers run stopped halfway resumes on the
+                 same machine, its results kept in PEERS_BUILD
+  --plan         every run the rest would make and the time they will take here; runs nothing
+  --render       SECTION again (its heading's time as RESULTS prints it, or its run id), its
+                 tables from the store's records; the store holds the tables of the sections
+                 written since 2026-12-07 01:55, those before it cannot be rendered again
+  --export       the store's run records of every run or of SECTION as CSV or JSON, or SECTION
+                 as Markdown (md), on stdout
+  --check-store  each line of STORE that is no record, named with its number and why (a run
+                 passes over such lines); --repair moves them into STORE.bad-DATE beside it
+environment (a bad value is refused before anything runs):
+  RUNS=5              runs per configuration
+  THREADS="1 2 4"     each scenario, and each runtime with a knob for its workers, at each T
+  SLEEP_MS=MS         each task's sleep (--peers: {peers.LONG_MS} ms by default, atomic_counter 1000)
+  THREAD_CAP=10000    the threads scenario (and a thread per task) runs min(N, THREAD_CAP)
+  RESULTS=RESULTS.md  the file a section is appended to, written whole or not at all
+  STORE=results.jsonl every execution's record, beside RESULTS: appended as each program ends
   SWEEP="{settings.DEFAULT_SWEEP}"
-                      the task counts of --sweep; N=1 is always run, it is the baseline of bytes/task
-the write-ups' variants, passed to ours and to every peer that has them (the same options):
-  START=gated         running_avg, hash_collect: gated (every task exists before any runs), eager
-                      (each starts as it is spawned, as the 2023 programs do), or "gated eager": both
-  MODE=loop           atomic_counter: loop (each task loops {{ hit; sleep }} until the hit target) or
-                      once (each sleeps once, hits once and ends; the run ends at N hits)
-  HITS=H              atomic_counter's hit target in loop mode (default 10 x N; the scoreboard's 60000000);
-                      once mode ends at N hits and is not passed it
-  SPAWN_FROM=main     atomic_counter: main, or task (one task spawns the N while main only polls)
-  POLL_MS=100         atomic_counter: how often the monitor reads the counter
-  BURST=K             atomic_counter, with SPAWN_FROM=task: the spawner pauses after every K spawns,
-  BURST_PAUSE_MS=1000 for this long
+                      the task counts of --sweep (N=1 always: the baseline of bytes/task)
+  START=gated         running_avg, hash_collect: gated, eager (each task runs as it is spawned) or both
+  MODE=loop           atomic_counter: loop (until HITS, default 10 x N) or once (a sleep, a hit)
+  HITS, SPAWN_FROM=main|task, POLL_MS=100, BURST=K, BURST_PAUSE_MS=1000
+                      atomic_counter's target, spawner, poll, and the pause after every K spawns
 {peers.usage(tables)}One run.sh measures on a machine at a time: a second one refuses, naming the first. The lock
-({LOCK}) is held by run.sh and the program it measures, and the kernel gives it back when both
-have ended, however they end.
+({LOCK}.flock) is held by run.sh and the program it measures, and the kernel gives it back when
+both have ended, however they end.
 """
 
 
@@ -128,8 +97,8 @@ def need(ok, message, code=2):
 
 
 def parse(argv, env, tables, out):
-    """What to do, as a dict of run.sh's settings (the planner's s, every value a string), from the
-    command line and the environment; a bad one exits 2 with one line."""
+    """What to do, as a dict of run.sh's settings (the planner's s, every value a string), from the command line and
+    the environment; a bad one exits 2 with one line."""
     s = dict.fromkeys(plan.SETTINGS + ("plan",), "")
     s["command_line"], args, name = " ".join(["./run.sh"] + argv), list(argv), ""
     while args and args[0] in ("--plan", "--sweep", "--peers", "--replicate"):
@@ -189,10 +158,10 @@ def parse(argv, env, tables, out):
 
 
 def replicate_settings(s, name, env, tables):
-    """The write-up's run, from its data file: the scenarios, the N list (with --quick, each N above
-    1 divided by 10, and HITS too), the variables its run lines set (RUNS only where the user has
-    set none), PEERS (the runtimes of its rows, unless the user chose). A variable the write-up
-    fixes, set by the user, is refused: the run would not be the write-up's."""
+    """The write-up's run, from its data file: the scenarios, the N list (with --quick, each N above 1 divided by 10,
+    and HITS too), the variables its run lines set (RUNS only where the user has set none), PEERS (the runtimes of its
+    rows, unless the user chose). A variable the write-up fixes, set by the user, is refused: the run would not be the
+    write-up's."""
     folder = os.path.join(SRC, "peers", "published")
     path = os.path.join(folder, name + ".tsv")
     need(os.path.isfile(path), f"--replicate: unknown write-up '{name}' (known:"
@@ -269,11 +238,10 @@ def check_files(res, st, charts_dir, need_charts):
 # ---- The lock. ----------------------------------------------------------------------------------
 
 def take_lock(command_line):
-    """One run.sh measures on a machine at a time: two at once spoil each other's numbers. The lock
-    is an flock on LOCK.flock, which the kernel releases when every process holding it has ended: a
-    killed run.sh's lock is never stale, and the program it was measuring, which holds it too, keeps
-    it until it ends. A run.sh from before the flock held a directory LOCK: while its owner runs,
-    this one refuses too."""
+    """One run.sh measures on a machine at a time: two at once spoil each other's numbers. The lock is an flock on
+    LOCK.flock, which the kernel releases when every process holding it has ended: a killed run.sh's lock is never
+    stale, and the program it was measuring, which holds it too, keeps it until it ends. A run.sh from before the
+    flock held a directory LOCK: while its owner runs, this one refuses too."""
     try:
         pid, _, cmd = open(os.path.join(LOCK, "owner")).read().strip().partition(" ")
         os.kill(int(pid), 0)
@@ -343,11 +311,10 @@ class Run:
         self.cache = self.cache_dir()
 
     def cache_dir(self):
-        """A replication or a peers run keeps each configuration's result, so that a run stopped
-        halfway resumes: only at a commit (whose code the results belong to) and on the machine
-        that measured them (its CPU, cores and memory name the folder: a run resumed on another VM
-        starts over, and says so). A replication's cache stays; a peers run's goes once its section
-        is written."""
+        """A replication or a peers run keeps each configuration's result, so that a run stopped halfway resumes: only
+        at a commit (whose code the results belong to) and on the machine that measured them (its CPU, cores and
+        memory name the folder: a run resumed on another VM starts over, and says so). A replication's cache stays; a
+        peers run's goes once its section is written."""
         if self.commit.endswith("-dirty") or self.commit == "unknown" or not (self.s["replicate"] or self.s["peers"]):
             return None
         m, what = self.machine, "\n".join(self.env.get(k, "") for k in ("CXX", "PEERS_PATCH", "PEERS_DOTNET"))
@@ -368,8 +335,8 @@ class Run:
         return d
 
     def measure_config(self, c, row, program, n, args, times):
-        """Runs config C (plan line ROW) TIMES times, or takes what an earlier run of it left in the
-        cache at this commit on this machine. Returns (why, runs): why it failed, or its runs."""
+        """Runs config C (plan line ROW) TIMES times, or takes what an earlier run of it left in the cache at this
+        commit on this machine. Returns (why, runs): why it failed, or its runs."""
         self.configs += 1
         key = None
         if self.cache:
@@ -430,7 +397,7 @@ class Run:
                        program=os.path.basename(program), n=n, options=" ".join(args), env=c.env, **{"try": i},
                        of=times, status=status)
             fields = r.fields()
-            rec.update(failure=fields["failure"], time=fields["time"], time_output=measure.figures_json(figures),
+            rec.update(failure=fields["failure"], time=fields["time"], time_output=figures,
                        summary=fields["summary"], samples=fields["samples"])
             self.keep([rec])
             if r.failure:
@@ -441,9 +408,9 @@ class Run:
         return why, runs
 
     def keep(self, recs):
-        """Records into the store as they are made, and into this run's own copy: the section is
-        written from the copy, and should the store not take them, the copy stays where the error
-        names it (RESULTS is then not written: a section never stands without its records)."""
+        """Records into the store as they are made, and into this run's own copy: the section is written from the
+        copy, and should the store not take them, the copy stays where the error names it (RESULTS is then not
+        written: a section never stands without its records)."""
         self.records += recs
         copy = os.path.join(self.work, "records")
         with open(copy, "a", encoding="utf-8") as f:
@@ -466,10 +433,9 @@ class Run:
         return line
 
     def guard(self, n, base, last_n, last_rss):
-        """The memory guard: the max RSS at N estimated from the program's cost per task at its last
-        N, BASE + (LAST − BASE) × N / LAST_N; refused when that exceeds the memory available now: a
-        run the OOM killer ends is no measurement, and on a machine without swap it takes others
-        with it."""
+        """The memory guard: the max RSS at N estimated from the program's cost per task at its last N, BASE + (LAST −
+        BASE) × N / LAST_N; refused when that exceeds the memory available now: a run the OOM killer ends is no
+        measurement, and on a machine without swap it takes others with it."""
         have = machine.available()
         if not have:
             return None
@@ -480,9 +446,9 @@ class Run:
         return None
 
     def replicate_guard(self, label, n):
-        """The guard where a replication's series has no cost per task of its own yet: from the same
-        row's outcomes in the groups run before it (refused where one was refused at N; else from its
-        largest N up to N with a figure, and its N = 1)."""
+        """The guard where a replication's series has no cost per task of its own yet: from the same row's outcomes in
+        the groups run before it (refused where one was refused at N; else from its largest N up to N with a figure,
+        and its N = 1)."""
         ident = label.rpartition("@")[0]
         base, last_n, last_rss = 0, None, None
         for lab, pn, why, rss, _ in self.rep:
@@ -507,11 +473,11 @@ class Run:
         self.rows.append(r)
 
     def run_plan(self, configs):
-        """Runs the plan's configurations in order, into the table's rows, the charts' bars and
-        points and the section's notes. A group that was not built (a toolchain missing, a JDK too
-        old) is passed over; one whose build failed gets a row that says so (in a sweep, one for the
-        series). A sweep's series keeps its baseline, the max RSS at N = 1, for the memory guard and
-        bytes/task, and stops after a timeout: a program that could not finish at N will not at 10 N."""
+        """Runs the plan's configurations in order, into the table's rows, the charts' bars and points and the
+        section's notes. A group that was not built (a toolchain missing, a JDK too old) is passed over; one whose
+        build failed gets a row that says so (in a sweep, one for the series). A sweep's series keeps its baseline,
+        the max RSS at N = 1, for the memory guard and bytes/task, and stops after a timeout: a program that could not
+        finish at N will not at 10 N."""
         base = sbase = None
         last_n = last_rss = stop_why = None
         for k, c in enumerate(configs, 1):
@@ -706,9 +672,8 @@ class Run:
         return notes + [f"- {n}" for n in self.variant_notes()]
 
     def draw(self, rows, notes, name, title, alt, bars=False, mark="", log=False):
-        """A chart of ROWS (a sweep's points, or a peers section's bars) as WORK/NAME.svg (NAME made
-        unique against charts/ and the charts drawn before), and the section's line for it, or for
-        why it was not drawn."""
+        """A chart of ROWS (a sweep's points, or a peers section's bars) as WORK/NAME.svg (NAME made unique against
+        charts/ and the charts drawn before), and the section's line for it, or for why it was not drawn."""
         if not rows:
             self.chart_lines += [f"Chart ({alt}): not drawn, no run succeeded.", ""]
             return
@@ -736,9 +701,9 @@ class Run:
         self.chart_lines += [f"![{alt}](charts/{f})", ""]
 
     def draw_charts(self, context=None):
-        """A bar chart per scenario under --peers (every runtime's max RSS at N, smallest first), a
-        line chart per scenario under --sweep --peers, one for a sweep of ours, and one for a
-        replication: the write-up's key figure, memory at its largest N."""
+        """A bar chart per scenario under --peers (every runtime's max RSS at N, smallest first), a line chart per
+        scenario under --sweep --peers, one for a sweep of ours, and one for a replication: the write-up's key figure,
+        memory at its largest N."""
         self.chart_lines, self.charts, s, ours = [], [], self.s, peers.OURS
         for scen in self.scenarios:
             if self.kind == "peers":
@@ -769,8 +734,8 @@ class Run:
                           f"{name}: max RSS (MiB) of each runtime at N={top}, measured here, and as published", True, ours)
 
     def context(self, head, notes):
-        """The section's own record: its run and the sittings its rows came from, its heading and
-        command, its charts, and its text around its table and each row of it."""
+        """The section's own record: its run and the sittings its rows came from, its heading and command, its charts,
+        and its text around its table and each row of it."""
         c = {"record": "section", "run": self.run_id, "heading": self.when, "command": self.s["command_line"],
              "charts": " ".join(self.charts), "resumed": self.resumed,
              "runs": [self.run_id] + list(dict.fromkeys(x for x in self.sittings if x != self.run_id)),
@@ -839,8 +804,8 @@ class Run:
 
 
 def append(path, text):
-    """PATH with TEXT appended, written as a new copy beside it and renamed over it, so that a disk
-    that fills, a failed write or a kill leaves PATH byte for byte as it was."""
+    """PATH with TEXT appended, written as a new copy beside it and renamed over it, so that a disk that fills, a
+    failed write or a kill leaves PATH byte for byte as it was."""
     d = os.path.dirname(path)
     try:
         fd, tmp = tempfile.mkstemp(dir=d, prefix=".RESULTS.")

@@ -10,10 +10,9 @@ FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scenarios.txt")
 
 
 def load(path=FILE):
-    """The table as a dict, scenario -> its description, in the table's order. A line that is not
-    eight columns, a value a column cannot hold, or columns that disagree (a sleep and no --sleep-ms,
-    a thread per task and --threads, variants and no --sync or not "N KEY") are refused naming the
-    line."""
+    """The table as a dict, scenario -> its description, in the table's order. A line that is not eight columns, a
+    value a column cannot hold, or columns that disagree (a sleep and no --sleep-ms, a thread per task and --threads,
+    variants and no --sync or not "N KEY") are refused naming the line."""
     common, out = [], {}
     with open(path, encoding="utf-8") as f:
         for number, line in enumerate(f, 1):

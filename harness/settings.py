@@ -27,8 +27,8 @@ def ranged(name, v, lo, hi):
     return str(int(v))
 
 
-# The write-ups' variants, passed to ours and to every peer that has them: each one's check, and
-# what a write-up's data file may set (replicate.py), SLEEP_MS and RUNS among them.
+# The write-ups' variants, passed to ours and to every peer that has them: each one's check, and what a write-up's
+# data file may set (replicate.py), SLEEP_MS and RUNS among them.
 VARIANTS = {
     "SLEEP_MS": lambda v: str(count("SLEEP_MS", v)),
     "HITS": lambda v: ranged("HITS", v, 1, 9007199254740991),  # Node counts hits in a double's 53 bits
@@ -52,8 +52,8 @@ def start(w):
 
 
 def variants(env):
-    """The variants set in ENV, checked, START without repeats and numbers without leading zeros;
-    every other one "" (unset)."""
+    """The variants set in ENV, checked, START without repeats and numbers without leading zeros; every other one ""
+    (unset)."""
     out = {}
     for k, check in VARIANTS.items():
         v = env.get(k, "")
@@ -96,9 +96,9 @@ def mode_settings(s, scenarios):
 
 
 def problem(words):
-    """The first problem of a write-up's settings (VAR=VALUE words, a later one overriding an
-    earlier), its other variables unset, by run.sh's rules and a data file's own (a number as the
-    text prints it, without a leading zero); None without one."""
+    """The first problem of a write-up's settings (VAR=VALUE words, a later one overriding an earlier), its other
+    variables unset, by run.sh's rules and a data file's own (a number as the text prints it, without a leading zero);
+    None without one."""
     env = {}
     for kv in words:
         k, _, v = kv.partition("=")

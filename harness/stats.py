@@ -1,14 +1,13 @@
-"""The statistics, each rule once: which run a row keeps, the spread over its runs, the units, and
-whether a program held all N tasks at once. Every table, chart, export and replication uses these.
-"""
+"""The statistics, each rule once: which run a row keeps, the spread over its runs, the units, and whether a program
+held all N tasks at once. Every table, chart, export and replication uses these."""
 
 from result import num
 
 
 def best(runs):
-    """The run a row keeps: the lowest wall time, since a run can only be slowed by the rest of the
-    machine, never sped up; of two as fast (time reports hundredths), the one that took less user
-    CPU, then less system CPU, then less memory, then the earlier."""
+    """The run a row keeps: the lowest wall time, since a run can only be slowed by the rest of the machine, never
+    sped up; of two as fast (time reports hundredths), the one that took less user CPU, then less system CPU, then
+    less memory, then the earlier."""
     return min(runs, key=lambda r: (r.wall_s, r.user_s, r.sys_s, r.max_rss_kib))
 
 
@@ -33,18 +32,18 @@ def minutes(s):
 
 
 def spawn_ms(run):
-    """How long spawning took, in ms: ours waits until every task has started (waiting_ms), a peer
-    until its spawn loop returned (spawn_ms); "-" when the program says neither."""
+    """How long spawning took, in ms: ours waits until every task has started (waiting_ms), a peer until its spawn
+    loop returned (spawn_ms); "-" when the program says neither."""
     ms = run.get("waiting_ms")
     return ms if ms != "-" else run.get("spawn_ms")
 
 
 def alive(run):
-    """Were all N tasks alive at once? From the program's own count of tasks that had ended when the
-    last began to wait (ended_at_spawn), and whether that spawning outlasted the sleep: "yes",
-    "yes; spawning outlasted the sleep" (every task existed, but the first were already due),
-    "no: E of N had ended", or "-" for a program that does not say. Only a "yes" measures N tasks
-    waiting at once: a task that ended freed memory that the max RSS then never holds."""
+    """Were all N tasks alive at once? From the program's own count of tasks that had ended when the last began to
+    wait (ended_at_spawn), and whether that spawning outlasted the sleep: "yes", "yes; spawning outlasted the sleep"
+    (every task existed, but the first were already due), "no: E of N had ended", or "-" for a program that does not
+    say. Only a "yes" measures N tasks waiting at once: a task that ended freed memory that the max RSS then never
+    holds."""
     ended = run.get("ended_at_spawn")
     if ended == "-":
         return "-"

@@ -1,12 +1,10 @@
 """The store: every execution run.sh makes is one record, a line of JSON in STORE (results.jsonl).
 
-A "run" record is appended as each program ends (what ran, on which machine, its exit status, every
-figure /usr/bin/time printed, the program's summary, run.sh's own samples: result.Run's fields),
-and a "section" record once its section is written, just before RESULTS.md takes the section. The
-store is only ever appended to, a whole line at a time, and read a line at a time: a bad line (a
-merge marker, a record cut short, a number too large to be one) is named and passed over, and
-stops nothing; `./run.sh --check-store` lists such lines and `--repair` moves them aside.
-"""
+A "run" record is appended as each program ends (what ran, on which machine, its exit status, every figure
+/usr/bin/time printed, the program's summary, run.sh's own samples: result.Run's fields), and a "section" record once
+its section is written, just before RESULTS.md takes the section. The store is only ever appended to, a whole line at
+a time, and read a line at a time: a bad line (a merge marker, a record cut short, a number too large to be one) is
+named and passed over, and stops nothing; `./run.sh --check-store` lists such lines and `--repair` moves them aside."""
 
 import json
 import math
@@ -110,8 +108,8 @@ def problems(path):
 
 
 def append(path, recs):
-    """Appends each record as one line, with one write each; a write that fails or falls short is cut
-    back, so the store holds whole records only. OSError when the store cannot take them."""
+    """Appends each record as one line, with one write each; a write that fails or falls short is cut back, so the
+    store holds whole records only. OSError when the store cannot take them."""
     data = [(json.dumps(r, ensure_ascii=False, allow_nan=False, separators=(",", ":")) + "\n").encode() for r in recs]
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
     try:
@@ -130,9 +128,9 @@ def append(path, recs):
 
 
 def mend(path):
-    """Before a run appends: a store that does not end in a newline (a writer stopped mid-line, a
-    record whose newline was lost) gets one, so the next record starts a line of its own. Nothing is
-    deleted: a line that is no record is then passed over, and --check-store names it."""
+    """Before a run appends: a store that does not end in a newline (a writer stopped mid-line, a record whose newline
+    was lost) gets one, so the next record starts a line of its own. Nothing is deleted: a line that is no record is
+    then passed over, and --check-store names it."""
     try:
         with open(path, "rb") as f:
             f.seek(0, os.SEEK_END)
@@ -148,9 +146,9 @@ def mend(path):
 
 
 def repair(path):
-    """Moves the bad lines into a file beside the store (PATH.bad-DATE) and leaves the rest in the
-    store: a new copy written beside the file the store is (a link stays a link) and renamed over
-    it. Returns (that file, the number of lines moved)."""
+    """Moves the bad lines into a file beside the store (PATH.bad-DATE) and leaves the rest in the store: a new copy
+    written beside the file the store is (a link stays a link) and renamed over it. Returns (that file, the number of
+    lines moved)."""
     bad = dict(problems(path))
     if not bad:
         return None, 0
@@ -175,14 +173,14 @@ def repair(path):
 
 
 def sittings(section):
-    """The run ids whose records a section's rows came from: its own, and those of the earlier
-    sittings a resumed run took results from."""
+    """The run ids whose records a section's rows came from: its own, and those of the earlier sittings a resumed run
+    took results from."""
     return section.get("runs") or [section["run"]]
 
 
 def find_section(path, key):
-    """The section record named by KEY: its run id, or its heading's time as RESULTS.md prints it
-    ("2026-12-06 18:40", with or without " UTC"). Streams the store, reading section lines only."""
+    """The section record named by KEY: its run id, or its heading's time as RESULTS.md prints it ("2026-12-06 18:40",
+    with or without " UTC"). Streams the store, reading section lines only."""
     want = key.strip()
     heading = want if want.endswith(" UTC") else want + " UTC"
     found, latest = [], []

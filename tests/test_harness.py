@@ -97,9 +97,13 @@ class Samples(unittest.TestCase):
 
 
 class Statistics(unittest.TestCase):
-    def test_the_best_run_is_the_lowest_wall_of_two_as_fast_the_earlier(self):
+    def test_the_best_run_is_the_lowest_wall_then_the_least_user_and_system_cpu_then_memory(self):
         runs = [run(0.05, 2048), run(0.04, 4096), run(0.04, 3072)]
+        self.assertIs(stats.best(runs), runs[2])
+        runs[1].user_s = 0.001
         self.assertIs(stats.best(runs), runs[1])
+        twins = [run(0.04, 10), run(0.04, 10)]
+        self.assertIs(stats.best(twins), twins[0])  # then the earlier
         self.assertEqual(stats.spread([x.max_rss_kib for x in runs]), (2048, 4096))
 
     def test_units(self):
