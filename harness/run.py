@@ -1,11 +1,9 @@
-"""./run.sh: plans the runs, makes them under /usr/bin/time, and appends one section to RESULTS.md.
-
-run.sh hands this its arguments. It reads the settings (settings.py, peers.py), plans every run (plan.py), takes the
-lock, builds, reads the machine, builds the peers (peers.py), runs the plan (measure.py, each execution a record in
-the store as it ends), then writes the section from its records (render.py, replicate.py, charts.py): the store first,
+"""./run.sh: plans the runs (plan.py), makes them under /usr/bin/time (measure.py, each a record in the store as it
+ends) and appends a section to RESULTS.md from their records (render.py, replicate.py, charts.py): the store first,
 then RESULTS.md, renamed into place. `./run.sh --help` says it all; README.md and METHODOLOGY.md say why."""
 
 import fcntl
+import functools
 import json
 import os
 import shutil
@@ -38,6 +36,12 @@ LOCK = os.environ.get("BENCH_TEST_LOCK", "/tmp/bench-run.lock")  # only the test
 def fail(message, code=2):
     print(f"run.sh: {message}", file=sys.stderr)
     sys.exit(code)
+
+
+def need(ok, message, code=2):
+    """Exits with MESSAGE (one line, exit 2 for bad input) unless OK."""
+    if not ok:
+        fail(message, code)
 
 
 def usage(tables):
@@ -90,15 +94,8 @@ both have ended, however they end.
 
 # ---- The command line and the settings. ---------------------------------------------------------
 
-def need(ok, message, code=2):
-    """Exits with MESSAGE (one line, exit 2 for bad input) unless OK."""
-    if not ok:
-        fail(message, code)
-
-
 def parse(argv, env, tables, out):
-    """What to do, as a dict of run.sh's settings (the planner's s, every value a string), from the command line and
-    the environment; a bad one exits 2 with one line."""
+    """run.sh's settings (the planner's s, every value a string) from its arguments and environment; or exit 2."""
     s = dict.fromkeys(plan.SETTINGS + ("plan",), "")
     s["command_line"], args, name = " ".join(["./run.sh"] + argv), list(argv), ""
     while args and args[0] in ("--plan", "--sweep", "--peers", "--replicate"):
@@ -108,32 +105,38 @@ def parse(argv, env, tables, out):
         out.write(usage(tables))
         sys.exit(0)
     if s["replicate"]:
-        need(not (s["sweep"] or s["peers"]), "--replicate runs a write-up's own configuration: no --sweep or --peers with it")
+        need(not (s["sweep"] or s["peers"]), "--replicate runs a write-up's own configuration: no --sweep or --peers"
+             " with it")
         for a in args:
-            need(a == "--quick" or not a.startswith("-"), f"unknown option '{a}' (usage: ./run.sh --replicate [NAME [--quick]])")
+            need(a == "--quick" or not a.startswith("-"), f"unknown option '{a}' (usage: ./run.sh --replicate [NAME"
+                 " [--quick]])")
             need(not (a == "--quick" and s["quick"]), "--quick is given twice")
             need(a == "--quick" or not name, f"--replicate takes one write-up, got '{name}' and '{a}'")
-            s["quick"], name = "yes" if a == "--quick" else s["quick"], name if a == "--quick" else a
+            s["quick"], name = ("yes", name) if a == "--quick" else (s["quick"], a)
         if not name:
             need(not env.get("TABLES"), "TABLES picks tables of one write-up: ./run.sh --replicate NAME")
-            need(not (s["quick"] or s["plan"]), "--replicate needs a write-up's name with --quick or --plan (./run.sh --replicate lists them)")
+            need(not (s["quick"] or s["plan"]), "--replicate needs a write-up's name with --quick or --plan (./run.sh"
+                 " --replicate lists them)")
             replicate.list_all(os.path.join(SRC, "peers", "published"), lambda n: estimate_of(n, env), out)
             sys.exit(0)
         args, s["peers"], s["sweep"] = [], "yes", "yes"
     for a in args:
         need(a not in ("--sweep", "--peers", "--plan"), {
             "--sweep": "--sweep comes first (usage: ./run.sh --sweep [--peers] [scenario ...])",
-            "--peers": "--peers comes first (usage: ./run.sh --peers N [scenario ...] or ./run.sh --sweep --peers [scenario ...])",
+            "--peers": "--peers comes first (usage: ./run.sh --peers N [scenario ...] or ./run.sh --sweep --peers"
+                       " [scenario ...])",
             "--plan": "--plan comes first (usage: ./run.sh --plan ARGS ...)"}.get(a))
         need(a not in ("--export", "--render", "--check-store"), f"{a} comes first, alone (usage: ./run.sh --export"
              " csv|json|md [SECTION], ./run.sh --render SECTION, ./run.sh --check-store [--repair])")
-        need(not a.startswith("-"), f"unknown option '{a}' (allowed: --plan, --sweep, --peers, --replicate [NAME [--quick]],"
-             " --export, --render, --check-store, --help; settings go in the environment, see --help)")
-    need(not env.get("TABLES") or s["replicate"], "TABLES is for --replicate NAME: it picks which of a write-up's tables run")
+        need(not a.startswith("-"), f"unknown option '{a}' (allowed: --plan, --sweep, --peers, --replicate [NAME"
+             " [--quick]], --export, --render, --check-store, --help; settings go in the environment, see --help)")
+    need(not env.get("TABLES") or s["replicate"], "TABLES is for --replicate NAME: it picks which of a write-up's"
+         " tables run")
     try:
         if s["sweep"] and not s["replicate"]:
             s["sweep_ns"] = settings.sweep(env.get("SWEEP") or settings.DEFAULT_SWEEP, sys.stderr)
-            need(not (args and args[0].isdigit()), f"--sweep takes no N: the task counts come from SWEEP (now \"{s['sweep_ns']}\")")
+            need(not (args and args[0].isdigit()), "--sweep takes no N: the task counts come from SWEEP (now"
+                 f" \"{s['sweep_ns']}\")")
         elif not s["replicate"]:
             need(args, f"missing N (usage: ./run.sh {'--peers ' if s['peers'] else ''}N [scenario ...])")
             s["N"] = str(settings.count("N", args.pop(0)))
@@ -143,7 +146,8 @@ def parse(argv, env, tables, out):
         s["RUNS"] = str(settings.count("RUNS", s["RUNS"] or "5"))
         s["THREAD_CAP"] = str(settings.count("THREAD_CAP", env.get("THREAD_CAP") or "10000"))
         s["THREADS"] = settings.threads(env.get("THREADS", "")) if not s["replicate"] else ""
-        need(not (s["HITS"] and s["sweep"] and not s["replicate"]), "HITS is a target for one N: a sweep's atomic_counter stops at 10 x N hits")
+        need(not (s["HITS"] and s["sweep"] and not s["replicate"]), "HITS is a target for one N: a sweep's"
+             " atomic_counter stops at 10 x N hits")
         ps = peers.settings(env, tables, os.getcwd())
     except (settings.Bad, peers.Bad) as e:
         fail(str(e))
@@ -164,8 +168,9 @@ def replicate_settings(s, name, env, tables):
     write-up's."""
     folder = os.path.join(SRC, "peers", "published")
     path = os.path.join(folder, name + ".tsv")
-    need(os.path.isfile(path), f"--replicate: unknown write-up '{name}' (known:"
-         f" {' '.join(f[:-4] for f in sorted(os.listdir(folder)) if f.endswith('.tsv'))}; ./run.sh --replicate lists them)")
+    known = " ".join(f[:-4] for f in sorted(os.listdir(folder)) if f.endswith(".tsv"))
+    need(os.path.isfile(path), f"--replicate: unknown write-up '{name}' (known: {known}; ./run.sh --replicate lists"
+         " them)")
     text = replicate.read(path)
     problems, pub = replicate.check(path, text)
     need(not problems, problems[0] if problems else "")
@@ -179,7 +184,8 @@ def replicate_settings(s, name, env, tables):
     s["TABLES"] = " ".join(picked)
     for v in ("THREADS", "SWEEP") + settings.SETTABLE:
         need(not env.get(v), f"{v} cannot be set with --replicate: {name} fixes its own ({v}={pub.run.get(v, '')})")
-    s.update({v: pub.run[v] for v in settings.SETTABLE + ("RUNS",) if pub.run.get(v) and not (v == "RUNS" and s["RUNS"])})
+    s.update({v: pub.run[v] for v in settings.SETTABLE + ("RUNS",)
+              if pub.run.get(v) and not (v == "RUNS" and s["RUNS"])})
     pub, s["scenarios"] = replicate.Published(text, s["TABLES"]), pub.run.get("scenarios", "")
     groups = replicate.groups(pub, s["quick"] != "", peers.LONG_MS)
     s["sweep_ns"] = " ".join(str(n) for n in sorted({int(n) for g in groups for n in g[2].split()}))
@@ -187,12 +193,14 @@ def replicate_settings(s, name, env, tables):
         s["HITS"] = str(int(s["HITS"]) // 10)  # as replicate.py divides N
     if "PEERS" not in env:
         rows = [tables.row(r[2], "-") for r in replicate.rows(tables, pub) if r[2] != "-"]
-        env["PEERS"] = " ".join(dict.fromkeys(tables.groups[r["group"]]["name"] for r in rows if r and r["group"] != "ours"))
+        env["PEERS"] = " ".join(dict.fromkeys(tables.groups[r["group"]]["name"] for r in rows
+                                              if r and r["group"] != "ours"))
 
 
 def estimate_of(name, env):
     """The estimate --plan --replicate NAME ends with, for the listing of write-ups."""
-    p = subprocess.run([sys.executable, "-B", __file__, "--plan", "--replicate", name], capture_output=True, text=True, env=env)
+    p = subprocess.run([sys.executable, "-B", __file__, "--plan", "--replicate", name], capture_output=True,
+                       text=True, env=env)
     for line in (p.stdout + p.stderr).split("\n"):
         if line.startswith("Estimated time here: about "):
             return f"about {line.split('about ', 1)[1].split(':', 1)[0]} here, its builds included"
@@ -204,7 +212,8 @@ def estimate_of(name, env):
 def place(env, here):
     """RESULTS and STORE as absolute paths: RESULTS.md beside run.sh, the store beside RESULTS."""
     need(env.get("RESULTS") != "", "RESULTS is empty: unset it to append to RESULTS.md beside run.sh, or name a file")
-    need(env.get("STORE") != "", "STORE is empty: unset it to keep the records in results.jsonl beside RESULTS, or name a file")
+    need(env.get("STORE") != "", "STORE is empty: unset it to keep the records in results.jsonl beside RESULTS, or"
+         " name a file")
     res = os.path.join(here, env.get("RESULTS") or os.path.join(SRC, "RESULTS.md"))
     return res, os.path.join(here, env.get("STORE") or os.path.join(os.path.dirname(res), "results.jsonl"))
 
@@ -227,15 +236,14 @@ def check_files(res, st, charts_dir, need_charts):
     need(writable_dir(d), f"cannot write in {d}, where RESULTS is ({res}): run.sh writes the new RESULTS there")
     need(os.path.isdir(sd), f"STORE directory {sd} does not exist")
     need(not there(st) or os.path.isfile(st), f"STORE must be a regular file (or absent), and {st} is not one")
-    need(os.path.realpath(st) != os.path.realpath(res), f"STORE and RESULTS are one file ({st}): the records go in a file of their own")
+    need(os.path.realpath(st) != os.path.realpath(res), f"STORE and RESULTS are one file ({st}): the records go in a"
+         " file of their own")
     need(not there(st) or os.access(st, os.W_OK), f"STORE is not writable: {st}")
     need(there(st) or writable_dir(sd), f"cannot write in {sd}, where STORE is ({st})")
     if need_charts and there(charts_dir):
         need(os.path.isdir(charts_dir), f"charts go in {charts_dir}, which is not a directory")
         need(writable_dir(charts_dir), f"cannot write in {charts_dir}, where the charts go")
 
-
-# ---- The lock. ----------------------------------------------------------------------------------
 
 def take_lock(command_line):
     """One run.sh measures on a machine at a time: two at once spoil each other's numbers. The lock is an flock on
@@ -246,8 +254,8 @@ def take_lock(command_line):
         pid, _, cmd = open(os.path.join(LOCK, "owner")).read().strip().partition(" ")
         os.kill(int(pid), 0)
         need("run.sh" not in open(f"/proc/{pid}/cmdline", "rb").read().decode(errors="replace"),
-             f"another run.sh is measuring on this machine (pid {pid}: {cmd}); two at once spoil each other's numbers,"
-             f" so wait for it (the lock: {LOCK})")
+             f"another run.sh is measuring on this machine (pid {pid}: {cmd}); two at once spoil each other's"
+             f" numbers, so wait for it (the lock: {LOCK})")
     except (OSError, ValueError):
         pass
     fd = os.open(LOCK + ".flock", os.O_RDWR | os.O_CREAT, 0o666)
@@ -268,17 +276,16 @@ def take_lock(command_line):
 class Run:
     """One run of run.sh: its plan made, its rows, points and notes gathered, its section written."""
 
-    def __init__(self, s, ps, tables, env, res, st, here):
-        self.s, self.ps, self.t, self.env, self.res, self.st = s, ps, tables, env, res, st
-        self.here = here
-        self.kind = "replicate" if s["replicate"] else ("peers" if s["peers"] else "plain") if not s["sweep"] \
-            else "peers_sweep" if s["peers"] else "sweep"
+    def __init__(self, s, tables, env, res, st, pb):
+        self.s, self.t, self.env, self.res, self.st, self.pb = s, tables, env, res, st, pb
+        self.charts_dir = os.path.join(os.path.dirname(res), "charts")
+        self.kind = "replicate" if s["replicate"] else "_".join(k for k in ("peers", "sweep") if s[k]) or "plain"
+        self.rep_name = os.path.basename(s["pubfile"])[:-4]
         self.scenarios = s["scenarios"].split()
         self.rows, self.notes, self.points, self.bars, self.chart_notes = [], [], {}, {}, {}
-        self.rep, self.records, self.sittings = [], [], []
-        self.failures = self.resumed = self.configs = self.done = self.planned = 0
-        self.capped = self.threads_capped = False
-        self.builder, self.charts, self.chart_lines, self.lost = None, [], [], 0
+        self.rep, self.records, self.sittings, self.charts, self.chart_lines = [], [], [], [], []
+        self.failures = self.resumed = self.configs = self.done = self.planned = self.lost = 0
+        self.capped, self.threads_capped, self.builder = False, False, None
 
     def start(self):
         self.work = tempfile.mkdtemp(prefix="run_sh.", dir=self.env.get("TMPDIR") or None)
@@ -294,19 +301,16 @@ class Run:
             if os.getuid() == 0 and shutil.which("apt-get"):
                 print(f"run.sh: {measure.TIME[0]} is missing; installing the time package", file=sys.stderr)
                 subprocess.run(["bash", LIB, "apt_install", "time"], capture_output=True)
-            if not os.access(measure.TIME[0], os.X_OK):
-                fail(f"{measure.TIME[0]} is missing; install it with: sudo apt-get install time (Debian/Ubuntu; macOS"
-                     " has it built in)", 1)
+            need(os.access(measure.TIME[0], os.X_OK), f"{measure.TIME[0]} is missing; install it with: sudo apt-get"
+                 " install time (Debian/Ubuntu; macOS has it built in)", 1)
         self.began = time.monotonic()
         print("run.sh: building with make", file=sys.stderr)
         p = subprocess.run(["make", "-C", SRC], capture_output=True, text=True, errors="replace")
         if p.returncode != 0:
             sys.stderr.write(p.stdout + p.stderr)
             fail(f"make failed; nothing was run and {self.res} is unchanged", 1)
-        self.commit = machine.commit(SRC)
-        self.machine = machine.describe(SRC)
-        when = time.gmtime()
-        self.run_id = time.strftime("%Y%m%dT%H%M%SZ", when) + f"-{os.getpid()}"
+        self.commit, self.machine = machine.commit(SRC), machine.describe(SRC)
+        self.run_id = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + f"-{os.getpid()}"
         self.head = {"run": self.run_id, "commit": self.commit, "machine": self.machine}
         self.cache = self.cache_dir()
 
@@ -318,16 +322,14 @@ class Run:
         if self.commit.endswith("-dirty") or self.commit == "unknown" or not (self.s["replicate"] or self.s["peers"]):
             return None
         m, what = self.machine, "\n".join(self.env.get(k, "") for k in ("CXX", "PEERS_PATCH", "PEERS_DOTNET"))
-        if self.s["replicate"]:
-            top = os.path.join(self.pb, "replicate", self.commit, f"{self.s['pubfile'].rsplit('/', 1)[1][:-4]}-{zlib.crc32(what.encode())}")
-        else:
-            top = os.path.join(self.pb, "resume", self.commit, str(zlib.crc32((self.s["command_line"] + what).encode())))
+        top = os.path.join(self.pb, "replicate", self.commit, f"{self.rep_name}-{zlib.crc32(what.encode())}") \
+            if self.s["replicate"] else os.path.join(self.pb, "resume", self.commit,
+                                                     str(zlib.crc32((self.s["command_line"] + what).encode())))
         here = f"{m['cpu']}, {m['cores']} cores, {m['memory']}"
         d = os.path.join(top, "%08x" % zlib.crc32(here.encode()))
-        others = [x for x in (os.listdir(top) if os.path.isdir(top) else []) if x != os.path.basename(d)]
-        if others and not os.path.isdir(d):
-            print(f"run.sh: an earlier run of this at commit {self.commit} ran on another machine: its results are not"
-                  f" taken on this one ({here}), so this run starts over", file=sys.stderr)
+        if not os.path.isdir(d) and os.path.isdir(top) and set(os.listdir(top)) - {os.path.basename(d)}:
+            print(f"run.sh: an earlier run of this at commit {self.commit} ran on another machine: its results are"
+                  f" not taken on this one ({here}), so this run starts over", file=sys.stderr)
         try:
             os.makedirs(d, exist_ok=True)
         except OSError:
@@ -336,70 +338,64 @@ class Run:
 
     def measure_config(self, c, row, program, n, args, times):
         """Runs config C (plan line ROW) TIMES times, or takes what an earlier run of it left in the cache at this
-        commit on this machine. Returns (why, runs): why it failed, or its runs."""
+        commit on this machine. Returns (ref, (why, runs)): why it failed, or its runs."""
         self.configs += 1
-        key = None
+        key, ref = None, f"{self.run_id}/{row}"
+        what = f"run.sh: {os.path.basename(program)} {' '.join([str(n)] + args)}"
         if self.cache:
             key = os.path.join(self.cache, "%08x" % zlib.crc32(
                 (repr(vars(c)) + self.t.runtime_label(c.group, self.pw)).encode()))
             try:
-                kept = json.load(open(key))
-                recs = self.kept_records().get(kept["ref"], [])
+                kept = json.load(open(key))["ref"]
+                recs = self.kept.get(kept, [])
                 if recs:
-                    self.sittings.append(kept["ref"].rpartition("/")[0])
+                    self.sittings.append(kept.rpartition("/")[0])
                     self.records += recs
-                    print(f"run.sh: {os.path.basename(program)} {n}{' ' + ' '.join(args) if args else ''}: from the cache"
-                          " of an earlier run at this commit", file=sys.stderr)
+                    print(f"{what}: from the cache of an earlier run at this commit", file=sys.stderr)
                     self.done += times
                     self.resumed += 1
-                    return kept["ref"], render.Measured(recs).outcome(kept["ref"])
-                print(f"run.sh: {os.path.basename(program)} {n}{' ' + ' '.join(args) if args else ''}: kept by an earlier"
-                      f" run, but its records are not in {self.st}: measured again", file=sys.stderr)
+                    return kept, render.Measured(recs).outcome(kept)
+                print(f"{what}: kept by an earlier run, but its records are not in {self.st}: measured again",
+                      file=sys.stderr)
             except (OSError, ValueError, KeyError):
                 pass
-        ref = f"{self.run_id}/{row}"
-        why, runs = self.execute(c, row, program, n, args, times)
+        why, runs = self.execute(c, row, program, n, args, times, what)
         if key and (not why or self.s["replicate"]):  # a peers run keeps a failure out: its resume tries again
             with open(key + ".tmp", "w") as f:
                 json.dump({"ref": ref}, f)
             os.replace(key + ".tmp", key)
         return ref, (why, runs)
 
-    def kept_records(self):
+    @functools.cached_property
+    def kept(self):
         """The store's records of the plan lines the cache names, read in one pass, by plan line."""
-        if not hasattr(self, "kept"):
-            refs = []
-            for f in os.listdir(self.cache):
-                try:
-                    refs.append(json.load(open(os.path.join(self.cache, f)))["ref"])
-                except (OSError, ValueError, KeyError):
-                    continue
-            self.kept = {}
-            if refs and os.path.exists(self.st):
-                for r in store.runs_of(self.st, {x.rpartition("/")[0] for x in refs}):
-                    self.kept.setdefault(f"{r['run']}/{r.get('row')}", []).append(r)
-        return self.kept
+        refs, kept = [], {}
+        for f in os.listdir(self.cache):
+            try:
+                refs.append(json.load(open(os.path.join(self.cache, f)))["ref"])
+            except (OSError, ValueError, KeyError):
+                continue
+        if refs and os.path.exists(self.st):
+            for r in store.runs_of(self.st, {x.rpartition("/")[0] for x in refs}):
+                kept.setdefault(f"{r['run']}/{r.get('row')}", []).append(r)
+        return kept
 
-    def execute(self, c, row, program, n, args, times):
-        env = dict(self.env, LC_ALL="C")
-        env.update(w.split("=", 1) for w in c.env.split())
+    def execute(self, c, row, program, n, args, times, what):
+        env = {**self.env, "LC_ALL": "C", **dict(w.split("=", 1) for w in c.env.split())}
         first, runs, why = self.done, [], None
         for i in range(1, times + 1):
-            print(f"run.sh: {os.path.basename(program)} {n}{' ' + ' '.join(args) if args else ''} (run {i}/{times};"
-                  f" {self.progress(self.done + 1)})", file=sys.stderr)
+            print(f"{what} (run {i}/{times}; {self.progress(self.done + 1)})", file=sys.stderr)
             self.done += 1
             r, status, figures = measure.once(program, [str(n)] + args, env, self.work,
                                               int(c.limit) if c.limit else None, self.lock)
             measure.check(r, c.scenario, n)
-            rec = dict(record="run", **self.head, date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                       kind=c.kind, scenario=c.scenario, runtime=self.t.runtime_label(c.group, self.pw),
-                       variant=c.variant, threads=c.threads, label=c.label, row=row,
-                       program=os.path.basename(program), n=n, options=" ".join(args), env=c.env, **{"try": i},
-                       of=times, status=status)
-            fields = r.fields()
-            rec.update(failure=fields["failure"], time=fields["time"], time_output=figures,
-                       summary=fields["summary"], samples=fields["samples"])
-            self.keep([rec])
+            f = r.fields()
+            self.keep([dict(record="run", **self.head, date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                            kind=c.kind, scenario=c.scenario, runtime=self.t.runtime_label(c.group, self.pw),
+                            variant=c.variant, threads=c.threads, label=c.label, row=row,
+                            program=os.path.basename(program), n=n, options=" ".join(args), env=c.env, **{"try": i},
+                            of=times, status=status, failure=f["failure"], time=f["time"], time_output=figures,
+                            summary=f["summary"], samples=f["samples"])])
             if r.failure:
                 why = r.failure
                 break
@@ -436,14 +432,12 @@ class Run:
         """The memory guard: the max RSS at N estimated from the program's cost per task at its last N, BASE + (LAST −
         BASE) × N / LAST_N; refused when that exceeds the memory available now: a run the OOM killer ends is no
         measurement, and on a machine without swap it takes others with it."""
-        have = machine.available()
-        if not have:
+        have, est = machine.available(), base + (last_rss - base) * n / last_n
+        if not have or est <= have[0]:
             return None
-        need = base + (last_rss - base) * n / last_n
-        if need > have[0]:
-            return (f"not run: about {need / 1048576:.1f} GiB at its cost per task at N={last_n}"
-                    f" ({(last_rss - base) * 1024 / last_n:.1f} bytes), more than the {have[0] / 1048576:.1f} GiB {have[1]}")
-        return None
+        per_task = (last_rss - base) * 1024 / last_n
+        return (f"not run: about {est / 1048576:.1f} GiB at its cost per task at N={last_n} ({per_task:.1f} bytes),"
+                f" more than the {have[0] / 1048576:.1f} GiB {have[1]}")
 
     def replicate_guard(self, label, n):
         """The guard where a replication's series has no cost per task of its own yet: from the same row's outcomes in
@@ -464,13 +458,15 @@ class Run:
         return self.guard(n, base, last_n, last_rss) if last_n else None
 
     def row(self, scen, runtime, variant, n, tcell, ref=None, why=None, base=None):
-        if self.kind == "replicate":
-            return
-        r = {"cells": {"scenario": scen, "runtime": runtime, "variant": variant, "n": str(n), "tcell": tcell}}
-        r.update({"ref": ref} if ref else {"why": why})
-        if base:
-            r["base"] = base
-        self.rows.append(r)
+        if self.kind != "replicate":
+            cells = {"scenario": scen, "runtime": runtime, "variant": variant, "n": str(n), "tcell": tcell}
+            self.rows.append({"cells": cells, **({"ref": ref} if ref else {"why": why}),
+                              **({"base": base} if base else {})})
+
+    def point(self, label, n, why, rss=None, ref=None):
+        """Under --replicate, the outcome of one point for its tables."""
+        if self.s["replicate"]:
+            self.rep.append((label, n, why, rss if why == "-" else None, ref))
 
     def run_plan(self, configs):
         """Runs the plan's configurations in order, into the table's rows, the charts' bars and points and the
@@ -478,101 +474,83 @@ class Run:
         build failed gets a row that says so (in a sweep, one for the series). A sweep's series keeps its baseline,
         the max RSS at N = 1, for the memory guard and bytes/task, and stops after a timeout: a program that could not
         finish at N will not at 10 N."""
-        base = sbase = None
-        last_n = last_rss = stop_why = None
+        self.planned = sum(int(c.runs) for c in configs if c.kind in ("base", "row", "point")
+                           and (c.group == "ours" or self.builder.state.get(c.group) == "ok"))
+        self.run_start = time.monotonic()
+        base = sbase = last_n = last_rss = stop_why = None
         for k, c in enumerate(configs, 1):
             state = "ok" if c.group == "ours" else self.builder.state.get(c.group, "")
             if not (state == "ok" or state.startswith("build failed")):
                 continue
             runtime = self.t.runtime_label(c.group, self.pw) if self.s["peers"] else ""
-            label = c.label.replace("@R@", runtime)
+            label, flags, args = c.label.replace("@R@", runtime), c.flags.split(), c.args.split()
             if c.kind == "limit":
                 peers.note(self.pw, c.variant.replace("@R@", runtime), "limits")
                 continue
-            self.capped |= "capped" in c.flags.split()
-            self.threads_capped |= "threads_capped" in c.flags.split()
-            variant, prog = c.variant or "-", os.path.join(SRC, c.program[2:]) if c.group == "ours" else os.path.join(self.pb, "bin", c.program)
-            c.threads, c.label, c.variant = c.threads or "-", c.label or "-", variant
+            self.capped |= "capped" in flags
+            self.threads_capped |= "threads_capped" in flags
+            c.threads, c.label, c.variant = c.threads or "-", c.label or "-", c.variant or "-"
+            variant = c.variant
             if c.group != "ours":
                 variant += peers.read(os.path.join(self.pw, c.program + ".caveat")).rstrip("\n")
-            args = c.args.split()
             if state != "ok":  # a failed build: one row, in a sweep at the series' first point for all its N
                 if c.kind == "point":
                     self.point(label, int(c.n), state)
-                    if "first" in c.flags.split():
-                        self.row(c.scenario, runtime, variant, self.s["sweep_ns"].replace(" ", ","), c.threads, why=state)
-                        self.failures += 1
-                elif c.kind == "row":
-                    self.row(c.scenario, runtime, variant, c.n, c.threads, why=state)
+                if c.kind == "row" or c.kind == "point" and "first" in flags:
+                    ns = c.n if c.kind == "row" else self.s["sweep_ns"].replace(" ", ",")
+                    self.row(c.scenario, runtime, variant, ns, c.threads, why=state)
                     self.failures += 1
                 continue
-            name = f"{runtime + ' ' if runtime else ''}{c.scenario}{' ' + c.args if c.args else ''}{' ' + c.env if c.env else ''}"
-            n = int(c.n) if c.kind != "skip" else 0
-            if c.kind == "base":
-                ref, (why, runs) = self.measure_config(c, k, prog, 1, args, 1)
-                base = {"ref": ref}
-                if why:
-                    print(f"run.sh: {name} N=1: {why}", file=sys.stderr)
-                    self.failures += 1
-            elif c.kind == "row":
-                ref, (why, runs) = self.measure_config(c, k, prog, n, args, int(c.runs))
-                if why:
-                    print(f"run.sh: {name}: {why}", file=sys.stderr)
-                    self.failures += 1
-                self.row(c.scenario, runtime, variant, n, c.threads, ref, base=base)
-                if not why and self.s["peers"]:
-                    b = stats.best(runs)  # a bar of the scenario's chart; one that held fewer than N at once says so
-                    self.bars.setdefault(c.scenario, []).append(
-                        (label, stats.mib(b.max_rss_kib), "-", "yes" if stats.all_alive(b) else "no"))
-                    self.builder.facts(runtime, b)
-                base = None
-            elif c.kind == "point":
-                if "first" in c.flags.split():
-                    sbase, last_n, last_rss, stop_why = None, None, None, None
-                why = stop_why
-                if not why and last_n:
-                    why = self.guard(n, sbase[1] if sbase else 0, last_n, last_rss)
-                if not why and not last_n and self.s["replicate"]:
-                    why = self.replicate_guard(label, n)
-                notes = self.chart_notes.setdefault(c.scenario if self.s["peers"] else "", [])
-                if why:  # not run: the guard, or a timeout at a smaller N
-                    print(f"run.sh: {label} N={n}: {why}", file=sys.stderr)
-                    self.row(c.scenario, runtime, variant, n, c.threads, why=why, base=sbase and {"ref": sbase[0]})
-                    notes.append(f"{label} at N={n}: {why}")
-                    self.point(label, n, why)
-                    self.done += int(c.runs)
-                    continue
-                ref, (why, runs) = self.measure_config(c, k, prog, n, args, int(c.runs))
-                b = stats.best(runs) if runs else None
-                self.point(label, n, why or "-", b.max_rss_kib if b else None, ref)
-                self.row(c.scenario, runtime, variant, n, c.threads, ref, base=sbase and {"ref": sbase[0]})
-                if why:
-                    print(f"run.sh: {label} N={n}: {why}", file=sys.stderr)
-                    self.failures += 1
-                    notes.append(f"{label} at N={n}: {why}")
-                    if why.startswith("timed out"):
-                        stop_why = f"not run: it timed out at N={n}"
-                else:
-                    if n == 1:
-                        sbase = (ref, b.max_rss_kib)
-                    else:
-                        last_n, last_rss = n, b.max_rss_kib
-                    self.points.setdefault(c.scenario if self.s["peers"] else "", []).append((label, n, stats.mib(b.max_rss_kib)))
-                    if self.s["peers"]:
-                        self.builder.facts(runtime, b)
-            elif c.kind == "skip":
+            if c.kind == "skip":
                 ns = c.n.split(",")
                 self.notes.append(f"{label}: N={', '.join(ns)} not run, above THREAD_CAP={self.s['THREAD_CAP']}"
                                   " (raise THREAD_CAP to run them)")
                 for x in ns:
                     self.point(label, int(x), f"not run: above THREAD_CAP={self.s['THREAD_CAP']}, a thread per task")
-
-    def point(self, label, n, why, rss=None, ref=None):
-        """Under --replicate, the outcome of one point for its tables."""
-        if self.s["replicate"]:
-            self.rep.append((label, n, why, rss if why == "-" else None, ref))
-
-    # ---- The section. ---------------------------------------------------------------------------
+                continue
+            n, why, ref, b = int(c.n), None, None, None
+            if c.kind == "point":
+                if "first" in flags:
+                    sbase = last_n = last_rss = stop_why = None
+                why = stop_why or (self.guard(n, sbase[1] if sbase else 0, last_n, last_rss) if last_n
+                                   else self.replicate_guard(label, n) if self.s["replicate"] else None)
+            if why:  # a point not run: the guard, or a timeout at a smaller N
+                self.done += int(c.runs)
+            else:
+                prog = os.path.join(SRC, c.program[2:]) if c.group == "ours" else \
+                    os.path.join(self.pb, "bin", c.program)
+                ref, (why, runs) = self.measure_config(c, k, prog, n, args, 1 if c.kind == "base" else int(c.runs))
+                self.failures += bool(why)
+                b = None if why or c.kind == "base" else stats.best(runs)
+            if why:
+                name = " ".join(x for x in (runtime, c.scenario, c.args, c.env) if x)
+                who = {"base": f"{name} N=1", "row": name, "point": f"{label} N={n}"}[c.kind]
+                print(f"run.sh: {who}: {why}", file=sys.stderr)
+            if c.kind == "base":
+                base = {"ref": ref}
+                continue
+            self.row(c.scenario, runtime, variant, n, c.threads, ref, why,
+                     base if c.kind == "row" else sbase and {"ref": sbase[0]})
+            if c.kind == "row":
+                base = None
+                if b and self.s["peers"]:  # a bar of the scenario's chart; one that held fewer than N at once says so
+                    self.bars.setdefault(c.scenario, []).append(
+                        (label, stats.mib(b.max_rss_kib), "-", "yes" if stats.all_alive(b) else "no"))
+            else:
+                where = c.scenario if self.s["peers"] else ""
+                self.point(label, n, why or "-", b and b.max_rss_kib, ref)
+                if why:
+                    self.chart_notes.setdefault(where, []).append(f"{label} at N={n}: {why}")
+                    if why.startswith("timed out"):
+                        stop_why = f"not run: it timed out at N={n}"
+                elif n == 1:
+                    sbase = (ref, b.max_rss_kib)
+                else:
+                    last_n, last_rss = n, b.max_rss_kib
+                if b:
+                    self.points.setdefault(where, []).append((label, n, stats.mib(b.max_rss_kib)))
+            if b and self.s["peers"]:
+                self.builder.facts(runtime, b)
 
     def settings_line(self):
         s, out = self.s, [f"RUNS={self.s['RUNS']}"]
@@ -585,15 +563,12 @@ class Run:
 
     def peers_lines(self):
         """The lines of a peers section before its table: the run's settings, the tools."""
-        s, out = self.s, []
-        if s["PEERS"] != " ".join(self.t.names):
-            out.append(f"- PEERS={s['PEERS']}")
-        if not s["SLEEP_MS"]:
-            out.append(f"- sleep: {peers.LONG_MS} ms (atomic_counter: 1000 ms per iteration), chosen to outlast spawning 1M"
-                       " tasks (the all alive column says whether it did); running_avg and hash_collect have none")
-        else:
-            out.append(f"- sleep: {s['SLEEP_MS']} ms; running_avg and hash_collect have none")
-        return out + self.pw_lines("tools")
+        s = self.s
+        out = [f"- PEERS={s['PEERS']}"] if s["PEERS"] != " ".join(self.t.names) else []
+        sleep = f"{s['SLEEP_MS']} ms" if s["SLEEP_MS"] else (
+            f"{peers.LONG_MS} ms (atomic_counter: 1000 ms per iteration), chosen to outlast spawning 1M tasks (the"
+            " all alive column says whether it did)")
+        return out + [f"- sleep: {sleep}; running_avg and hash_collect have none"] + self.pw_lines("tools")
 
     def variant_notes(self):
         """What the variants of the chosen scenarios did, a line each."""
@@ -601,92 +576,91 @@ class Run:
         if "atomic_counter" in self.scenarios:
             poll, hits = s["POLL_MS"] or "100", f": HITS={s['HITS']} was not passed" if s["HITS"] else ""
             if s["MODE"] == "once":
-                out.append(f"atomic_counter, once mode (MODE=once): each task sleeps once, increments the counter once and"
-                           f" ends; the run ends when the monitor, polling every {poll} ms, has seen N hits, so wall s includes"
-                           f" up to one poll after the last hit. HITS applies to loop mode only{hits}."
-                           " Each program checks that the first hit came no earlier than one sleep after the start, and the"
-                           " last no earlier than one sleep after the last spawn.")
+                out.append("atomic_counter, once mode (MODE=once): each task sleeps once, increments the counter once"
+                           f" and ends; the run ends when the monitor, polling every {poll} ms, has seen N hits, so"
+                           " wall s includes up to one poll after the last hit. HITS applies to loop mode"
+                           f" only{hits}. Each program checks that the first hit came no earlier than one sleep after"
+                           " the start, and the last no earlier than one sleep after the last spawn.")
             else:
-                out.append(f"atomic_counter, loop mode: each task loops {{ counter++; sleep }}, and the monitor, polling every"
-                           f" {poll} ms, raises a stop flag at {s['HITS'] or '10 × N'} hits{' (HITS)' if s['HITS'] else ''},"
-                           " which each task sees when it next wakes; hits/s counts up to that poll. Each program checks that"
-                           " no task ended before the stop.")
+                out.append("atomic_counter, loop mode: each task loops { counter++; sleep }, and the monitor, polling"
+                           f" every {poll} ms, raises a stop flag at {s['HITS'] or '10 × N'}"
+                           f" hits{' (HITS)' if s['HITS'] else ''}, which each task sees when it next wakes; hits/s"
+                           " counts up to that poll. Each program checks that no task ended before the stop.")
             if s["SPAWN_FROM"] == "task":
                 bursts = (f"; it pauses {s['BURST_PAUSE_MS'] or '1000'} ms after every {s['BURST']} spawns (BURST,"
                           " BURST_PAUSE_MS), but the last") if s["BURST"] else ""
-                out.append("atomic_counter, SPAWN_FROM=task: one task (a goroutine, a Task.Run, a tokio::spawn, an unawaited"
-                           f" async function, our spawner coroutine) spawns the N while main only polls{bursts}; spawn s runs"
-                           " until the last spawn.")
+                out.append("atomic_counter, SPAWN_FROM=task: one task (a goroutine, a Task.Run, a tokio::spawn, an"
+                           " unawaited async function, our spawner coroutine) spawns the N while main only"
+                           f" polls{bursts}; spawn s runs until the last spawn.")
         if {"running_avg", "hash_collect"} & set(self.scenarios):
-            out.append("running_avg, hash_collect: gated (START=gated, the default): every task exists before any runs, what"
-                       " N live tasks cost; eager (START=eager): each starts as it is spawned, as the 2023 programs' tasks"
-                       " do, what spawning N short tasks costs (ours: each spawn runs the ready tasks of its loop, so a task"
-                       " that ends gives its frame to the next). A program with one shape only (rayon's par_iter, Java's"
-                       " fixed pool) says \"one shape\" and runs once.")
+            out.append("running_avg, hash_collect: gated (START=gated, the default): every task exists before any"
+                       " runs, what N live tasks cost; eager (START=eager): each starts as it is spawned, as the 2023"
+                       " programs' tasks do, what spawning N short tasks costs (ours: each spawn runs the ready tasks"
+                       " of its loop, so a task that ends gives its frame to the next). A program with one shape only"
+                       " (rayon's par_iter, Java's fixed pool) says \"one shape\" and runs once.")
         return out
 
     def peers_notes(self, first):
-        s, out = self.s, []
-        out.append("- bytes/task: (max RSS at N − max RSS at N=1) × 1024 / N, both from /usr/bin/time, the same way for every"
-                   f" runtime, ours included (it is not our binaries' own bytes_per_task). {first}")
-        out.append("- Every program gets N and the sleep (ours: --sleep-ms MS; a peer: PROGRAM N MS), or in running_avg and"
-                   " hash_collect the variant (ours: --sync V; a peer: PROGRAM N V), then the write-ups' variants it has, the"
-                   " same options for ours and for a peer (--start; atomic_counter's --hits, --mode, --spawn-from, --poll-ms,"
-                   " --burst, --burst-pause-ms), checks that every task completed and exits 1 otherwise. wall s is the whole"
-                   " process, start-up included.")
-        out.append("- RSS at wait: the program's own resident set once every task exists and waits (its rss_wait_kib=, VmRSS"
-                   " from /proc/self/status), reported by every coro_timer and coro_shared program and by ours in every"
-                   " scenario; \"-\" where a program does not say.")
-        if not s["THREADS"]:
-            out.append(f"- Threads: ours runs one event loop; each peer keeps its runtime's default ({self.t.threads}).")
-        else:
-            out.append(f"- Threads: each runtime at each T of THREADS={s['THREADS']}, the threads column: {self.t.knobs};"
-                       " a runtime without a knob runs once, at the first T.")
+        s = self.s
+        out = ["- bytes/task: (max RSS at N − max RSS at N=1) × 1024 / N, both from /usr/bin/time, the same way for"
+               f" every runtime, ours included (it is not our binaries' own bytes_per_task). {first}",
+               "- Every program gets N and the sleep (ours: --sleep-ms MS; a peer: PROGRAM N MS), or in running_avg"
+               " and hash_collect the variant (ours: --sync V; a peer: PROGRAM N V), then the write-ups' variants it"
+               " has, the same options for ours and for a peer (--start; atomic_counter's --hits, --mode,"
+               " --spawn-from, --poll-ms, --burst, --burst-pause-ms), checks that every task completed and exits 1"
+               " otherwise. wall s is the whole process, start-up included.",
+               "- RSS at wait: the program's own resident set once every task exists and waits (its rss_wait_kib=,"
+               " VmRSS from /proc/self/status), reported by every coro_timer and coro_shared program and by ours in"
+               " every scenario; \"-\" where a program does not say.",
+               f"- Threads: each runtime at each T of THREADS={s['THREADS']}, the threads column: {self.t.knobs}; a"
+               " runtime without a knob runs once, at the first T." if s["THREADS"] else
+               f"- Threads: ours runs one event loop; each peer keeps its runtime's default ({self.t.threads})."]
         if self.threads_capped:
             out.append(f"- threads: every runtime ran min(N, THREAD_CAP={s['THREAD_CAP']}) threads.")
         if {"coro_timer", "coro_shared"} & set(self.scenarios):
-            out.append("- spawn s: ours, from the first spawn until every task waited (spawn and start_all, the binary's"
-                       " waiting_ms); a peer, until its spawn loop returned (its own spawn_ms; Python's and Boost.Asio's, until"
-                       " every task had begun its wait). all alive: the program's own count of tasks that had already ended by"
-                       " then (ended_at_spawn): \"no\" when any had, since their memory could be reused and the max RSS then"
-                       " understates the runtime; \"spawning outlasted the sleep\" when every task existed but the first were"
-                       " already due. A row that is not \"yes\" is no measure of N tasks waiting at once.")
+            out.append("- spawn s: ours, from the first spawn until every task waited (spawn and start_all, the"
+                       " binary's waiting_ms); a peer, until its spawn loop returned (its own spawn_ms; Python's and"
+                       " Boost.Asio's, until every task had begun its wait). all alive: the program's own count of"
+                       " tasks that had already ended by then (ended_at_spawn): \"no\" when any had, since their"
+                       " memory could be reused and the max RSS then understates the runtime; \"spawning outlasted"
+                       " the sleep\" when every task existed but the first were already due. A row that is not"
+                       " \"yes\" is no measure of N tasks waiting at once.")
         out += self.pw_lines("limits", "- ") + self.pw_lines("notes", "- ") + [f"- {n}" for n in self.notes]
         return out + self.pw_lines("missing", "- not run: ") + ["- Peers built in PEERS_BUILD, outside this tree."]
 
     def table_notes(self):
         notes = [f"- {n}" for n in self.notes]
         if self.kind == "sweep":
-            notes = ["- bytes/task from max RSS: (max RSS at N − max RSS at N=1) × 1024 / N, measured outside the binary,"
-                     " the same way for every program; the N=1 row is the baseline.",
-                     "- bytes/task from binary: the binary's own bytes_per_task, (RSS at wait − RSS before the first task)"
-                     " × 1024 / N."] + notes
+            notes = ["- bytes/task from max RSS: (max RSS at N − max RSS at N=1) × 1024 / N, measured outside the"
+                     " binary, the same way for every program; the N=1 row is the baseline.",
+                     "- bytes/task from binary: the binary's own bytes_per_task, (RSS at wait − RSS before the first"
+                     " task) × 1024 / N."] + notes
         elif self.kind == "peers":
-            notes = self.peers_notes("N=1 is one run; N is the run with the lowest wall time of RUNS, whose spread of max"
-                                     " RSS the last column gives.")
+            notes = self.peers_notes("N=1 is one run; N is the run with the lowest wall time of RUNS, whose spread of"
+                                     " max RSS the last column gives.")
         elif self.kind == "peers_sweep":
-            notes = self.peers_notes("Each program's N=1 row is its baseline; every row is the run with the lowest wall time"
-                                     " of RUNS, whose spread of max RSS the last column gives.")
-            notes.append("- Charts: one per scenario, a line per runtime, ours drawn thicker with filled markers; memory on a"
-                         " log axis, so that 50 MiB and 2.5 GiB both read.")
+            notes = self.peers_notes("Each program's N=1 row is its baseline; every row is the run with the lowest"
+                                     " wall time of RUNS, whose spread of max RSS the last column gives.")
+            notes.append("- Charts: one per scenario, a line per runtime, ours drawn thicker with filled markers;"
+                         " memory on a log axis, so that 50 MiB and 2.5 GiB both read.")
         return notes + [f"- {n}" for n in self.variant_notes()]
 
-    def draw(self, rows, notes, name, title, alt, bars=False, mark="", log=False):
+    def draw(self, rows, notes, name, title, alt):
         """A chart of ROWS (a sweep's points, or a peers section's bars) as WORK/NAME.svg (NAME made unique against
         charts/ and the charts drawn before), and the section's line for it, or for why it was not drawn."""
         if not rows:
             self.chart_lines += [f"Chart ({alt}): not drawn, no run succeeded.", ""]
             return
-        m = self.machine
-        sub = (f"{m['cpu']}, {m['cores']} cores, {m['memory']} · {m['os']}, {m['kernel']} · {m['compiler']} · {self.when}"
-               f" · commit {self.commit}")
-        what = "bar" if bars else "point"
-        note = (f"Each {what}: the process's max RSS as /usr/bin/time reports it, in the run with the lowest wall time of"
-                f" RUNS={self.s['RUNS']}{', SLEEP_MS=' + self.s['SLEEP_MS'] if self.s['SLEEP_MS'] else ''}"
-                f"{', THREADS=' + self.s['THREADS'] if self.s['THREADS'] else ''}.\n" + "\n".join(self.notes + notes))
+        m, s, bars = self.machine, self.s, self.kind in ("peers", "replicate")
+        sub = (f"{m['cpu']}, {m['cores']} cores, {m['memory']} · {m['os']}, {m['kernel']} · {m['compiler']} ·"
+               f" {self.when} · commit {self.commit}")
+        opts = "".join(f", {k}={s[k]}" for k in ("SLEEP_MS", "THREADS") if s[k])
+        note = (f"Each {'bar' if bars else 'point'}: the process's max RSS as /usr/bin/time reports it, in the run"
+                f" with the lowest wall time of RUNS={s['RUNS']}{opts}.\n" + "\n".join(self.notes + notes))
+        rows = [r if isinstance(r, str) else "\t".join(str(x) for x in r) for r in rows]
         try:
-            svg = charts.draw([r if isinstance(r, str) else "\t".join(str(x) for x in r) for r in rows], bars, title, sub,
-                              "max RSS (MiB)", note, mark, log)
+            svg = charts.draw(rows, bars, title, sub, "max RSS (MiB)", note,
+                              "" if self.kind == "sweep" else peers.OURS, self.kind == "peers_sweep")
         except charts.Bad as e:
             print(f"run.sh: chart ({alt}) not drawn, harness/charts.py failed: {e}", file=sys.stderr)
             self.chart_lines += [f"Chart ({alt}): not drawn, harness/charts.py failed: {e}", ""]
@@ -701,41 +675,38 @@ class Run:
         self.chart_lines += [f"![{alt}](charts/{f})", ""]
 
     def draw_charts(self, context=None):
-        """A bar chart per scenario under --peers (every runtime's max RSS at N, smallest first), a line chart per
-        scenario under --sweep --peers, one for a sweep of ours, and one for a replication: the write-up's key figure,
-        memory at its largest N."""
-        self.chart_lines, self.charts, s, ours = [], [], self.s, peers.OURS
-        for scen in self.scenarios:
-            if self.kind == "peers":
+        """A bar chart a scenario under --peers (smallest first), a line chart a scenario under --sweep --peers, one
+        for a sweep of ours, and for a replication its key figure: memory at its largest N."""
+        self.chart_lines, self.charts, n, stamp, name = [], [], self.s["N"], self.stamp, self.rep_name
+        if self.kind == "peers":
+            for scen in self.scenarios:
                 bars = sorted(self.bars.get(scen, []), key=lambda b: (float(b[1]), b[0]))
-                self.draw(bars, [], f"peers-{self.stamp}-{scen}", f"Max RSS of N={s['N']} tasks: {scen}",
-                          f"{scen}: max RSS (MiB) of each runtime at N={s['N']}", True, ours)
-            elif self.kind == "peers_sweep":
-                self.draw(self.points.get(scen, []), self.chart_notes.get(scen, []), f"sweep-{self.stamp}-{scen}",
-                          f"Max RSS against concurrent tasks: {scen}", f"{scen}: max RSS (MiB) against task count, one line per runtime",
-                          False, ours, True)
-        if self.kind == "sweep":
-            self.draw(self.points.get("", []), self.chart_notes.get("", []), f"sweep-{self.stamp}", "Max RSS against concurrent tasks",
-                      "Max RSS (MiB) against task count, one line per scenario")
-        if self.kind == "replicate":
-            name, top = self.rep_name, s["sweep_ns"].split()[-1]
+                self.draw(bars, [], f"peers-{stamp}-{scen}", f"Max RSS of N={n} tasks: {scen}",
+                          f"{scen}: max RSS (MiB) of each runtime at N={n}")
+        elif self.kind == "peers_sweep":
+            for scen in self.scenarios:
+                self.draw(self.points.get(scen, []), self.chart_notes.get(scen, []), f"sweep-{stamp}-{scen}",
+                          f"Max RSS against concurrent tasks: {scen}",
+                          f"{scen}: max RSS (MiB) against task count, one line per runtime")
+        elif self.kind == "sweep":
+            self.draw(self.points.get("", []), self.chart_notes.get("", []), f"sweep-{stamp}",
+                      "Max RSS against concurrent tasks", "Max RSS (MiB) against task count, one line per scenario")
+        elif self.kind == "replicate":
+            top = self.s["sweep_ns"].split()[-1]
             try:
                 bars = replicate.bars(context, self.records)
-            except (KeyError, ValueError, LookupError) as e:  # bars that cannot be computed leave the chart out, not the section
+            except (KeyError, ValueError, LookupError) as e:  # then the section goes without its chart
                 print(f"run.sh: chart of {name} not drawn: its bars could not be computed: {e}", file=sys.stderr)
                 bars = []
-            if s["quick"]:
-                self.draw(bars, [f"--quick: N divided by 10, so no figure {name} published is shown."], f"replicate-{self.stamp}-{name}",
-                          f"Max RSS of N={top} tasks here (--quick): {name}",
-                          f"{name}: max RSS (MiB) of each runtime at N={top} (--quick), measured here", True, ours)
-            else:
-                self.draw(bars, [f"A hollow diamond: the figure {name} published for that runtime, in MiB as it defined its unit."],
-                          f"replicate-{self.stamp}-{name}", f"Max RSS of N={top} tasks, here and as published: {name}",
-                          f"{name}: max RSS (MiB) of each runtime at N={top}, measured here, and as published", True, ours)
+            note = f"--quick: N divided by 10, so no figure {name} published is shown." if self.s["quick"] else \
+                f"A hollow diamond: the figure {name} published for that runtime, in MiB as it defined its unit."
+            title, alt = (" here (--quick)", " (--quick), measured here") if self.s["quick"] else \
+                (", here and as published", ", measured here, and as published")
+            self.draw(bars, [note], f"replicate-{stamp}-{name}", f"Max RSS of N={top} tasks{title}: {name}",
+                      f"{name}: max RSS (MiB) of each runtime at N={top}{alt}")
 
     def context(self, head, notes):
-        """The section's own record: its run and the sittings its rows came from, its heading and command, its charts,
-        and its text around its table and each row of it."""
+        """The section's own record: its runs, heading, command and charts, its text around the table, its rows."""
         c = {"record": "section", "run": self.run_id, "heading": self.when, "command": self.s["command_line"],
              "charts": " ".join(self.charts), "resumed": self.resumed,
              "runs": [self.run_id] + list(dict.fromkeys(x for x in self.sittings if x != self.run_id)),
@@ -746,14 +717,11 @@ class Run:
 
     def write(self):
         """The section: its record into the store first, then RESULTS, a new copy renamed over it."""
-        s = self.s
-        stamp = time.gmtime()
+        s, stamp = self.s, time.gmtime()
         self.when, self.stamp = time.strftime("%Y-%m-%d %H:%M UTC", stamp), time.strftime("%Y%m%d-%H%M", stamp)
         lines = machine.lines(self.machine, self.commit)
         if self.kind == "replicate":
-            self.rep_name = os.path.basename(s["pubfile"])[:-4]
-            context = self.context([], [])  # the chart's bars come from the record's points
-            self.draw_charts(context)
+            self.draw_charts(self.context([], []))  # the chart's bars come from the record's points
             head, notes = replicate.head(self, lines)
         else:
             self.draw_charts()
@@ -768,47 +736,42 @@ class Run:
             text = export.text(context, self.records)
         except Exception as e:  # the figures are in the store: its record too, so that --render can give it later
             self.keep([context])
-            fail(f"the section could not be rendered ({type(e).__name__}: {e}); {self.res} left unchanged, the section's"
-                 f" record is in {self.st}: ./run.sh --render {self.run_id} prints it", 1)
+            fail(f"the section could not be rendered ({type(e).__name__}: {e}); {self.res} left unchanged, the"
+                 f" section's record is in {self.st}: ./run.sh --render {self.run_id} prints it", 1)
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # one append, shielded from signals
             signal.signal(sig, signal.SIG_IGN)
         self.keep([context])
         if self.lost:
             sys.stdout.write(text)
-            fail(f"{self.lost} records could not be written to {self.st}: they are in {self.work}/records, and {self.res}"
-                 " is left as it was (the section is above)", 1)
-        copied = []
-        for f in self.charts:
-            try:
+            fail(f"{self.lost} records could not be written to {self.st}: they are in {self.work}/records, and"
+                 f" {self.res} is left as it was (the section is above)", 1)
+        why = None
+        try:
+            for f in self.charts:
                 os.makedirs(self.charts_dir, exist_ok=True)
                 shutil.copyfile(os.path.join(self.work, f), os.path.join(self.charts_dir, f))
-                copied.append(f)
-            except OSError:
-                for c in copied + [f]:
-                    if os.path.exists(os.path.join(self.charts_dir, c)):
-                        os.unlink(os.path.join(self.charts_dir, c))
-                print(f"run.sh: cannot write {self.charts_dir}/{f}; {self.res} left unchanged, the section follows", file=sys.stderr)
-                sys.stdout.write(text)
-                sys.exit(1)
-        title = "" if os.path.exists(self.res) and os.path.getsize(self.res) else \
-            "# Results\n\nGenerated by run.sh, append-only: each run adds one section below.\n\n"
-        if not append(self.res, title + text):
-            for c in copied:
-                os.unlink(os.path.join(self.charts_dir, c))
-            print(f"run.sh: cannot write {self.res} (a full disk?): it is left as it was, and the section follows", file=sys.stderr)
-            sys.stdout.write(text)
-            sys.exit(1)
+        except OSError:
+            why = f"cannot write {self.charts_dir}/{f}; {self.res} left unchanged, the section follows"
+        if not why and not append(self.res, text):
+            why = f"cannot write {self.res} (a full disk?): it is left as it was, and the section follows"
+        if why:  # no chart without its section: the charts copied so far go (their names were new)
+            for f in self.charts:
+                if os.path.exists(os.path.join(self.charts_dir, f)):
+                    os.unlink(os.path.join(self.charts_dir, f))
+            print(f"run.sh: {why}", file=sys.stderr)
         sys.stdout.write(text)
-        print(f"run.sh: appended to {self.res}{'; charts in ' + self.charts_dir + ': ' + ' '.join(self.charts) if self.charts else ''};"
-              f" every run's record in {self.st} (run {self.run_id})", file=sys.stderr)
+        if why:
+            sys.exit(1)
+        where = f"; charts in {self.charts_dir}: {' '.join(self.charts)}" if self.charts else ""
+        print(f"run.sh: appended to {self.res}{where}; every run's record in {self.st} (run {self.run_id})",
+              file=sys.stderr)
 
 
 def append(path, text):
-    """PATH with TEXT appended, written as a new copy beside it and renamed over it, so that a disk that fills, a
-    failed write or a kill leaves PATH byte for byte as it was."""
-    d = os.path.dirname(path)
+    """PATH with TEXT appended (after RESULTS's title, were it empty or absent), written as a new copy beside it and
+    renamed over it, so that a disk that fills, a failed write or a kill leaves PATH byte for byte as it was."""
     try:
-        fd, tmp = tempfile.mkstemp(dir=d, prefix=".RESULTS.")
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".RESULTS.")
     except OSError:
         return False
     try:
@@ -818,7 +781,11 @@ def append(path, text):
                     shutil.copyfileobj(f, out)
                 shutil.copymode(path, tmp)
             else:
-                os.chmod(tmp, 0o666 & ~current_umask())
+                umask = os.umask(0)
+                os.umask(umask)
+                os.chmod(tmp, 0o666 & ~umask)
+            if not out.tell():
+                text = "# Results\n\nGenerated by run.sh, append-only: each run adds one section below.\n\n" + text
             out.write(text.encode("utf-8"))
         os.replace(tmp, path)
         return True
@@ -827,29 +794,18 @@ def append(path, text):
         return False
 
 
-def current_umask():
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 # ---- The commands that run nothing, and main. ----------------------------------------------------
 
 def offline(argv, env, here):
     """--export, --render, --check-store: they read the store and run nothing."""
     _, st = place(env, here)
     what, args = argv[0], argv[1:]
-    if what == "--render":
-        if len(args) != 1:
-            fail("usage: ./run.sh --render SECTION (its heading's time, as RESULTS prints it, or its run id)")
-        args = ["md"] + args
-    elif what == "--export":
-        if not 1 <= len(args) <= 2:
-            fail("usage: ./run.sh --export csv|json|md [SECTION]")
-        if args[0] not in export.EXPORTERS:
-            fail(f"--export takes csv, json or md, got '{args[0]}'")
-    elif args not in ([], ["--repair"]):
-        fail("usage: ./run.sh --check-store [--repair]")
+    form, ok = {"--render": ("SECTION (its heading's time, as RESULTS prints it, or its run id)", len(args) == 1),
+                "--export": ("csv|json|md [SECTION]", 1 <= len(args) <= 2),
+                "--check-store": ("[--repair]", args in ([], ["--repair"]))}[what]
+    need(ok, f"usage: ./run.sh {what} {form}")
+    if what == "--export":
+        need(args[0] in export.EXPORTERS, f"--export takes csv, json or md, got '{args[0]}'")
     try:
         store.regular(st)
         if what == "--check-store":
@@ -858,10 +814,12 @@ def offline(argv, env, here):
                 print(f"{st}:{number}: {why}")
             if bad and args:
                 aside, n = store.repair(st)
-                print(f"run.sh: moved {n} line{'s' if n != 1 else ''} into {aside}; the store holds the rest", file=sys.stderr)
+                print(f"run.sh: moved {n} line{'s' if n != 1 else ''} into {aside}; the store holds the rest",
+                      file=sys.stderr)
             elif not bad:
                 print(f"{st}: every line is a record")
             return 1 if bad and not args else 0
+        args = ["md"] + args if what == "--render" else args
         export.EXPORTERS[args[0]](st, args[1] if len(args) == 2 else None, sys.stdout)
         sys.stdout.flush()
     except store.StoreError as e:
@@ -890,45 +848,40 @@ def main(argv, env):
     tables = tables.with_sets(ps["sets"]) if ps["sets"] else tables
     res, st = place(env, here)
     try:
-        pb = peers.build_dir(env, here, SRC) if s["peers"] else ""
+        s["build_dir"] = pb = peers.build_dir(env, here, SRC) if s["peers"] else ""
     except peers.Bad as e:
         fail(str(e))
-    s["build_dir"] = pb
     configs = plan.Planner(tables, s).plan()
     if s["plan"]:
         sys.stdout.write(plan.listing(tables, s, configs))
         return 0
-    r = Run(s, ps, tables, env, res, st, here)
-    r.pb, r.charts_dir = pb, os.path.join(os.path.dirname(res), "charts")
+    r = Run(s, tables, env, res, st, pb)
     check_files(res, st, r.charts_dir, bool(s["sweep"] or s["peers"]))
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, measure.on_signal)
     try:
         r.start()
         est = plan.estimate(configs, pb)
-        run_env = {"N": s["N"], "sweep_ns": s["sweep_ns"]}
-        r.builder = peers.Builder(LIB, tables, ps, pb, r.pw, r.scenarios, run_env)
+        r.builder = peers.Builder(LIB, tables, ps, pb, r.pw, r.scenarios, {"N": s["N"], "sweep_ns": s["sweep_ns"]})
         s["versions_dir"] = r.pw
         if s["peers"]:
             r.builder.prepare()
-        r.planned = sum(int(c.runs) for c in configs if c.kind in ("base", "row", "point")
-                        and (c.group == "ours" or r.builder.state.get(c.group) == "ok"))
-        r.run_start = time.monotonic()
         r.run_plan(configs)
         if r.resumed and not s["replicate"]:
-            r.notes.append(f"resumed: {r.resumed} of the {r.configs} configurations (the N=1 baselines among them) were"
-                           f" measured by an earlier run of this command at commit {r.commit} that was stopped, kept in"
-                           " PEERS_BUILD/resume")
+            r.notes.append(f"resumed: {r.resumed} of the {r.configs} configurations (the N=1 baselines among them)"
+                           f" were measured by an earlier run of this command at commit {r.commit} that was stopped,"
+                           " kept in PEERS_BUILD/resume")
         r.write()
         took = round(time.monotonic() - r.began)
-        print(f"run.sh: took {stats.minutes(took)}; estimated {stats.minutes(est[0] + (est[1] if s['peers'] else 0))}"
-              f"{f', for the whole run: {r.resumed} configurations were kept from an earlier one' if r.resumed else ''}",
-              file=sys.stderr)
+        kept = f", for the whole run: {r.resumed} configurations were kept from an earlier one" if r.resumed else ""
+        print(f"run.sh: took {stats.minutes(took)}; estimated"
+              f" {stats.minutes(est[0] + (est[1] if s['peers'] else 0))}{kept}", file=sys.stderr)
         if r.cache and not s["replicate"]:
             shutil.rmtree(r.cache, ignore_errors=True)
         return 1 if r.failures else 0
     except Interrupted as e:
-        print(f"run.sh: interrupted; {res} left unchanged (the records of the runs that ended are in {st})", file=sys.stderr)
+        print(f"run.sh: interrupted; {res} left unchanged (the records of the runs that ended are in {st})",
+              file=sys.stderr)
         return e.args[0]
     finally:
         if hasattr(r, "work") and not r.lost:
