@@ -402,10 +402,10 @@ class Plans(unittest.TestCase):
             self.assertEqual(p.Planner(self.tables, self.settings(**kw)).timeout(scen, ms, 100), want, (scen, kw))
 
     def test_the_estimate(self):
-        plan = [p.Config("row", "coro_timer", program="./coro_timer", n="1000000", threads="1", args="--sleep-ms 1000", runs="2", variant="v"),
-                p.Config("row", "coro_timer", group="python", program="python-coro_timer", n="1000000", threads="1", args="30000", runs="1", limit="20"),
-                p.Config("row", "coro_timer", group="go", program="go-coro_timer", n="10", threads="1", args="30000", runs="1", limit="300"),
-                p.Config("row", "coro_timer", group="tokio", program="tokio-coro_timer", n="10", threads="1", args="30000", runs="1", limit="300")]
+        plan = [p.Config("row", "coro_timer", program="./coro_timer", n="1000000", threads="1", args="--sleep-ms 1000", sleep="1000", runs="2", variant="v"),
+                p.Config("row", "coro_timer", group="python", program="python-coro_timer", n="1000000", threads="1", args="30000", sleep="30000", runs="1", limit="20"),
+                p.Config("row", "coro_timer", group="go", program="go-coro_timer", n="10", threads="1", args="30000", sleep="30000", runs="1", limit="300"),
+                p.Config("row", "coro_timer", group="tokio", program="tokio-coro_timer", n="10", threads="1", args="30000", sleep="30000", runs="1", limit="300")]
         with tempfile.TemporaryDirectory() as d:
             with open(os.path.join(d, "go.build_s"), "w") as f:
                 f.write("42\n")
