@@ -1,8 +1,7 @@
 """The exporters, behind one interface: EXPORTERS[FORMAT](STORE, SECTION, OUT) writes what the store holds of SECTION
-(its run id, or its heading's time as RESULTS.md prints it), or of every run where SECTION is None, to OUT: "md", the
-section itself, its tables computed from its runs as when it was written (`./run.sh --render SECTION`); "csv" and
-"json", the run records, each with the heading of its section after its run id, streamed from the store (`./run.sh
---export`)."""
+(as store.find_section finds it), or of every run where SECTION is None, to OUT: "md", the section itself, its tables
+computed from its runs as when it was written (`./run.sh --render SECTION`); "csv" and "json", the run records, each
+with the heading of its section after its run id, streamed from the store (`./run.sh --export`)."""
 
 import csv
 import json
@@ -10,7 +9,6 @@ import json
 import render
 import replicate
 import store
-from store import find_section, records, sittings
 
 
 def text(context, recs):
@@ -26,25 +24,24 @@ def text(context, recs):
 def markdown(path, section, out):
     if section is None:
         raise store.StoreError("usage: ./run.sh --render SECTION (its heading's time, as RESULTS prints it, or its run id)")
-    context = find_section(path, section)
-    out.write(text(context, store.runs_of(path, set(sittings(context)))))
+    context = store.find_section(path, section)
+    out.write(text(context, store.runs_of(path, set(store.sittings(context)))))
 
 
 def headings(path):
     out = {}
-    for _, r in records(path, lambda raw: b'"record":"section"' in raw[:40], warn=False):
-        for run in sittings(r):
+    for _, r in store.records(path, lambda raw: b'"record":"section"' in raw[:40], warn=False):
+        for run in store.sittings(r):
             out.setdefault(run, r.get("heading", ""))
     return out
 
 
-
 def exported(path, section=None, warn=True):
     """The run records to export, streamed, each with its section's heading."""
-    ids = set(sittings(find_section(path, section))) if section else None
+    ids = set(store.sittings(store.find_section(path, section))) if section else None
     heads = headings(path)
     want = (lambda raw: any(f'"run":"{i}"'.encode() in raw[:80] for i in ids)) if ids else None
-    for _, r in records(path, want, warn):
+    for _, r in store.records(path, want, warn):
         if r["record"] == "run" and (ids is None or r["run"] in ids):
             items = list(r.items())
             at = [k for k, _ in items].index("run") + 1

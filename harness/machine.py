@@ -35,15 +35,9 @@ def cgroup_dirs(controller):
             roots = [f"/sys/fs/cgroup/{controller}"]
         else:
             continue
+        names = [n for n in path.split("/") if n]
         for root in roots:
-            p = path
-            while True:
-                d = root + ("" if p == "/" else p)
-                if os.path.isdir(d):
-                    dirs.append(d)
-                if len(p) <= 1:
-                    break
-                p = p.rsplit("/", 1)[0] or "/"
+            dirs += [d for d in ("/".join([root] + names[:i]) for i in range(len(names), -1, -1)) if os.path.isdir(d)]
     return dirs
 
 
@@ -56,7 +50,7 @@ def whole(text):
 def cgroup_memory():
     """(room KiB, limit KiB, file) of the memory limit that leaves the least room, its limit less what the cgroup uses
     (page cache it can drop not counted), or None without one."""
-    best = None
+    found = []
     for d in cgroup_dirs("memory"):
         stat = read(f"{d}/memory.stat")
         for limit_f, usage_f, inactive in (("memory.max", "memory.current", "inactive_file"),
@@ -66,21 +60,16 @@ def cgroup_memory():
                 continue
             m = re.search(rf"^{inactive} ([0-9]+)$", stat, re.M)
             room = max(0, limit - max(0, use - (int(m.group(1)) if m else 0)))
-            if best is None or room < best[0] * 1024:
-                best = (room / 1024, limit / 1024, f"{d}/{limit_f}")
-    return best
+            found.append((room / 1024, limit / 1024, f"{d}/{limit_f}"))
+    return min(found, key=lambda f: f[0], default=None)
 
 
 def cgroup_cpus():
     """The smallest CPU quota over this process's cgroups, in CPUs, or None."""
-    q = None
-    for d in cgroup_dirs("cpu"):
-        for quota, period in (tuple((read(f"{d}/cpu.max").split() + ["", ""])[:2]),
-                              (read(f"{d}/cpu.cfs_quota_us"), read(f"{d}/cpu.cfs_period_us"))):
-            a, b = whole(quota), whole(period)
-            if a is not None and b:
-                q = a / b if q is None else min(q, a / b)
-    return q
+    pairs = [(whole(q), whole(p)) for d in cgroup_dirs("cpu")
+             for q, p in ((read(f"{d}/cpu.max").split() + ["", ""])[:2],
+                          (read(f"{d}/cpu.cfs_quota_us"), read(f"{d}/cpu.cfs_period_us")))]
+    return min((q / p for q, p in pairs if q is not None and p), default=None)
 
 
 def available():
@@ -88,12 +77,10 @@ def available():
     where a cgroup's limit leaves less; free plus inactive pages on macOS. None when it cannot be told."""
     m = re.search(r"^MemAvailable:\s+([0-9]+)", read("/proc/meminfo"), re.M)
     if m:
-        have, bound = int(m.group(1)), "available now (MemAvailable)"
         cg = cgroup_memory()
-        if cg and cg[0] < have:
-            have = int(cg[0])
-            bound = f"left under the cgroup's {cg[2].rsplit('/', 1)[1]} ({cg[1] / 1048576:.1f} GiB, {cg[2]})"
-        return have, bound
+        if cg and cg[0] < int(m.group(1)):
+            return int(cg[0]), f"left under the cgroup's {os.path.basename(cg[2])} ({cg[1] / 1048576:.1f} GiB, {cg[2]})"
+        return int(m.group(1)), "available now (MemAvailable)"
     out = run("vm_stat")
     page = re.search(r"page size of ([0-9]+)", out)
     pages = sum(int(n) for n in re.findall(r"^Pages (?:free|inactive):\s+([0-9]+)", out, re.M))
@@ -102,11 +89,8 @@ def available():
 
 def cpus(text):
     """How many CPUs a list such as "0-3,8,10-11" names."""
-    n = 0
-    for part in text.split(","):
-        a, _, b = part.partition("-")
-        n += int(b) - int(a) + 1 if b else 1 if a.strip() else 0
-    return n
+    spans = (part.partition("-") for part in text.split(","))
+    return sum(int(b) - int(a) + 1 if b else 1 for a, _, b in spans if a.strip())
 
 
 def describe(src):

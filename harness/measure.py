@@ -10,9 +10,12 @@ import subprocess
 import threading
 import time
 
+from machine import read
 from result import BadReport, Run, as_json, parse_time, summary_of
+from stats import spawn_ms
 
 TIME = ["/usr/bin/time", "-l" if platform.system() == "Darwin" else "-v"]
+PROC = os.path.isdir("/proc")
 
 
 class Interrupted(Exception):
@@ -42,11 +45,7 @@ class Sampler(threading.Thread):
         self.pid, self.samples, self.done = pid, [], threading.Event()
 
     def read(self, path, command):
-        try:
-            with open(path) as f:
-                return f.read()
-        except OSError:
-            return "" if os.path.isdir("/proc") else subprocess.run(command, capture_output=True, text=True).stdout
+        return read(path) if PROC else subprocess.run(command, capture_output=True, text=True).stdout
 
     def run(self):
         child = None
@@ -60,15 +59,13 @@ class Sampler(threading.Thread):
 
 def means(samples, run):
     """(AVG, WINDOW), whole KiB, None without a sample: the mean of every sample, and of those from the end of
-    spawning (our waiting_ms, a peer's spawn_ms) to the poll that saw the target (atomic_counter's reached_ms), the
-    window the scoreboard's own AvgRSS averaged over. A sample's time counts from the first, taken as the program's
-    own time zero."""
+    spawning to the poll that saw the target (atomic_counter's reached_ms), the window the scoreboard's own AvgRSS
+    averaged over. A sample's time counts from the first, taken as the program's own time zero."""
     if not samples:
         return None, None
     avg = round(sum(k for k, _ in samples) / len(samples))
-    spawn = run.get("waiting_ms") if run.get("waiting_ms") != "-" else run.get("spawn_ms")
     try:
-        lo, hi = -(-float(spawn) // 1), float(run.get("reached_ms")) // 1
+        lo, hi = -(-float(spawn_ms(run)) // 1), float(run.get("reached_ms")) // 1
     except ValueError:
         return avg, None
     inside = [k for k, t in samples if lo <= round((t - samples[0][1]) * 1000) <= hi]
@@ -98,9 +95,8 @@ def once(program, args, env, workdir, limit, lock_fd):
         sampler.join()
     err = read(err_f)
     try:
-        figures = parse_time(err)
-        r = Run(*figures[:4], summary=summary_of(read(out_f)))
-        figures = figures[4]
+        *times, figures = parse_time(err)
+        r = Run(*times, summary=summary_of(read(out_f)))
     except BadReport as e:
         r, figures = Run(failure=f"failed: {e}"), {}
     if timed_out is not None:
@@ -120,11 +116,6 @@ def stop(p):
             return
         except (OSError, subprocess.TimeoutExpired):
             continue
-
-
-def read(path):
-    with open(path, encoding="utf-8", errors="replace") as f:
-        return f.read()
 
 
 def check(run, scenario, n):

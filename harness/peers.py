@@ -1,11 +1,9 @@
 """The other runtimes of `./run.sh --peers`: their descriptors' tables, their settings, and the finding, installing
-and building of their toolchains.
+and building of their toolchains. Each family is a folder, peers/FAMILY, with its programs and its descriptor,
+runtimes.sh (peers/lib.sh says what it declares and defines); this module reads the declarations and calls the
+descriptors' functions through `bash peers/lib.sh`, a process per call. Adding a runtime is adding a folder."""
 
-Each family of programs is a folder, peers/FAMILY, with its programs and its descriptor, runtimes.sh, which declares
-its build groups and programs and defines how its toolchain is found and its programs built (peers/lib.sh says how).
-This module reads the declarations once, through `bash peers/lib.sh tables`, and calls the descriptors' functions the
-same way, a process per call, each with what it needs in its environment. Adding a runtime is adding a folder."""
-
+import itertools
 import os
 import re
 import subprocess
@@ -13,7 +11,9 @@ import sys
 import time
 from dataclasses import dataclass, field
 
+from machine import read
 from measure import Interrupted, stop
+from settings import Bad, need
 
 OURS = "c++20 (this repo)"
 LONG_MS = 30000  # the sleep --peers gives coro_timer and coro_shared when SLEEP_MS is unset: longer
@@ -22,22 +22,16 @@ LONG_MS = 30000  # the sleep --peers gives coro_timer and coro_shared when SLEEP
 DEFAULT_JDKS = "/usr/lib/jvm/* /Library/Java/JavaVirtualMachines/*/Contents/Home"
 
 
-class Bad(ValueError):
-    """A setting that cannot be: one line, exit 2."""
-
-
 def columns(line, width, what):
     f = [c.strip() for c in re.split(r" *[|] *", line.strip())]
-    if len(f) != width:
-        raise Bad(f"a {what} line has {len(f)} columns, not {width}: {line.strip()}")
+    need(len(f) == width, f"a {what} line has {len(f)} columns, not {width}: {line.strip()}")
     return f
 
 
 @dataclass
 class Tables:
-    """The descriptors' declarations: the build groups, the programs (ours first, then each family's, grouped by
-    scenario in the order each scenario first appears), the toolchains, the commands the environment may name, and the
-    section's Threads lines."""
+    """The descriptors' declarations: build groups, programs (ours first, then each family's, grouped by scenario in
+    the order of first appearance), toolchains, the commands the environment may name, the section's Threads lines."""
     families: list
     groups: dict
     catalogue: list
@@ -52,28 +46,21 @@ class Tables:
         p = subprocess.run(["bash", lib, "tables"], capture_output=True, text=True, errors="replace")
         if p.returncode != 0:
             raise Bad((p.stderr.strip().splitlines() or ["cannot read the descriptors"])[-1].removeprefix("run.sh: "))
-        part, parts = None, {}
-        for line in p.stdout.split("\n"):
-            if line.startswith("@@ "):
-                part = parts.setdefault(line[3:], [])
-            elif line.strip() and part is not None:
-                part.append(line)
-        groups = {}
-        for line in parts.get("groups", []):
-            g, name, tool, runtime, knob, fixed = columns(line, 6, "family_runtime")
-            groups[g] = {"name": name, "tool": tool, "runtime": runtime, "knob": knob, "fixed": fixed}
+        chunks = re.split(r"^@@ (\w+)$", p.stdout, flags=re.M)[1:]
+        parts = {kind: [line for line in text.split("\n") if line.strip()]
+                 for kind, text in zip(chunks[::2], chunks[1::2])}
+        groups = {f[0]: dict(zip(("name", "tool", "runtime", "knob", "fixed"), f[1:]))
+                  for f in (columns(line, 6, "family_runtime") for line in parts["groups"])}
         rows = []
-        for line in parts.get("programs", []):
+        for line in parts["programs"]:
             f = columns(line, 8, "family_programs")
-            if f[2] != "ours" and f[2] not in groups:
-                raise Bad(f"program {f[1]} names group {f[2]}, which no descriptor's family_runtime declares")
+            need(f[2] in groups or f[2] == "ours",
+                 f"program {f[1]} names group {f[2]}, which no descriptor's family_runtime declares")
             rows.append(dict(zip(("scen", "prog", "group", "key", "opts", "suffix", "class", "variant"), f)))
-        order = list(dict.fromkeys(r["scen"] for r in rows))
-        catalogue = [r for s in order for r in rows if r["scen"] == s]
-        tools = {w[0]: w[1:] for w in (line.split() for line in parts.get("toolchains", []))}
-        return cls(" ".join(parts.get("families", [""])).split(), groups, catalogue, tools,
-                   " ".join(parts.get("commands", [])).split(), " ".join(parts.get("threads", [])),
-                   " ".join(parts.get("knobs", [])))
+        catalogue = [r for s in dict.fromkeys(r["scen"] for r in rows) for r in rows if r["scen"] == s]
+        tools = {w[0]: w[1:] for w in (line.split() for line in parts["toolchains"])}
+        return cls(" ".join(parts["families"]).split(), groups, catalogue, tools, " ".join(parts["commands"]).split(),
+                   " ".join(parts["threads"]), " ".join(parts["knobs"]))
 
     @property
     def names(self):
@@ -87,24 +74,15 @@ class Tables:
         """The tables with a copy of every Rust group and program for each set of PEERS_PATCH and of both C# groups'
         for each version of PEERS_DOTNET (group GROUP@K, program PROGRAM@K, K the set's number), each after its
         group's last line, so that a patched row sits beside the unpatched ones."""
-        kind = {g: "rust" if d["tool"] == "rust" else "dotnet" if d["tool"] == "dotnet" else "" for g, d in self.groups.items()}
         numbered = [(k, "dotnet" if s.startswith("dotnet=") else "rust") for k, s in enumerate(sets, 1)]
-
-        def copied(items, run_of, group_of, rename):
-            out, pending = [], []
-            for item in items + [None]:
-                if pending and (item is None or run_of(item) != run_of(pending[0])):
-                    out += [rename(p, k) for k, kd in numbered if kd == kind[group_of(pending[0])] for p in pending]
-                    pending = []
-                if item is not None:
-                    out.append(item)
-                    if kind.get(group_of(item)):
-                        pending.append(item)
-            return out
-
-        groups = dict(copied(list(self.groups.items()), lambda i: i[0], lambda i: i[0], lambda i, k: (f"{i[0]}@{k}", i[1])))
-        cat = copied(self.catalogue, lambda r: (r["scen"], r["group"]), lambda r: r["group"],
-                     lambda r, k: dict(r, group=f"{r['group']}@{k}", prog=f"{r['prog']}@{k}"))
+        groups, cat = {}, []
+        for g, d in self.groups.items():
+            groups[g] = d
+            groups.update((f"{g}@{k}", d) for k, tool in numbered if tool == d["tool"])
+        for (_, g), run in itertools.groupby(self.catalogue, lambda r: (r["scen"], r["group"])):
+            run = list(run)
+            cat += run + [dict(r, group=f"{g}@{k}", prog=f"{r['prog']}@{k}")
+                          for k, tool in numbered if tool == self.groups.get(g, {}).get("tool") for r in run]
         return Tables(self.families, groups, cat, self.toolchains, self.commands, self.threads, self.knobs, sets)
 
     def row(self, prog, key):
@@ -125,81 +103,55 @@ class Tables:
 
 
 def first_line(path):
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return f.readline().strip(" \t\n")
-    except OSError:
-        return ""
+    return read(path).partition("\n")[0].strip(" \t")
 
 
 def crate_field(toml, key):
-    """KEY (name, version) of a Cargo.toml's [package]."""
-    section = ""
-    for line in open(toml, encoding="utf-8", errors="replace"):
-        if line.startswith("["):
-            section = line.strip()
-        elif section == "[package]":
-            m = re.match(rf'^{key}\s*=\s*"([^"]*)"', line)
-            if m:
-                return m.group(1)
-    return ""
+    """KEY (name, version) of a Cargo.toml's [package]: a line KEY = "VALUE" before the next [table]."""
+    m = re.search(rf'^\[package\]\s*?\n(?:(?!\[).*\n)*?{key}[ \t]*=[ \t]*"([^"]*)"', read(toml), re.M)
+    return m.group(1) if m else ""
 
 
 def settings(env, tables, here):
-    """The peers' environment, checked (Bad: exit 2): PEERS, PEERS_CARGO, PEERS_INSTALL, the crate registry,
-    PEER_TIMEOUT, the toolchain commands (their defaults where unset), and the sets of PEERS_PATCH (CRATE=DIRECTORY
-    words, sets separated by ";", each directory the source of that crate, relative to HERE) and PEERS_DOTNET (.NET
-    versions)."""
+    """The peers' environment, checked (Bad: exit 2), the toolchain commands defaulted, and its "sets": PEERS_PATCH's
+    (CRATE=DIRECTORY words, sets separated by ";", each directory a crate's source, relative to HERE), then
+    PEERS_DOTNET's .NET versions."""
     s = {"PEERS_CARGO": env.get("PEERS_CARGO") or "auto", "PEERS_INSTALL": env.get("PEERS_INSTALL") or "auto",
-         "PEERS_JDKS": env.get("PEERS_JDKS", DEFAULT_JDKS), "registry": env.get("PEERS_CARGO_REGISTRY") or "/usr/share/cargo/registry",
-         "PEER_TIMEOUT": env.get("PEER_TIMEOUT", "")}
-    if s["PEERS_INSTALL"] not in ("auto", "no"):
-        raise Bad(f"PEERS_INSTALL must be auto or no, got '{s['PEERS_INSTALL']}'")
-    if s["PEERS_CARGO"] not in ("auto", "crates-io", "debian"):
-        raise Bad(f"PEERS_CARGO must be auto, crates-io or debian, got '{s['PEERS_CARGO']}'")
-    for kv in tables.commands:
-        k, _, default = kv.partition("=")
-        s[k] = env.get(k) or default
-    if s["PEER_TIMEOUT"] and not (s["PEER_TIMEOUT"].isdigit() and int(s["PEER_TIMEOUT"]) >= 1):
-        raise Bad(f"PEER_TIMEOUT must be a whole number of seconds >= 1, got '{s['PEER_TIMEOUT']}'")
+         "PEERS_JDKS": env.get("PEERS_JDKS", DEFAULT_JDKS), "PEER_TIMEOUT": env.get("PEER_TIMEOUT", ""),
+         "registry": env.get("PEERS_CARGO_REGISTRY") or "/usr/share/cargo/registry",
+         **{k: env.get(k) or default for k, _, default in (kv.partition("=") for kv in tables.commands)}}
+    need(s["PEERS_INSTALL"] in ("auto", "no"), f"PEERS_INSTALL must be auto or no, got '{s['PEERS_INSTALL']}'")
+    need(s["PEERS_CARGO"] in ("auto", "crates-io", "debian"),
+         f"PEERS_CARGO must be auto, crates-io or debian, got '{s['PEERS_CARGO']}'")
+    t = s["PEER_TIMEOUT"]
+    need(not t or (t.isdigit() and int(t) >= 1), f"PEER_TIMEOUT must be a whole number of seconds >= 1, got '{t}'")
     s["PEERS"] = env.get("PEERS", " ".join(tables.names))
     for p in s["PEERS"].split():
-        if p not in tables.names:
-            raise Bad(f"PEERS: unknown runtime '{p}' (allowed: {' '.join(tables.names)})")
-    sets = []
+        need(p in tables.names, f"PEERS: unknown runtime '{p}' (allowed: {' '.join(tables.names)})")
+    s["sets"] = sets = []
     for part in env.get("PEERS_PATCH", "").split(";"):
-        words = []
+        words = {}
         for word in part.split():
-            name, eq, d = word.partition("=")
-            if not eq or not d:
-                raise Bad(f"PEERS_PATCH: '{word}' is not CRATE=DIRECTORY (sets are separated by ';')")
-            if not re.fullmatch(r"[A-Za-z0-9_-]+", name):
-                raise Bad(f"PEERS_PATCH: '{name}' is not a crate's name")
-            if any(w.startswith(name + "=") for w in words):
-                raise Bad(f"PEERS_PATCH: a set names {name} twice: {part.strip()}")
+            name, _, d = word.partition("=")
+            need(d, f"PEERS_PATCH: '{word}' is not CRATE=DIRECTORY (sets are separated by ';')")
+            need(re.fullmatch(r"[A-Za-z0-9_-]+", name), f"PEERS_PATCH: '{name}' is not a crate's name")
+            need(name not in words, f"PEERS_PATCH: a set names {name} twice: {part.strip()}")
             full = os.path.realpath(os.path.join(here, d))
-            if not os.path.isdir(full):
-                raise Bad(f"PEERS_PATCH: no directory {d} for {name}")
             toml = os.path.join(full, "Cargo.toml")
-            if not os.path.isfile(toml):
-                raise Bad(f"PEERS_PATCH: {d} holds no crate {name} (no Cargo.toml there)")
+            need(os.path.isdir(full), f"PEERS_PATCH: no directory {d} for {name}")
+            need(os.path.isfile(toml), f"PEERS_PATCH: {d} holds no crate {name} (no Cargo.toml there)")
             pkg = crate_field(toml, "name")
-            if pkg != name:
-                raise Bad(f"PEERS_PATCH: {d} holds no crate {name} (its Cargo.toml's package is {pkg or 'none'})")
-            if not crate_field(toml, "version"):
-                raise Bad(f"PEERS_PATCH: {d}/Cargo.toml gives {name} no version")
-            words.append(f"{name}={full}")
+            need(pkg == name, f"PEERS_PATCH: {d} holds no crate {name} (its Cargo.toml's package is {pkg or 'none'})")
+            need(crate_field(toml, "version"), f"PEERS_PATCH: {d}/Cargo.toml gives {name} no version")
+            words[name] = full
         if words:
-            sets.append(" ".join(words))
+            sets.append(" ".join(f"{name}={full}" for name, full in words.items()))
     for v in env.get("PEERS_DOTNET", "").split():
-        if v == "10.0":
-            raise Bad("PEERS_DOTNET: 10.0 is the C# peers' own .NET; name another (9.0, 8.0)")
-        if not re.fullmatch(r"([5-9]|[1-9][0-9])[.]0", v):
-            raise Bad(f"PEERS_DOTNET: '{v}' is not a .NET of 5.0 or newer, such as 9.0 or 8.0")
-        if f"dotnet={v}" in sets:
-            raise Bad(f"PEERS_DOTNET names {v} twice")
+        need(v != "10.0", "PEERS_DOTNET: 10.0 is the C# peers' own .NET; name another (9.0, 8.0)")
+        need(re.fullmatch(r"([5-9]|[1-9][0-9])[.]0", v),
+             f"PEERS_DOTNET: '{v}' is not a .NET of 5.0 or newer, such as 9.0 or 8.0")
+        need(f"dotnet={v}" not in sets, f"PEERS_DOTNET names {v} twice")
         sets.append(f"dotnet={v}")
-    s["sets"] = sets
     return s
 
 
@@ -207,15 +159,14 @@ def build_dir(env, here, src):
     """PEERS_BUILD as an absolute path, outside this tree."""
     home = env.get("XDG_CACHE_HOME") or os.path.join(env.get("HOME") or "/tmp", ".cache")
     pb = os.path.join(here, env.get("PEERS_BUILD") or os.path.join(home, "bench-peers"))
-    if (pb + "/").startswith(src.rstrip("/") + "/"):
-        raise Bad(f"PEERS_BUILD must be outside this tree (got {pb}): the peers are built elsewhere")
+    need(not (pb + "/").startswith(src.rstrip("/") + "/"),
+         f"PEERS_BUILD must be outside this tree (got {pb}): the peers are built elsewhere")
     return pb
 
 
 class Builder:
     """Finds, installs and builds the toolchains the run's scenarios need, a group at a time, into PB (PEERS_BUILD)
-    with this run's notes in PW; each group's state: ok, missing, skip, unchosen or "build failed: ...". The
-    descriptors' functions run through `bash peers/lib.sh`."""
+    with this run's notes in PW; each group's state: ok, missing, skip, unchosen or "build failed: ..."."""
 
     def __init__(self, lib, tables, s, pb, pw, scenarios, run_env):
         self.lib, self.t, self.s, self.pb, self.pw = lib, tables, s, pb, pw
@@ -223,34 +174,27 @@ class Builder:
         self.env = dict(os.environ, pb=pb, pw=pw, registry=s["registry"], PEERS_CARGO=s["PEERS_CARGO"],
                         PEERS_INSTALL=s["PEERS_INSTALL"], PEERS_JDKS=s["PEERS_JDKS"], **run_env,
                         patch_sets="\n".join(tables.sets),
-                        peer_runtimes="\n".join(f"{g} {d['runtime']}" for g, d in tables.groups.items()),
                         peer_programs="\n".join(f"{r['group']} {r['prog']} {r['class']}" for r in self.needed()))
-        self.env.update({k.partition("=")[0]: s[k.partition("=")[0]] for k in tables.commands})
+        self.env.update({k: s[k] for k in (kv.partition("=")[0] for kv in tables.commands)})
 
     def needed(self):
-        seen, out = set(), []
+        out = {}
         for r in self.t.catalogue:
-            if r["group"] != "ours" and r["scen"] in self.scenarios and (r["group"], r["prog"]) not in seen:
-                seen.add((r["group"], r["prog"]))
-                out.append(r)
-        return out
+            if r["group"] != "ours" and r["scen"] in self.scenarios:
+                out.setdefault((r["group"], r["prog"]), r)
+        return list(out.values())
 
     def call(self, *args, log=None, quiet=False):
-        """A descriptor's function; its output into LOG, or stdout returned. An interrupt stops it."""
-        env = dict(self.env, probing="yes" if quiet else "")
-        out = open(log, "ab") if log else subprocess.PIPE
-        try:
-            p = subprocess.Popen(["bash", self.lib, *args], env=env, stdin=subprocess.DEVNULL, stdout=out,
-                                 stderr=out if log else None, start_new_session=True)
+        """A descriptor's function, run: its exit status. Its output goes to LOG, else stdout is dropped."""
+        with open(log or os.devnull, "wb") as out:
+            p = subprocess.Popen(["bash", self.lib, *args], env=dict(self.env, probing="yes" if quiet else ""),
+                                 stdin=subprocess.DEVNULL, stdout=out, stderr=out if log else None,
+                                 start_new_session=True)
             try:
-                stdout, _ = p.communicate()
+                return p.wait()
             except (Interrupted, KeyboardInterrupt):
                 stop(p)
                 raise
-        finally:
-            if log:
-                out.close()
-        return p.returncode, (stdout or b"").decode("utf-8", errors="replace")
 
     def prepare(self):
         for name in ("tools", "tools.last", "missing", "notes", "limits"):
@@ -267,17 +211,16 @@ class Builder:
             return "unchosen"
         tc = self.t.groups[g]["tool"]
         if tc not in self.tool:  # quietly first; a missing toolchain is installed where run.sh can
-            self.tool[tc] = (self.call("detect", tc, quiet=True)[0] == 0 or
-                             (self.call("install_toolchain", tc)[0] >= 0 and self.call("detect", tc)[0] == 0))
+            self.tool[tc] = (self.call("detect", tc, quiet=True) == 0 or
+                             (self.call("install_toolchain", tc) >= 0 and self.call("detect", tc) == 0))
         if not self.tool[tc]:
             return "missing"
-        if not (self.patch_ready(g) if "@" in g else self.call("ready", g)[0] == 0):
+        if not (self.patch_ready(g) if "@" in g else self.call("ready", g) == 0):
             return "skip"
         log = os.path.join(self.pb, "logs", g + ".log")
-        open(log, "w").close()
         print(f"run.sh: --peers: building {g} (log: {log})", file=sys.stderr)
         began = time.monotonic()
-        if self.call("build", g, log=log)[0] == 0:
+        if self.call("build", g, log=log) == 0:
             with open(os.path.join(self.pb, g + ".build_s"), "w") as f:  # for the next estimate
                 f.write(f"{round(time.monotonic() - began)}\n")
             return "ok"
@@ -287,28 +230,23 @@ class Builder:
 
     def patch_ready(self, g_set):
         """A set applies to a Rust group whose own build resolved every crate of the set (tokio to the tokio peers,
-        not to rayon's, which uses none of it); a .NET version to both C# groups, where their toolchain is here and
-        they are chosen."""
+        not to rayon's, which uses none of it); a .NET version to both C# groups, chosen and with their toolchain."""
         g, _, k = g_set.rpartition("@")
         state, words = self.state.get(g, ""), self.t.sets[int(k) - 1]
-        if not (state == "ok" or state.startswith("build failed")):
+        failed = state.startswith("build failed")
+        if state != "ok" and not failed:
             return False
         if words.startswith("dotnet="):
             return True
-        name = re.sub(r" [0-9][0-9.]*", "", self.t.runtime_label(g, self.pw), count=1)
-        line = None
-        if state.startswith("build failed"):
-            line = f"PEERS_PATCH set {k}: the {name} peers were not built against it, since their own build failed"
-        else:
-            lock = read(os.path.join(first_line(os.path.join(self.pw, g + ".crate")), "Cargo.lock"))
-            for w in words.split():
-                crate = w.partition("=")[0]
-                if f'name = "{crate}"' not in lock.split("\n"):
-                    line = f"PEERS_PATCH set {k}: the {name} peers use no {crate}, so they are not built against it"
-                    break
-        if line:
-            note(self.pw, line)
-        return line is None
+        crate_dir = first_line(os.path.join(self.pw, g + ".crate"))
+        lock = [] if failed else read(os.path.join(crate_dir, "Cargo.lock")).split("\n")
+        unused = next((c for c in (w.partition("=")[0] for w in words.split()) if f'name = "{c}"' not in lock), None)
+        why = ("were not built against it, since their own build failed" if failed
+               else unused and f"use no {unused}, so they are not built against it")
+        if why:
+            name = re.sub(r" [0-9][0-9.]*", "", self.t.runtime_label(g, self.pw), count=1)
+            note(self.pw, f"PEERS_PATCH set {k}: the {name} peers {why}")
+        return not why
 
     def reason(self, log):
         """Why a build failed: its first line that says error (not a warning that mentions one), else its last line;
@@ -318,9 +256,8 @@ class Builder:
                 and not re.search(r": warning [a-z]*[0-9]*:", l, re.I)]
         text = errs[0] if errs else next((l for l in reversed(lines) if l.strip()), "")
         for k, words in enumerate(self.t.sets, 1):
-            if not words.startswith("dotnet="):
-                for w in words.split():
-                    text = text.replace(w.partition("=")[2], f"PEERS_PATCH set {k}'s {w.partition('=')[0]}")
+            for crate, _, d in (w.partition("=") for w in words.split() if not words.startswith("dotnet=")):
+                text = text.replace(d, f"PEERS_PATCH set {k}'s {crate}")
         text = text.replace(self.pb, "PEERS_BUILD")
         home = os.environ.get("HOME", "")
         if home not in ("", "/"):
@@ -330,18 +267,10 @@ class Builder:
         return text if len(text) <= 160 else text[:157] + "..."
 
     def facts(self, label, run):
-        """What the kept run's summary says of its runtime beyond the table (the C# programs' gc= and dotnet=), once
-        per runtime, among the notes."""
+        """The notes' line, once per runtime, of what the C# programs' summary says beyond the table (gc=, dotnet=)."""
         if run.get("gc") != "-":
-            note(self.pw, f"{label}: the {run.get('gc')} GC ran, runtime {run.get('dotnet')} (the program's own report)")
-
-
-def read(path):
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return f.read()
-    except OSError:
-        return ""
+            note(self.pw, f"{label}: the {run.get('gc')} GC ran, runtime {run.get('dotnet')}"
+                          " (the program's own report)")
 
 
 def note(pw, line, name="notes"):

@@ -7,37 +7,27 @@ from result.Run through stats: the run a row keeps, the spread over its runs, Mi
 import stats
 from result import Run, num
 
-# The columns of each table: key, alignment (l or r), header. The keys: scenario runtime variant n tcell, the row's
-# own (tcell: its threads cell); threads own_bytes frame late hits, the summary's threads=, bytes_per_task=,
-# frame_bytes=, late_max_ms=, hits_per_s=; wall user sys, seconds from time; max_rss avg_rss, MiB: time's max RSS and
-# the mean of run.sh's own 100 ms samples; rss_wait rss_avg, MiB: the summary's rss_wait_kib= and rss_avg_kib=;
-# spread, min–max of max RSS over the runs; base, the max RSS at N = 1; per_task, bytes/task from outside; spawn
-# alive, how long spawning took and whether all N were alive at once.
-COLUMNS = {
-    "plain": [
-        ("scenario", "l", "scenario"), ("variant", "l", "variant"), ("n", "r", "N"),
-        ("threads", "r", "threads"), ("wall", "r", "wall s"), ("user", "r", "user s"),
-        ("sys", "r", "sys s"), ("spawn", "r", "spawn s"), ("max_rss", "r", "max RSS MiB"),
-        ("avg_rss", "r", "avg RSS MiB"), ("rss_wait", "r", "RSS at wait MiB"),
-        ("rss_avg", "r", "own avg RSS MiB"), ("own_bytes", "r", "bytes/task"),
-        ("frame", "r", "frame bytes"), ("late", "r", "late max ms"),
-        ("spread", "r", "max RSS spread MiB")],
-    "sweep": [
-        ("scenario", "l", "scenario"), ("variant", "l", "variant"), ("n", "r", "N"),
-        ("threads", "r", "threads"), ("wall", "r", "wall s"), ("max_rss", "r", "max RSS MiB"),
-        ("rss_wait", "r", "RSS at wait MiB"), ("per_task", "r", "bytes/task from max RSS"),
-        ("own_bytes", "r", "bytes/task from binary"), ("frame", "r", "frame bytes"),
-        ("late", "r", "late max ms"), ("spread", "r", "max RSS spread MiB")],
-    "peers": [
-        ("scenario", "l", "scenario"), ("runtime", "l", "runtime"), ("variant", "l", "variant"),
-        ("n", "r", "N"), ("tcell", "r", "threads"), ("wall", "r", "wall s"),
-        ("user", "r", "user s"), ("sys", "r", "sys s"), ("max_rss", "r", "max RSS MiB"),
-        ("rss_wait", "r", "RSS at wait MiB"), ("avg_rss", "r", "avg RSS MiB"),
-        ("base", "r", "max RSS at N=1 MiB"), ("per_task", "r", "bytes/task"),
-        ("spawn", "r", "spawn s"), ("alive", "l", "all alive"), ("hits", "r", "hits/s"),
-        ("spread", "r", "max RSS spread MiB")],
-}
-COLUMNS["peers_sweep"] = [c for c in COLUMNS["peers"] if c[0] != "base"]
+# The columns' headers, by key: scenario runtime variant n tcell, the row's own (tcell: its threads cell); threads
+# own_bytes frame late hits, the summary's threads=, bytes_per_task=, frame_bytes=, late_max_ms=, hits_per_s=; wall
+# user sys, seconds from time; max_rss avg_rss, MiB: time's max RSS and the mean of run.sh's own 100 ms samples;
+# rss_wait rss_avg, MiB: the summary's rss_wait_kib= and rss_avg_kib=; spread, min–max of max RSS over the runs; base,
+# the max RSS at N = 1; per_task, bytes/task from outside; spawn alive, how long spawning took and whether all N were
+# alive at once.
+HEADERS = {"scenario": "scenario", "runtime": "runtime", "variant": "variant", "n": "N", "threads": "threads",
+           "tcell": "threads", "wall": "wall s", "user": "user s", "sys": "sys s", "spawn": "spawn s",
+           "max_rss": "max RSS MiB", "avg_rss": "avg RSS MiB", "rss_wait": "RSS at wait MiB",
+           "rss_avg": "own avg RSS MiB", "own_bytes": "bytes/task", "per_task": "bytes/task", "frame": "frame bytes",
+           "late": "late max ms", "spread": "max RSS spread MiB", "base": "max RSS at N=1 MiB", "alive": "all alive",
+           "hits": "hits/s", "sweep:per_task": "bytes/task from max RSS", "sweep:own_bytes": "bytes/task from binary"}
+# Each table's columns, scenario first and spread last: key, alignment (l or r), header ("KIND:KEY" in HEADERS: the
+# table's own).
+KEYS = {"plain": "variant n threads wall user sys spawn max_rss avg_rss rss_wait rss_avg own_bytes frame late",
+        "sweep": "variant n threads wall max_rss rss_wait per_task own_bytes frame late",
+        "peers": "runtime variant n tcell wall user sys max_rss rss_wait avg_rss base per_task spawn alive hits"}
+KEYS["peers_sweep"] = KEYS["peers"].replace(" base", "")
+COLUMNS = {kind: [(k, "l" if k in ("scenario", "runtime", "variant", "alive") else "r",
+                   HEADERS.get(f"{kind}:{k}", HEADERS[k])) for k in f"scenario {keys} spread".split()]
+           for kind, keys in KEYS.items()}
 FIELDS = {"threads": "threads", "own_bytes": "bytes_per_task", "frame": "frame_bytes", "late": "late_max_ms",
           "hits": "hits_per_s"}
 
@@ -88,21 +78,17 @@ def cell(key, runs, n, base, sweep):
         return b.get(FIELDS[key])
     if key in ("wall", "user", "sys"):
         return stats.seconds(getattr(b, key + "_s"))
-    if key == "max_rss":
-        return stats.mib(b.max_rss_kib)
-    if key == "avg_rss":
-        return stats.mib(b.avg_rss_kib)
+    if key in ("max_rss", "avg_rss"):
+        return stats.mib(getattr(b, key + "_kib"))
     if key in ("rss_wait", "rss_avg"):
         return stats.mib(num(b.get(key + "_kib")))
     if key == "spread":
-        lo, hi = stats.spread([r.max_rss_kib for r in runs])
-        return f"{stats.mib(lo)}–{stats.mib(hi)}"
+        return "–".join(stats.mib(v) for v in stats.spread([r.max_rss_kib for r in runs]))
     if key == "base":
         return base_cell(base, n, b)
     if key == "per_task":
-        if sweep and n == 1:
-            return "baseline"
-        return "-" if isinstance(base, str) else f"{(b.max_rss_kib - base) * 1024 / n:.1f}"
+        per_task = "-" if isinstance(base, str) else f"{(b.max_rss_kib - base) * 1024 / n:.1f}"
+        return "baseline" if sweep and n == 1 else per_task
     if key == "spawn":
         ms = stats.spawn_ms(b)
         return ms if ms == "-" else f"? {ms}" if num(ms) is None else stats.seconds(num(ms) / 1000)

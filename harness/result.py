@@ -14,12 +14,11 @@ class BadReport(ValueError):
 
 GNU = {"Elapsed (wall clock) time (h:mm:ss or m:ss)": "wall", "User time (seconds)": "user",
        "System time (seconds)": "sys", "Maximum resident set size (kbytes)": "rss"}
-BSD = {"wall": "real user sys", "user": "real user sys", "sys": "real user sys", "rss": "maximum resident set size"}
+BSD = {"real user sys": "wall", "maximum resident set size": "rss"}  # one line gives wall, user and sys
 
 
 def parse_time(text):
-    """(wall_s, user_s, sys_s, max_rss_kib, every figure) from the time report at the end of TEXT (the program's own
-    stderr before it left out)."""
+    """(wall_s, user_s, sys_s, max_rss_kib, every figure) from the time report at the end of TEXT (time's stderr)."""
     figures, got, on = {}, {}, ""
     for line in text.split("\n"):
         m = re.match(r"^\s*([0-9.]+) real\s+([0-9.]+) user\s+([0-9.]+) sys", line)
@@ -34,10 +33,9 @@ def parse_time(text):
             value, key = line.split(None, 1)
             figures[key.strip()] = value
             got.update({"rss": str(int(value) // 1024)} if key.strip() == "maximum resident set size" else {})  # bytes
-    for k in ("wall", "user", "sys", "rss"):
-        if k not in got:
-            label = BSD[k] if on == "bsd" else next(lb for lb, v in GNU.items() if v == k)
-            raise BadReport(f"time -{'l' if on == 'bsd' else 'v'} output lacks \"{label}\"")
+    lacks = [label for label, k in (BSD if on == "bsd" else GNU).items() if k not in got]
+    if lacks:
+        raise BadReport(f"time -{'l' if on == 'bsd' else 'v'} output lacks \"{lacks[0]}\"")
     return clock_s(got["wall"]), number(got["user"]), number(got["sys"]), int(number(got["rss"])), figures
 
 

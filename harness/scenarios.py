@@ -1,7 +1,6 @@
-"""The scenarios as harness/scenarios.txt describes them, each in one place: its sleep, the sleep
---peers gives it, its variants, whether each task is a thread, the options run.sh passes it, what its
-peers take first, and the keys of its summary line. harness/plan.py plans from it; run.sh reads the
-same file for its list of scenarios."""
+"""The scenarios as harness/scenarios.txt describes them, each in one place: its sleep, the sleep --peers gives it, its
+variants, whether each task is a thread, the options run.sh passes it, what its peers take first, and the keys of its
+summary line. harness/plan.py plans from it; run.sh reads the same file for its list of scenarios."""
 
 import os
 import sys
@@ -35,10 +34,9 @@ def load(path=FILE):
                 raise ValueError(f"{path}:{number}: {name}: its options disagree with its sleep, thread each,"
                                  " variants or peer arguments")
             out[name] = {"sleep": None if sleep == "-" else int(sleep),
-                         "peers_sleep": None if peers_sleep == "-" else peers_sleep,
-                         "keys": keys.split(), "threads": thread_each == "yes", "options": options.split(),
-                         "start": "--start" in options.split(), "counter": "--hits" in options.split(),
-                         "peer_args": peer_args, "summary": summary.split()}
+                         "peers_sleep": None if peers_sleep == "-" else peers_sleep, "keys": keys.split(),
+                         "threads": thread_each == "yes", "options": opts, "start": "--start" in opts,
+                         "counter": "--hits" in opts, "peer_args": peer_args, "summary": summary.split()}
     for d in out.values():
         d["summary"] = common + d["summary"]
     return out

@@ -10,20 +10,23 @@ class Bad(ValueError):
     """A setting that cannot be: one line, exit 2."""
 
 
+def need(ok, message):
+    """Bad(MESSAGE) unless OK."""
+    if not ok:
+        raise Bad(message)
+
+
 def count(name, v):
     """V as a whole number >= 1 (digits only; leading zeros allowed)."""
-    if not v or not v.isdigit():
-        raise Bad(f"{name} must be a whole number >= 1 (digits only), got '{v}'")
-    if int(v) > MAX_COUNT:
-        raise Bad(f"{name} is too large: {v} (run.sh takes at most {MAX_COUNT})")
-    if int(v) < 1:
-        raise Bad(f"{name} must be >= 1, got '{v}'")
+    need(v.isdigit(), f"{name} must be a whole number >= 1 (digits only), got '{v}'")
+    need(int(v) <= MAX_COUNT, f"{name} is too large: {v} (run.sh takes at most {MAX_COUNT})")
+    need(int(v) >= 1, f"{name} must be >= 1, got '{v}'")
     return int(v)
 
 
 def ranged(name, v, lo, hi):
-    if not (v.isdigit() and lo <= int(v) <= hi) or len(v) > 18:
-        raise Bad(f"{name} must be a whole number from {lo} to {hi}, got '{v}'")
+    need(v.isdigit() and lo <= int(v) <= hi and len(v) <= 18,
+         f"{name} must be a whole number from {lo} to {hi}, got '{v}'")
     return str(int(v))
 
 
@@ -37,7 +40,7 @@ VARIANTS = {
     "POLL_MS": lambda v: ranged("POLL_MS", v, 1, 86400000),
     "BURST": lambda v: ranged("BURST", v, 1, 2147483647),  # C# counts bursts in an int
     "BURST_PAUSE_MS": lambda v: ranged("BURST_PAUSE_MS", v, 0, 86400000),
-    "START": lambda v: " ".join(dict.fromkeys(start(w) for w in v.split())),
+    "START": lambda v: " ".join(dict.fromkeys(start(w, v) for w in v.split())),
 }
 SETTABLE = tuple(VARIANTS)
 COUNTER = ("HITS", "MODE", "SPAWN_FROM", "POLL_MS", "BURST", "BURST_PAUSE_MS")
@@ -47,39 +50,29 @@ def bad(message):
     raise Bad(message)
 
 
-def start(w):
-    return w if w in ("gated", "eager") else bad("START must be gated, eager or both (\"gated eager\"), got '{}'")
+def start(w, v):
+    return w if w in ("gated", "eager") else bad(f"START must be gated, eager or both (\"gated eager\"), got '{v}'")
 
 
 def variants(env):
-    """The variants set in ENV, checked, START without repeats and numbers without leading zeros; every other one ""
-    (unset)."""
-    out = {}
-    for k, check in VARIANTS.items():
-        v = env.get(k, "")
-        try:
-            out[k] = check(v) if v else ""
-        except Bad as e:
-            raise Bad(str(e).format(v)) from None
-    if out["BURST"] and out["SPAWN_FROM"] != "task":
-        raise Bad("BURST needs SPAWN_FROM=task: the bursts are a spawning task's")
-    if out["BURST_PAUSE_MS"] and not out["BURST"]:
-        raise Bad("BURST_PAUSE_MS needs BURST")
+    """The variants set in ENV, checked, START without repeats and numbers without leading zeros; the others ""."""
+    out = {k: check(env[k]) if env.get(k) else "" for k, check in VARIANTS.items()}
+    need(not out["BURST"] or out["SPAWN_FROM"] == "task",
+         "BURST needs SPAWN_FROM=task: the bursts are a spawning task's")
+    need(not out["BURST_PAUSE_MS"] or out["BURST"], "BURST_PAUSE_MS needs BURST")
     return out
 
 
 def threads(v):
-    for t in v.split():
-        if not (t.isdigit() and 1 <= int(t) <= 1024):
-            raise Bad(f"THREADS must be whole numbers from 1 to 1024, got '{v}'")
+    need(all(t.isdigit() and 1 <= int(t) <= 1024 for t in v.split()),
+         f"THREADS must be whole numbers from 1 to 1024, got '{v}'")
     return " ".join(str(int(t)) for t in v.split())
 
 
 def sweep(v, stderr):
     """SWEEP's N, with 1 (the baseline bytes/task subtracts), in increasing order without repeats."""
     ns = [count("SWEEP's N", n) for n in v.split()]
-    if not ns:
-        raise Bad(f'SWEEP is empty (default: "{DEFAULT_SWEEP}")')
+    need(ns, f'SWEEP is empty (default: "{DEFAULT_SWEEP}")')
     if 1 not in ns:
         print("run.sh: SWEEP has no 1; running N=1 too, the baseline bytes/task subtracts", file=stderr)
     return " ".join(str(n) for n in sorted(set(ns) | {1}))

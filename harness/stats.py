@@ -40,10 +40,8 @@ def spawn_ms(run):
 
 def alive(run):
     """Were all N tasks alive at once? From the program's own count of tasks that had ended when the last began to
-    wait (ended_at_spawn), and whether that spawning outlasted the sleep: "yes", "yes; spawning outlasted the sleep"
-    (every task existed, but the first were already due), "no: E of N had ended", or "-" for a program that does not
-    say. Only a "yes" measures N tasks waiting at once: a task that ended freed memory that the max RSS then never
-    holds."""
+    wait (ended_at_spawn), and whether spawning outlasted the sleep (all existed, but the first were already due).
+    Only a "yes" measures N tasks waiting at once: a task that ended freed memory that the max RSS then never holds."""
     ended = run.get("ended_at_spawn")
     if ended == "-":
         return "-"

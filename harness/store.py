@@ -1,10 +1,9 @@
 """The store: every execution run.sh makes is one record, a line of JSON in STORE (results.jsonl).
 
-A "run" record is appended as each program ends (what ran, on which machine, its exit status, every figure
-/usr/bin/time printed, the program's summary, run.sh's own samples: result.Run's fields), and a "section" record once
-its section is written, just before RESULTS.md takes the section. The store is only ever appended to, a whole line at
-a time, and read a line at a time: a bad line (a merge marker, a record cut short, a number too large to be one) is
-named and passed over, and stops nothing; `./run.sh --check-store` lists such lines and `--repair` moves them aside."""
+A "run" record is appended as each program ends (what ran, on which machine, its exit status, result.Run's fields),
+and a "section" record once its section is written, just before RESULTS.md takes it. The store is only ever appended
+to, a whole line at a time, and read a line at a time: a bad line (a merge marker, a record cut short, a number too
+large to be one) is named and passed over; `./run.sh --check-store` lists such lines and `--repair` moves them aside."""
 
 import json
 import math
@@ -66,24 +65,23 @@ def regular(path, what="the store"):
     except OSError as e:
         raise StoreError(f"cannot read {what} {path}: {e.strerror}", 1) from None
     if not os.path.isfile(path):
-        raise StoreError(f"{what} {path} is not a regular file", 2)
+        raise StoreError(f"{what} {path} is not a regular file")
     return st
 
 
 def lines(path, want=None):
-    """(number, text) of each line of the store, streamed; WANT(bytes) picks lines before decoding."""
+    """(number, bytes) of each line of the store that is not blank, streamed; WANT(bytes) picks lines."""
     with open(path, "rb") as f:
         for number, raw in enumerate(f, 1):
-            if not raw.strip() or (want and not want(raw)):
-                continue
-            yield number, raw.decode("utf-8", errors="replace")
+            if raw.strip() and (not want or want(raw)):
+                yield number, raw
 
 
 def records(path, want=None, warn=True):
     """The good records of the store (each with the line it is on), a bad line named on stderr."""
-    for number, text in lines(path, want):
+    for number, raw in lines(path, want):
         try:
-            yield number, parse(text)
+            yield number, parse(raw.decode("utf-8", errors="replace"))
         except BadRecord as e:
             if warn:
                 print(f"run.sh: {path}:{number}: passed over: {e}", file=sys.stderr)
@@ -92,18 +90,15 @@ def records(path, want=None, warn=True):
 def problems(path):
     """Every bad line: (number, why); a last line cut short among them."""
     out = []
-    with open(path, "rb") as f:
-        for number, raw in enumerate(f, 1):
-            if not raw.strip():
-                continue
-            try:
-                parse(raw.decode("utf-8", errors="strict"))
-                if not raw.endswith(b"\n"):
-                    out.append((number, "a last line without its newline"))
-            except UnicodeDecodeError:
-                out.append((number, "not UTF-8 text"))
-            except BadRecord as e:
-                out.append((number, str(e)))
+    for number, raw in lines(path):
+        try:
+            parse(raw.decode("utf-8", errors="strict"))
+            if not raw.endswith(b"\n"):
+                out.append((number, "a last line without its newline"))
+        except UnicodeDecodeError:
+            out.append((number, "not UTF-8 text"))
+        except BadRecord as e:
+            out.append((number, str(e)))
     return out
 
 
@@ -117,12 +112,11 @@ def append(path, recs):
             size = os.fstat(fd).st_size
             try:
                 n = os.write(fd, line)
+                if n != len(line):
+                    raise OSError(28, f"only {n} of {len(line)} bytes could be written")
             except OSError:
                 os.ftruncate(fd, size)
                 raise
-            if n != len(line):
-                os.ftruncate(fd, size)
-                raise OSError(28, f"only {n} of {len(line)} bytes could be written")
     finally:
         os.close(fd)
 
@@ -133,11 +127,8 @@ def mend(path):
     then passed over, and --check-store names it."""
     try:
         with open(path, "rb") as f:
-            f.seek(0, os.SEEK_END)
-            if f.tell() == 0:
-                return
-            f.seek(-1, os.SEEK_END)
-            if f.read(1) == b"\n":
+            f.seek(max(0, f.seek(0, os.SEEK_END) - 1))
+            if f.read(1) in (b"", b"\n"):  # empty, or ends a line
                 return
     except FileNotFoundError:
         return
@@ -165,9 +156,8 @@ def repair(path):
         os.chmod(tmp, os.stat(target).st_mode & 0o7777)
         os.replace(tmp, target)
     except OSError:
-        for f in (tmp,):
-            if os.path.exists(f):
-                os.unlink(f)
+        if os.path.exists(tmp):
+            os.unlink(tmp)
         raise
     return aside, len(bad)
 
@@ -183,13 +173,10 @@ def find_section(path, key):
     with or without " UTC"). Streams the store, reading section lines only."""
     want = key.strip()
     heading = want if want.endswith(" UTC") else want + " UTC"
-    found, latest = [], []
-    for _, r in records(path, lambda raw: b'"record":"section"' in raw[:40], warn=False):
-        if r["record"] != "section":
-            continue
-        latest = (latest + [r.get("heading", r["run"])])[-5:]
-        if r["run"] == want or r.get("heading") == heading:
-            found.append(r)
+    sections = [r for _, r in records(path, lambda raw: b'"record":"section"' in raw[:40], warn=False)
+                if r["record"] == "section"]
+    latest = [r.get("heading", r["run"]) for r in sections[-5:]]
+    found = [r for r in sections if r["run"] == want or r.get("heading") == heading]
     if not found:
         raise StoreError(f"no section '{key}' in the store"
                          + (f" (its latest: {', '.join(latest)})" if latest else " (it holds no section yet)"))
