@@ -16,14 +16,15 @@ def text(context, recs):
     if context.get("kind") == "replicate" and "points" in context:
         return replicate.section(context, recs)
     if "rows" not in context or context.get("kind") == "replicate":
-        raise store.StoreError(f"section {context.get('heading', context['run'])} was written before run.sh kept its tables"
-                               " in the store")
+        raise store.StoreError(f"section {context.get('heading', context['run'])} was written before run.sh kept its"
+                               " tables in the store")
     return render.section(context, recs)
 
 
 def markdown(path, section, out):
     if section is None:
-        raise store.StoreError("usage: ./run.sh --render SECTION (its heading's time, as RESULTS prints it, or its run id)")
+        raise store.StoreError("usage: ./run.sh --render SECTION (its heading's time, as RESULTS prints it, or its run"
+                               " id)")
     context = store.find_section(path, section)
     out.write(text(context, store.runs_of(path, set(store.sittings(context)))))
 

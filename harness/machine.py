@@ -98,10 +98,12 @@ def describe(src):
     or cgroup quota), memory (and any cgroup limit), fresh memory, compiler, flags."""
     if platform.system() == "Darwin":
         os_name = f"{run('sw_vers', '-productName').strip()} {run('sw_vers', '-productVersion').strip()}"
-        cpu, mem = run("sysctl", "-n", "machdep.cpu.brand_string").strip(), f"{int(run('sysctl', '-n', 'hw.memsize') or 0) / 2 ** 30:.1f}"
+        cpu = run("sysctl", "-n", "machdep.cpu.brand_string").strip()
+        mem = f"{int(run('sysctl', '-n', 'hw.memsize') or 0) / 2 ** 30:.1f}"
     else:
         field = lambda path, pattern: (re.findall(pattern, read(path), re.M) or [""])[0]  # noqa: E731
-        os_name, cpu = field("/etc/os-release", r"^PRETTY_NAME=(.*)$").replace('"', ""), field("/proc/cpuinfo", r"^model name\s*: (.*)$")
+        os_name = field("/etc/os-release", r"^PRETTY_NAME=(.*)$").replace('"', "")
+        cpu = field("/proc/cpuinfo", r"^model name\s*: (.*)$")
         mem = field("/proc/meminfo", r"^MemTotal:\s+([0-9]+)")
         mem = f"{int(mem) / 2 ** 20:.1f}" if mem else ""
     cpu = os.environ.get("BENCH_TEST_CPU", cpu) or platform.machine()  # only the tests set it
@@ -113,7 +115,8 @@ def describe(src):
     return {"os": os_name or "unknown", "kernel": f"{platform.system()} {platform.release()}", "cpu": cpu,
             "cores": f"{allowed or online}" + (f" ({'; '.join(extra)})" if extra else ""),
             "memory": f"{mem or 'unknown'} GiB" + (f" (cgroup limit {cg[1] / 2 ** 20:.1f} GiB)" if cg else ""),
-            "fresh_memory": fresh(src), "compiler": build.get("compiler") or "unknown", "flags": build.get("flags") or "unknown"}
+            "fresh_memory": fresh(src), "compiler": build.get("compiler") or "unknown",
+            "flags": build.get("flags") or "unknown"}
 
 
 def fresh(src):
@@ -128,7 +131,8 @@ def fresh(src):
         return f"not measured: {e}"
     out = (p.stdout + p.stderr).strip()
     v = dict(w.split("=", 1) for w in out.split() if "=" in w)
-    if p.returncode == 0 and all(re.fullmatch(r"[0-9.]+", v.get(k, "")) and float(v[k]) > 0 for k in ("first_mbps", "second_mbps", "mib")):
+    if p.returncode == 0 and all(re.fullmatch(r"[0-9.]+", v.get(k, "")) and float(v[k]) > 0
+                                 for k in ("first_mbps", "second_mbps", "mib")):
         return f"first touch {v['first_mbps']} MB/s, again {v['second_mbps']} MB/s ({v['mib']} MiB, a write a page)"
     return f"not measured: {(out.splitlines() or [''])[0]}"
 

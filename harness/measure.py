@@ -30,7 +30,8 @@ def last_error(err):
     """The program's last non-empty stderr line: time's report, which follows, is cut off."""
     last = ""
     for line in err.split("\n"):
-        if re.match(r"^(Command (exited with non-zero status|terminated by signal) |\s*Command being timed: | *[0-9.]+ real |time: command terminated)", line):
+        if re.match(r"^(Command (exited with non-zero status|terminated by signal) |\s*Command being timed: "
+                    r"| *[0-9.]+ real |time: command terminated)", line):
             break
         last = line.strip(" \t") or last
     return last
@@ -50,7 +51,9 @@ class Sampler(threading.Thread):
     def run(self):
         child = None
         while not self.done.wait(0.1 if child else 0.01):
-            child = child or (self.read(f"/proc/{self.pid}/task/{self.pid}/children", ["pgrep", "-P", str(self.pid)]).split() or [None])[0]
+            if not child:
+                child = (self.read(f"/proc/{self.pid}/task/{self.pid}/children", ["pgrep", "-P", str(self.pid)]).split()
+                         or [None])[0]
             text = self.read(f"/proc/{child}/status", ["ps", "-o", "rss=", "-p", str(child)]) if child else ""
             m = re.search(r"^(?:VmRSS:)?\s*([0-9]+)", text, re.M)
             if m:

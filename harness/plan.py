@@ -9,7 +9,7 @@ import sys
 from dataclasses import dataclass, field
 
 import replicate
-from scenarios import SCENARIOS  # each scenario's description: harness/scenarios.txt
+from scenarios import SCENARIOS
 from stats import minutes
 
 SETTINGS = ("scenarios", "N", "sweep", "sweep_ns", "peers", "replicate", "quick", "pubfile", "TABLES", "RUNS",

@@ -50,7 +50,8 @@ class Measured:
         """(why, runs) of plan line REF: why it has no figure (its failure), or its successful runs."""
         recs = self.runs.get(ref)
         if not recs:  # run.sh takes a kept result only with its records
-            raise LookupError(f"the store holds no record of plan line {ref.rpartition('/')[2]} of run {ref.rpartition('/')[0]}")
+            run, _, line = ref.rpartition("/")
+            raise LookupError(f"the store holds no record of plan line {line} of run {run}")
         if recs[-1].get("failure"):
             return recs[-1]["failure"], []
         return None, [Run.of(r) for r in recs]
@@ -100,7 +101,8 @@ def cell(key, runs, n, base, sweep):
 def table(kind, rows, measured):
     """The table of a section: its header, then a line per row of its record."""
     cols = COLUMNS[kind]
-    lines = ["| " + " | ".join(h for _, _, h in cols) + " |", "".join("|---" if a == "l" else "|--:" for _, a, _ in cols) + "|"]
+    lines = ["| " + " | ".join(h for _, _, h in cols) + " |",
+             "".join("|---" if a == "l" else "|--:" for _, a, _ in cols) + "|"]
     for row in rows:
         own = row["cells"]
         n = int(own["n"]) if str(own["n"]).isdigit() else own["n"]

@@ -106,9 +106,10 @@ class Run:
     def of(cls, record):
         """The Run a store record holds (the records of every version of run.sh read alike)."""
         t, s = record.get("time") or {}, record.get("samples") or {}
-        return cls(float(t.get("wall_s", 0)), float(t.get("user_s", 0)), float(t.get("sys_s", 0)), int(t.get("max_rss_kib", 0)),
-                   s.get("avg_rss_kib"), s.get("window_avg_kib"),
-                   {k: "-" if v is None else str(v) for k, v in (record.get("summary") or {}).items()}, record.get("failure"))
+        summary = {k: "-" if v is None else str(v) for k, v in (record.get("summary") or {}).items()}
+        return cls(float(t.get("wall_s", 0)), float(t.get("user_s", 0)), float(t.get("sys_s", 0)),
+                   int(t.get("max_rss_kib", 0)), s.get("avg_rss_kib"), s.get("window_avg_kib"), summary,
+                   record.get("failure"))
 
     def fields(self):
         """Its figures as a record's members."""

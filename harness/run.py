@@ -94,8 +94,9 @@ both have ended, however they end.
 
 # ---- The command line and the settings. ---------------------------------------------------------
 
-def parse(argv, env, tables, out):
-    """run.sh's settings (the planner's s, every value a string) from its arguments and environment; or exit 2."""
+def parse(argv, env, tables, out, here):
+    """run.sh's settings (the planner's s, every value a string) from its arguments and environment, and the peers'
+    (paths in them relative to HERE, where run.sh was started); or exit 2."""
     s = dict.fromkeys(plan.SETTINGS + ("plan",), "")
     s["command_line"], args, name = " ".join(["./run.sh"] + argv), list(argv), ""
     while args and args[0] in ("--plan", "--sweep", "--peers", "--replicate"):
@@ -148,8 +149,9 @@ def parse(argv, env, tables, out):
         s["THREADS"] = settings.threads(env.get("THREADS", "")) if not s["replicate"] else ""
         need(not (s["HITS"] and s["sweep"] and not s["replicate"]), "HITS is a target for one N: a sweep's"
              " atomic_counter stops at 10 x N hits")
-        ps = peers.settings(env, tables, os.getcwd())
-    except (settings.Bad, peers.Bad) as e:
+        ps = peers.settings(env, tables, here)
+        s["build_dir"] = peers.build_dir(env, here, SRC) if s["peers"] else ""
+    except settings.Bad as e:
         fail(str(e))
     s.update(PEERS=ps["PEERS"], PEER_TIMEOUT=ps["PEER_TIMEOUT"], peers_sleep_ms=str(peers.LONG_MS))
     if not s["replicate"]:
@@ -250,14 +252,10 @@ def take_lock(command_line):
     LOCK.flock, which the kernel releases when every process holding it has ended: a killed run.sh's lock is never
     stale, and the program it was measuring, which holds it too, keeps it until it ends. A run.sh from before the
     flock held a directory LOCK: while its owner runs, this one refuses too."""
-    try:
-        pid, _, cmd = open(os.path.join(LOCK, "owner")).read().strip().partition(" ")
-        os.kill(int(pid), 0)
-        need("run.sh" not in open(f"/proc/{pid}/cmdline", "rb").read().decode(errors="replace"),
-             f"another run.sh is measuring on this machine (pid {pid}: {cmd}); two at once spoil each other's"
+    pid, _, cmd = machine.read(os.path.join(LOCK, "owner")).strip().partition(" ")
+    if pid.isdigit() and "run.sh" in machine.read(f"/proc/{pid}/cmdline"):
+        fail(f"another run.sh is measuring on this machine (pid {pid}: {cmd}); two at once spoil each other's"
              f" numbers, so wait for it (the lock: {LOCK})")
-    except (OSError, ValueError):
-        pass
     fd = os.open(LOCK + ".flock", os.O_RDWR | os.O_CREAT, 0o666)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -345,20 +343,18 @@ class Run:
         if self.cache:
             key = os.path.join(self.cache, "%08x" % zlib.crc32(
                 (repr(vars(c)) + self.t.runtime_label(c.group, self.pw)).encode()))
-            try:
-                kept = json.load(open(key))["ref"]
-                recs = self.kept.get(kept, [])
-                if recs:
-                    self.sittings.append(kept.rpartition("/")[0])
-                    self.records += recs
-                    print(f"{what}: from the cache of an earlier run at this commit", file=sys.stderr)
-                    self.done += times
-                    self.resumed += 1
-                    return kept, render.Measured(recs).outcome(kept)
+            kept = cached_ref(key)
+            recs = self.kept.get(kept, [])
+            if recs:
+                self.sittings.append(kept.rpartition("/")[0])
+                self.records += recs
+                print(f"{what}: from the cache of an earlier run at this commit", file=sys.stderr)
+                self.done += times
+                self.resumed += 1
+                return kept, render.Measured(recs).outcome(kept)
+            if kept:
                 print(f"{what}: kept by an earlier run, but its records are not in {self.st}: measured again",
                       file=sys.stderr)
-            except (OSError, ValueError, KeyError):
-                pass
         why, runs = self.execute(c, row, program, n, args, times, what)
         if key and (not why or self.s["replicate"]):  # a peers run keeps a failure out: its resume tries again
             with open(key + ".tmp", "w") as f:
@@ -369,12 +365,7 @@ class Run:
     @functools.cached_property
     def kept(self):
         """The store's records of the plan lines the cache names, read in one pass, by plan line."""
-        refs, kept = [], {}
-        for f in os.listdir(self.cache):
-            try:
-                refs.append(json.load(open(os.path.join(self.cache, f)))["ref"])
-            except (OSError, ValueError, KeyError):
-                continue
+        kept, refs = {}, [r for r in (cached_ref(os.path.join(self.cache, f)) for f in os.listdir(self.cache)) if r]
         if refs and os.path.exists(self.st):
             for r in store.runs_of(self.st, {x.rpartition("/")[0] for x in refs}):
                 kept.setdefault(f"{r['run']}/{r.get('row')}", []).append(r)
@@ -767,6 +758,14 @@ class Run:
               file=sys.stderr)
 
 
+def cached_ref(path):
+    """The plan line whose records a cache file names, or None."""
+    try:
+        return json.loads(machine.read(path))["ref"]
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
 def append(path, text):
     """PATH with TEXT appended (after RESULTS's title, were it empty or absent), written as a new copy beside it and
     renamed over it, so that a disk that fills, a failed write or a kill leaves PATH byte for byte as it was."""
@@ -842,15 +841,11 @@ def main(argv, env):
         return offline(argv, env, here)
     try:
         tables = peers.Tables.load(LIB)
-    except peers.Bad as e:
+    except settings.Bad as e:
         fail(f"peers/: {e}", 1)
-    s, ps = parse(argv, env, tables, sys.stdout)
+    s, ps = parse(argv, env, tables, sys.stdout, here)
     tables = tables.with_sets(ps["sets"]) if ps["sets"] else tables
-    res, st = place(env, here)
-    try:
-        s["build_dir"] = pb = peers.build_dir(env, here, SRC) if s["peers"] else ""
-    except peers.Bad as e:
-        fail(str(e))
+    res, st, pb = *place(env, here), s["build_dir"]
     configs = plan.Planner(tables, s).plan()
     if s["plan"]:
         sys.stdout.write(plan.listing(tables, s, configs))

@@ -563,6 +563,11 @@ bad_case "PEERS_PATCH: .* holds no crate tokio \(its Cargo.toml's package is pin
 bad_case "PEERS_PATCH: no directory /nonexistent for tokio" PEERS_PATCH="tokio=/nonexistent" ./run.sh --peers 10 coro_timer
 bad_case "PEERS_PATCH: 'tokio' is not CRATE=DIRECTORY" PEERS_PATCH="tokio" ./run.sh --peers 10 coro_timer
 bad_case "PEERS_PATCH: a set names tokio twice" PEERS_PATCH="tokio=$tmp/src/tokio-a tokio=$tmp/src/tokio-b" ./run.sh --peers 10 coro_timer
+here=$PWD
+cd "$tmp/src" && bench PEERS=tokio PEERS_PATCH="tokio=tokio-a" "$here/run.sh" --plan --peers 10 coro_timer
+cd "$here" || exit 1
+check "a relative PEERS_PATCH directory is taken from where run.sh was started" \
+  eval '[ "$rc" = 0 ] && has "$out" " tokio-coro_timer@1 "'
 # 8f. PEERS_DOTNET: the C# peers built again for another .NET, a copy per version, beside .NET 10's.
 bench RUNS=1 SLEEP_MS=50 PEERS="csharp csharp-aot tokio" PEERS_PATCH="tokio=$tmp/src/tokio-a pin-project-lite=$tmp/src/ppl" \
   PEERS_DOTNET=9.0 ./run.sh --peers 10 coro_timer

@@ -463,7 +463,7 @@ mkdir -p "$tmp/vm2/shims" && ln -s "$(python3 -c 'import sys; print(sys.executab
 bench PATH="$tmp/oldpy:$tmp/vm2/shims:$tmp/nopy" ./run.sh --plan 10 coro_timer
 check "and the shim when no other is new enough" eval '[ "$rc" -eq 0 ] && has "$out" "^kind  "'
 
-# The scenario list lives in harness/scenarios.txt (run.sh reads it); every other place that lists
+# The scenario list lives in harness/scenarios.py (run.sh reads it); every other place that lists
 # the scenarios must agree.
 scenario_lists_agree() (
   cd "$repo" || exit 1

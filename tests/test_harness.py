@@ -417,16 +417,20 @@ class Plans(unittest.TestCase):
                                                 ("cs", "coro_timer", "csharp-coro_timer"), ("rs", "coro_timer", "-"),
                                                 ("ours:coro_timer", "coro_timer", "coro_timer")])
 
-    def test_scenarios_txt(self):
+    def test_scenarios_table(self):
+        """The table's columns agree: a sleep and --sleep-ms, a thread per task and no --threads, variants and --sync
+        and "N KEY"; the summary starts with the keys every binary prints."""
         self.assertEqual(list(sc.SCENARIOS), ["threads", "coro_timer", "coro_shared", "atomic_counter", "running_avg", "hash_collect"])
-        self.assertEqual(sc.SCENARIOS["running_avg"]["summary"][:2], ["scenario", "n"])
-        for bad, what in (("x | 1 | long | - | no | --sleep-ms | N MS\n", "7 columns, not 8"), ("x | soon | long | - | no | --sleep-ms | N MS | a\n", "cannot"),
-                          ("x | 10 | long | - | no | --sleep-ms | N MS | a\n", "disagree"), ("x | - | - | a b | no | --threads | N KEY | a\n", "disagree")):
-            with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
-                f.write("# a comment\n" + bad)
-            with self.assertRaisesRegex(ValueError, f":2:.*{what}"):
-                sc.load(f.name)
-            os.unlink(f.name)
+        for name, d in sc.SCENARIOS.items():
+            with self.subTest(name):
+                opts, has_keys = d["options"], d["keys"] != ["-"]
+                self.assertEqual(d["sleep"] is not None, "--sleep-ms" in opts)
+                self.assertIn(d["peers_sleep"], (None, "long", str(d["sleep"])))
+                self.assertEqual(d["threads"], "--threads" not in opts)
+                self.assertEqual(has_keys, "--sync" in opts)
+                self.assertEqual(d["peer_args"], "N KEY" if has_keys else "N MS")
+                self.assertEqual(d["summary"][:11], sc.COMMON.split())
+                self.assertEqual(len(set(d["summary"])), len(d["summary"]))
 
 
 class Charts(unittest.TestCase):
