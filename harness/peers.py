@@ -13,9 +13,8 @@ from dataclasses import dataclass, field
 
 from machine import read
 from measure import Interrupted, stop
-from settings import Bad, need
+from settings import OURS, Bad, need
 
-OURS = "c++20 (this repo)"
 LONG_MS = 30000  # the sleep --peers gives coro_timer and coro_shared when SLEEP_MS is unset: longer
 # than the slowest runtime here took to spawn 1M tasks (Python and Elixir: 15-24 s), so that every task is still
 # waiting when spawning ends (each row says whether it was: the "all alive" column)

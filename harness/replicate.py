@@ -1,13 +1,12 @@
 """A write-up's replication: its data file read, its claims judged, its section rendered.
 
-A write-up is one data file, peers/published/NAME.tsv (peers/README.md, "Published figures", says what its lines
-mean). Its tables run here as a sweep per group of tables that share their settings, each point one plan line
-("ROW@GROUP" at N); the section's record names the plan line that measured each point, or why none did, and carries
-the data file's text, so that the section is rendered from the store."""
+A write-up is one data file, peers/published/NAME.tsv (peers/README.md, "Published figures"). Its tables run as a
+sweep per group of tables sharing their settings, each point one plan line ("ROW@GROUP" at N); the section's record
+names each point's plan line, or why none ran, and carries the data file's text: the section renders from the store."""
 
 import os
 import re
-from collections import namedtuple
+from collections import defaultdict, namedtuple
 from itertools import product
 
 import render
@@ -17,15 +16,12 @@ from render import escape
 from result import num
 from scenarios import SCENARIOS
 
-# The scenarios whose coroutines wait on a sleep that --peers lengthens to keep all alive at once: coro_timer and
-# coro_shared.
+# The scenarios whose coroutines wait on a sleep --peers lengthens to keep all alive at once (coro_timer, coro_shared).
 WAITING = [s for s, d in SCENARIOS.items() if d["peers_sleep"] == "long" and not d["threads"]]
 
 # The units a column may have: what each measures, and its size in the dimension's base unit (KiB, %, s).
 UNITS = {"KB": ("mem", 1), "KiB": ("mem", 1), "KiB,": ("mem", 1), "MB": ("mem", 1024), "MiB": ("mem", 1024),
          "GB": ("mem", 1048576), "%": ("pct", 1), "s": ("time", 1), "ms": ("time", 0.001), "m:ss": ("time", 1)}
-SETTABLE = settings.SETTABLE
-OURS = "c++20 (this repo)"
 NUM = re.compile(r"^[0-9][0-9,]*([.][0-9]+)?$|^[0-9]+:[0-5][0-9]([.][0-9]+)?$")
 
 
@@ -50,10 +46,6 @@ def is_value(v):
     return all(NUM.match(r) for r in v.split("/"))
 
 
-def first_unit(units):
-    return units.split("/")[0]
-
-
 def secs(ms):
     return "%g" % (float(ms) / 1000)
 
@@ -70,26 +62,24 @@ def quick_n(n, quick):
 
 
 class Published:
-    """The data file as records. A table is keyed by its id= (else its N); its settings (VAR=VALUE) make its group:
-    the tables of one group are one sweep over their N. A figure is kept as printed and, for comparing, as the lowest
-    and highest of its readings in its dimension's base unit."""
+    """The data file as records. A table is keyed by its id= (else its N); its settings (VAR=VALUE) make its group,
+    one sweep over its tables' N. A figure is kept as printed and as its readings' lowest and highest in base units."""
 
     def __init__(self, text, tables="", on_line=None):
         self.about, self.run, self.nobuild, self.groups, self.row = {}, {}, {}, {}, {}
         self.tables, self.cols, self.rows, self.facts, self.claims = [], [], [], [], []
-        self.measure, self.units, self.ctitle = {}, {}, {}
-        self.fig, self.funit, self.figwhy, self.rowunit = {}, {}, {}, {}
-        self.lo, self.hi, self.shown, self.npub = {}, {}, {}, {}
+        self.measure, self.units, self.ctitle, self.fig, self.funit, self.figwhy = {}, {}, {}, {}, {}, {}
+        self.rowunit, self.lo, self.hi, self.shown, self.npub = {}, {}, {}, {}, {}
         picked = tables.split()
         for number, line in enumerate(text.split("\n"), 1):
-            if line.startswith("#") or line == "":
+            if line[:1] in ("#", ""):
                 continue
             f = line.split("\t")
             nf = len(f)
             f += [""] * (8 - nf)  # padded with empty fields
             kind, attrs = f[0], f[3:nf]
             if kind in ("about", "run", "nobuild"):
-                {"about": self.about, "run": self.run, "nobuild": self.nobuild}[kind][f[1]] = f[2]
+                getattr(self, kind)[f[1]] = f[2]
             elif kind == "table":
                 key = ([f[1]] + [a[3:] for a in attrs if a.startswith("id=")])[-1]
                 sets = " ".join(a for a in attrs if "=" in a and not a.startswith("id="))
@@ -125,9 +115,9 @@ class Published:
     def label(self, id_):
         return self.row[id_]["label"] if id_ in self.row else ""
 
-    def sleep_of(self, settings):
+    def sleep_of(self, sets):
         """The SLEEP_MS a table's settings give, else the run lines'."""
-        m = re.search(r"(?:^| )SLEEP_MS=([0-9]+)", settings)
+        m = re.search(r"(?:^| )SLEEP_MS=([0-9]+)", sets)
         return m.group(1) if m else self.run.get("SLEEP_MS", "")
 
 
@@ -156,20 +146,17 @@ class Judge:
         k, units = (id_, t, col), self.pub.units.get(col, "")
         if k not in figs.lo:
             return None
-        shown = figs.shown[k]
-        if "/" in units or summed:
-            shown += " " + self.pub.funit.get(k, first_unit(units))
-        return figs.lo[k], figs.hi[k], shown
+        unit = " " + self.pub.funit.get(k, units.split("/")[0]) if "/" in units or summed else ""
+        return figs.lo[k], figs.hi[k], figs.shown[k] + unit
 
     def judge(self, expr, figs):
         verdicts, parts = set(), []
         for one in expr.split(" and "):
             try:
                 holds, figures = self.judge_one(one.split(), figs)
-                verdicts.add("yes" if holds else "no")
             except Unknown:
-                verdicts.add("cannot tell")
-                figures = "-"
+                holds, figures = None, "-"
+            verdicts.add("cannot tell" if holds is None else "yes" if holds else "no")
             parts.append(figures)
         return next(v for v in ("no", "cannot tell", "yes") if v in verdicts), "; ".join(parts)
 
@@ -218,39 +205,31 @@ class Judge:
 
 
 def point_values(points, measured):
-    """Each point's figures, by (label, N): why it has none, or its runs' (the kept run and the means over all of them
-    of the wall and max RSS)."""
+    """Each point's figures by (label, N): why it has none, or its kept run and its runs' mean wall and max RSS."""
     values = {}
     for p in points:
-        key = (p["label"], str(p["n"]))
         why, runs = (p["why"], []) if "ref" not in p else measured.outcome(p["ref"])
-        if why is not None:
-            values[key] = {"why": why}
-            continue
-        b = stats.best(runs)
-        values[key] = {"why": "-", "run": b, "alive": stats.alive(b),
-                       "wall_mean": sum(r.wall_s for r in runs) / len(runs),
-                       "max_rss_mean": sum(r.max_rss_kib for r in runs) / len(runs)}
+        b = None if why is not None else stats.best(runs)
+        values[p["label"], str(p["n"])] = {"why": why} if why is not None else {
+            "why": "-", "run": b, "alive": stats.alive(b), "wall_mean": sum(r.wall_s for r in runs) / len(runs),
+            "max_rss_mean": sum(r.max_rss_kib for r in runs) / len(runs)}
     return values
 
 
 class Section:
     """The section's tables, claims and differences, from the data file, the points' figures and the programs here."""
 
-    def __init__(self, context, values):
-        self.ctx, self.values = context, values
+    def __init__(self, context, records):
+        self.ctx, self.values = context, point_values(context["points"], render.Measured(records))
         self.pub = Published(context["published"], context.get("tables", ""))
-        self.quick = context.get("quick", "") != ""
-        self.long_ms = context["long_ms"]
+        self.quick, self.long_ms = context.get("quick", "") != "", context["long_ms"]
         here = context["here"]
         self.here = {h[0]: dict(zip(("label", "variant", "prog", "state"), h[1:5])) for h in here}
         self.ours = [h[0] for h in here if h[0].startswith("ours:")]
         # A row's copies (ID+SET: PEERS_PATCH, PEERS_DOTNET) that were built, or failed to be, stand under it.
         self.base = {h[0]: h[0].rpartition("+")[0] for h in here if not h[0].startswith("ours:")
                      and re.search(r"[+][0-9]+$", h[0]) and (h[4] == "ok" or h[4].startswith("build failed"))}
-        self.copies = {}
-        for c, b in self.base.items():
-            self.copies.setdefault(b, []).append(c)
+        self.copies = {b: [c for c in self.base if self.base[c] == b] for b in self.base.values()}
         self.order = [x for r in self.pub.rows for x in [r] + self.copies.get(r, [])] + self.ours
         self.rscen = {r: self.pub.row[r]["scen"] for r in self.pub.rows}
         self.rscen.update({id_: self.here[id_]["prog"] for id_ in self.ours})
@@ -264,8 +243,7 @@ class Section:
         return self.base.get(id_, id_)
 
     def figure(self, l, n, m, u):
-        """The figure measured here of label L (ROW@GROUP) at N, of measure M in unit U, as the table shows it; ""
-        when there is none."""
+        """Label L's (ROW@GROUP) figure here at N of measure M in unit U, as the table shows it; "" for none."""
         v = self.values.get((l, str(n)))
         if v is None or v["why"] != "-":
             return ""
@@ -275,18 +253,16 @@ class Section:
                    "avg_rss_window": r.window_avg_kib, "max_rss_mean": v["max_rss_mean"]}[m]
             if kib is None:
                 return ""
-            if u == "KiB,":
-                return f"{int(kib):,}"
-            return "%.2f" % (kib / size) if u == "GB" else "%.1f" % (kib / size) if size > 1 else "%d" % int(kib / size)
+            return f"{int(kib):,}" if u == "KiB," else "%.2f" % (kib / size) if u == "GB" \
+                else "%.1f" % (kib / size) if size > 1 else "%d" % int(kib / size)
         if m == "cpu_pct":
             return "%d" % int(r.cpu_s / r.wall_s * 100 + 0.5) if r.wall_s > 0 else ""
         x = {"wall": r.wall_s, "user": r.user_s, "sys": r.sys_s, "wall_mean": v["wall_mean"]}[m]
         return "%d:%02d" % (int(x / 60), int(x) % 60) if u == "m:ss" else "%.2f" % (x * 1000 if u == "ms" else x)
 
     def unit_of(self, id_, t, c):
-        """The unit row ID's figures are in, in column C: its published figure's there, else the row's in another
-        table, else the column's first."""
-        return self.pub.funit.get((id_, t, c), self.pub.rowunit.get((id_, c), first_unit(self.pub.units[c])))
+        """Row ID's unit in column C of table T: its figure's there, else its row's elsewhere, else C's first."""
+        return self.pub.funit.get((id_, t, c), self.pub.rowunit.get((id_, c), self.pub.units[c].split("/")[0]))
 
     def row(self, t, n, id_, l, long, mine_figs):
         """The line of row ID in table T, its figures those of label L at N; LONG: the row again at --peers' sleep,
@@ -307,8 +283,7 @@ class Section:
             p = pub.fig.get(fk, "")
             x = None if h == "" else numeric(h) * UNITS[u][1]
             if x is not None and not long:
-                mine_figs.lo[hk] = mine_figs.hi[hk] = x
-                mine_figs.shown[hk] = h
+                mine_figs.lo[hk], mine_figs.hi[hk], mine_figs.shown[hk] = x, x, h
             h = h or (none if c == 0 else "-")
             ra = span(x / pub.hi[fk], x / pub.lo[fk]) if x is not None and fk in pub.lo and pub.lo[fk] > 0 else "-"
             if "/" in pub.units[col]:  # a column of mixed units says each figure's
@@ -319,21 +294,19 @@ class Section:
         return line + " " + escape((v or {}).get("alive") or "-") + " |"
 
     def text(self):
-        pub, out, mine = self.pub, [], Figures({}, {}, {})
+        pub, quick, out, mine = self.pub, self.quick, [], Figures({}, {}, {})
         notes, shorts = {}, {}  # each once, in order
         for t in pub.tables:
-            n = quick_n(t["n"], self.quick)
+            n = quick_n(t["n"], quick)
             sets = t["set"].replace(" ", ", ")
             out += [f"### {t['title']}" + (f" ({sets})" if sets else "")
-                    + (f" (here N={n}, --quick)" if self.quick and n != int(t["n"]) else ""), ""]
-            head, sep = "| runtime there | runtime here |", "|---|---|"
+                    + (f" (here N={n}, --quick)" if quick and n != int(t["n"]) else ""), ""]
+            cells = []  # --quick measures at N / 10: no published figure stands beside it
             for col in pub.cols:
                 u = "KiB" if pub.units[col] == "KiB," else pub.units[col]
-                # --quick measures at N / 10: no published figure stands beside it.
-                cells = [f"{pub.ctitle[col]} here {u}"] + ([] if self.quick else [f"published {u}", "here / published"])
-                head += "".join(f" {cell} |" for cell in cells)
-                sep += "--:|" * len(cells)
-            out += [head + " all alive |", sep + "---|"]
+                cells += [f"{pub.ctitle[col]} here {u}"] + ([] if quick else [f"published {u}", "here / published"])
+            out += ["| runtime there | runtime here |" + "".join(f" {c} |" for c in cells) + " all alive |",
+                    "|---|---|" + "--:|" * len(cells) + "---|"]
             for id_ in self.order:
                 scen = self.rscen.get(self.base_of(id_), "")
                 if t["scen"] != "-" and scen != t["scen"]:
@@ -351,7 +324,7 @@ class Section:
                                        if k in pub.figwhy))
             out.append("")
         out += notes
-        runs, about = self.ctx["runs_here"], pub.about
+        runs, about = self.ctx["runs_here"], defaultdict(str, pub.about)
         if shorts:
             out.append(f"- \"at a {secs(self.long_ms)} s sleep\": the row's program again at that N, with --peers'"
                        f" sleep instead of the write-up's ({', '.join(shorts)}). A task that ends before the last one"
@@ -361,20 +334,18 @@ class Section:
                        " the write-up's sleep, so none stands beside this row")
         if "figures" in about:
             out.append(f"- published: none here: {about['figures']}")
-        out.append(("- each figure here" if self.quick else "- here / published: the figure measured here over the"
+        out.append(("- each figure here" if quick else "- here / published: the figure measured here over the"
                     " one published (over its lowest and highest reading where it printed several); each figure here")
                    + f" is the run with the lowest wall time of RUNS={runs}, max RSS and CPU from /usr/bin/time (CPU %"
-                   f" = (user + sys) / wall), {'in' if self.quick else 'converted to'} the write-up's unit as it"
-                   f" defined it: {about.get('unit', '')}")
-        out.append(f"- the write-up: \"{about.get('title', '')}\", {about.get('author', '')},"
-                   f" {about.get('published', '')} ({about.get('url', '')}), read {about.get('read', '')}; its machine:"
-                   f" {about.get('machine', '')}; its versions: {about.get('versions', '')}; its runs:"
-                   f" {about.get('runs', '')}")
+                   f" = (user + sys) / wall), {'in' if quick else 'converted to'} the write-up's unit as it"
+                   f" defined it: {about['unit']}")
+        out.append("- the write-up: \"{title}\", {author}, {published} ({url}), read {read}; its machine: {machine};"
+                   " its versions: {versions}; its runs: {runs}".format_map(about))
         out += self.ctx.get("notes", []) + [""]
         judged_on, judge = self.judged_on(mine), Judge(pub, pub.label)
-        if pub.claims and self.quick:
+        if pub.claims and quick:
             out += ["- its claims: not judged with --quick, whose N are not the write-up's", ""]
-        if pub.claims and not self.quick:
+        if pub.claims and not quick:
             out += ["### Its claims, checked", "", "| claim | published | holds there? | here | holds here? |",
                     "|---|---|---|---|---|"]
             published = Figures(pub.lo, pub.hi, pub.shown)
@@ -390,17 +361,15 @@ class Section:
             if judged_on:
                 out.append("")
         out += ["### What differs between its runs and these", "",
-                f"- the machine: {about.get('machine', '')} there; {self.ctx['machine_here']} here",
-                f"- runs: {about.get('runs', '')} there; the best of RUNS={runs} here"]
-        if self.quick:
+                f"- the machine: {about['machine']} there; {self.ctx['machine_here']} here",
+                f"- runs: {about['runs']} there; the best of RUNS={runs} here"]
+        if quick:
             out.append("- N: the write-up's there; each N above 1 divided by 10 here (--quick)")
         differs = {}  # each once, in order: rows of several tables under one label state one difference once
         say = differs.setdefault
         for f in pub.facts:
             # A fact of every program ("*") is said once, at the first row with a program.
-            ids = ([r for r in pub.rows if pub.row[r]["prog"] != "-"][:1] if f["id"] == "*"
-                   else [r for r in pub.rows if r == f["id"]])
-            for id_ in ids:
+            for id_ in [r for r in pub.rows if (pub.row[r]["prog"] != "-" if f["id"] == "*" else r == f["id"])][:1]:
                 prog, here = pub.row[id_]["prog"], self.here.get(id_, {})
                 who = "every program" if f["id"] == "*" else pub.label(id_)
                 if f["key"] == "version" and prog != "-":
@@ -409,7 +378,7 @@ class Section:
                         say(f"- {who}: {f['words']} there; {here.get('label') or 'not run'} here"
                             + (f", and beside it {beside}" if beside else "")
                             + (f"; its claims are judged on {self.here[judged_on[id_]]['label']}"
-                               if id_ in judged_on and not self.quick else ""))
+                               if id_ in judged_on and not quick else ""))
                 elif f["key"] == "launcher" and f["value"] != "built":
                     say(f"- {who}: {f['words']} there; a built binary here")
                 elif f["key"] == "shape" and prog != "-" and f["value"] not in here.get("variant", ""):
@@ -447,10 +416,9 @@ class Section:
 def groups(pub, quick, long_ms):
     """The write-up's tables by their settings, in their order: [number, settings ("-" for none), N list, scenarios
     ("-": every one)]; with --quick, each N above 1 is divided by 10, and a table's HITS too. Then, where a group's
-    coro_timer or coro_shared tables sleep less than --peers does (LONG_MS), a group per such scenario that runs it
-    again at the largest N of its tables with --peers' sleep, its fifth field the groups it serves (those that differ
-    only in their sleep share one): a task that ends before the last one is spawned frees memory, so at a write-up's
-    short sleep some rows hold fewer than N tasks at once; this row holds all."""
+    WAITING tables sleep less than --peers' LONG_MS, a group per such scenario at the largest N of its tables with
+    that sleep, its fifth field the groups it serves: a task that ends before the last one is spawned frees memory,
+    so at a write-up's short sleep some rows hold fewer than N tasks at once; this row holds all."""
     out, again_at, scenarios = [], {}, pub.run.get("scenarios", "").split()
     for sets, g in pub.groups.items():  # numbered in their order
         ts = [t for t in pub.tables if t["group"] == g]
@@ -466,28 +434,21 @@ def groups(pub, quick, long_ms):
         again = (re.sub(r"(^| )SLEEP_MS=[0-9]+", "", sets) + f" SLEEP_MS={long_ms}").lstrip(" ")
         for s in WAITING:
             top = max((n for t, n in zip(ts, ns) if s in (scenarios if t["scen"] == "-" else [t["scen"]])), default=0)
-            if top <= 0:
-                continue
-            k = (again, top, s)
-            if k in again_at:
-                again_at[k][4] += f",{g}"
-            else:
-                again_at[k] = [str(len(pub.groups) + len(again_at) + 1), again, str(top), s, str(g)]
-    return out + list(again_at.values())
+            if top > 0:
+                again_at.setdefault((again, top, s), []).append(str(g))
+    return out + [[str(len(out) + i), again, str(top), s, ",".join(gs)]
+                  for i, ((again, top, s), gs) in enumerate(again_at.items(), 1)]
 
 
 def section(context, records):
     """The replication's section: its head, then the tables, claims and differences, every figure from RECORDS."""
-    body = Section(context, point_values(context["points"], render.Measured(records))).text()
-    return "\n".join(list(context["head"]) + body + [""]) + "\n"
+    return "\n".join(list(context["head"]) + Section(context, records).text() + [""]) + "\n"
 
 
 def bars(context, records):
-    """The chart's bars, from the first of the write-up's tables at its largest N: a bar per row of it measured here,
-    labelled with the write-up's label and the runtime here, its max RSS in MiB, the published figure in MiB (from the
-    first column of max RSS, in its unit as the write-up defined it), and "no" where its tasks were not all alive at
-    once; smallest first."""
-    sec, out = Section(context, point_values(context["points"], render.Measured(records))), []
+    """The chart's bars, smallest first: per row measured here of the first table at the largest N, its label there
+    and runtime here, its max RSS in MiB, the published one in MiB (first max RSS column), "no" if not all alive."""
+    sec, out = Section(context, records), []
     pub, top = sec.pub, max(sec.pub.tables, key=lambda t: int(t["n"]))
     col, n = next((c for c in pub.cols if pub.measure[c] == "max_rss"), ""), quick_n(top["n"], sec.quick)
     for id_ in sec.order:
@@ -507,7 +468,7 @@ MEASURES = ("max_rss", "max_rss_mean", "avg_rss", "avg_rss_window", "rss_wait", 
 # How many fields each kind of line has (a table: 3 or more).
 FIELDS = {"about": (3,), "run": (3,), "column": (5,), "row": (7,), "fact": (5,), "nobuild": (3,), "fig": (6, 7),
           "claim": (4, 6), "table": ()}
-RUN_VARS = SETTABLE + ("RUNS", "scenarios", "ns")
+RUN_VARS = settings.SETTABLE + ("RUNS", "scenarios", "ns")
 ABOUT = ("name", "author", "year", "title", "url", "read", "measured", "machine", "versions", "unit", "runs")
 
 
@@ -524,38 +485,36 @@ class Check:
     def bad(self, msg):
         self.problems.append(f"{self.path}:{self.line}: {msg}")
 
+    def need(self, ok, msg):
+        if not ok:
+            self.bad(msg)
+
     def at(self, id_, t):
         """ROW is a row of table T (a table of one scenario holds that scenario's rows only)."""
         keys = {(x["key"], x["scen"]) for x in self.pub.tables}
         return id_ in self.pub.row and ((t, self.pub.row[id_]["scen"]) in keys or (t, "-") in keys)
 
     def check_line(self, pub, f, nf, number):
-        self.pub, self.line, kind, bad = pub, number, f[0], self.bad
+        self.pub, self.line, kind, bad, need = pub, number, f[0], self.bad, self.need
         if kind not in FIELDS:
-            bad(f'unknown kind "{kind}"')
-            return
+            return bad(f'unknown kind "{kind}"')
         if kind == "table" and nf < 3:
             bad(f"table needs 3 fields or more, has {nf}")
         elif kind != "table" and nf not in FIELDS[kind]:
             bad(f"{kind} needs {' or '.join(map(str, FIELDS[kind]))} fields, has {nf}")
         for i in range(nf):
-            if f[i] == "":
-                bad(f"field {i + 1} is empty")
-        if "\r" in "".join(f):
-            bad("a carriage return: save the file with LF line ends")
-        if kind == "run" and f[1] not in RUN_VARS:
-            bad(f"unknown run variable {f[1]}")
+            need(f[i] != "", f"field {i + 1} is empty")
+        need("\r" not in "".join(f), "a carriage return: save the file with LF line ends")
+        need(kind != "run" or f[1] in RUN_VARS, f"unknown run variable {f[1]}")
         if kind in ("row", "column", "fig"):  # a second line of one key is refused, not let overwrite the first
             key = (kind, *f[1:4]) if kind == "fig" else (kind, f[1])
             what = f"fig for {f[1]} {f[2]} {f[3]}" if kind == "fig" else f"{kind} {f[1]}"
-            if key in self.first_at:
-                bad(f"second {what} (first at line {self.first_at[key]})")
+            need(key not in self.first_at, f"second {what} (first at line {self.first_at.get(key)})")
             self.first_at.setdefault(key, number)
-        if kind == "row" and (re.search(r"[+][0-9]+$", f[1]) or "@" in f[1]):  # copies are ID+SET, points ID@GROUP
-            bad(f"a row's id has no @ and does not end in +DIGITS: {f[1]}")
+        if kind == "row":  # copies are ID+SET, points ID@GROUP
+            need(not re.search(r"[+][0-9]+$|@", f[1]), f"a row's id has no @ and does not end in +DIGITS: {f[1]}")
         if kind == "column":
-            if f[2] not in MEASURES:
-                bad(f"unknown measure {f[2]}")
+            need(f[2] in MEASURES, f"unknown measure {f[2]}")
             us = f[3].split("/") if f[3] else []
             for u in us:
                 if u not in UNITS:
@@ -565,25 +524,23 @@ class Check:
         if kind == "table":
             t = pub.tables[-1]
             # Tables of different scenarios may share an N: a row's scenario says which it is in.
-            if any(x["key"] == t["key"] and (x["scen"] == t["scen"] or "-" in (x["scen"], t["scen"]))
-                   for x in pub.tables[:-1]):
-                bad(f"a second table keyed {t['key']} for the same rows; give it an id=")
-            if not re.fullmatch(r"[1-9][0-9]*", t["n"]):
-                bad(f"a table's N is a whole number from 1, without a leading zero: {t['n']}")
-            if t["bad"] is not None:
-                bad(f"after a table's scenario come id= and settings, not {t['bad']}")
-            if t["scen"] != "-" and t["scen"] not in pub.run.get("scenarios", "").split(" "):
-                bad(f"a table of {t['scen']}, which is not one of run scenarios")
-            if "ns" in pub.run and t["n"] not in pub.run["ns"].split(" "):
-                bad(f"a table at N={t['n']}, which run ns does not list")
+            need(not any(x["key"] == t["key"] and (x["scen"] == t["scen"] or "-" in (x["scen"], t["scen"]))
+                         for x in pub.tables[:-1]),
+                 f"a second table keyed {t['key']} for the same rows; give it an id=")
+            need(re.fullmatch(r"[1-9][0-9]*", t["n"]),
+                 f"a table's N is a whole number from 1, without a leading zero: {t['n']}")
+            need(t["bad"] is None, f"after a table's scenario come id= and settings, not {t['bad']}")
+            need(t["scen"] == "-" or t["scen"] in pub.run.get("scenarios", "").split(" "),
+                 f"a table of {t['scen']}, which is not one of run scenarios")
+            need("ns" not in pub.run or t["n"] in pub.run["ns"].split(" "),
+                 f"a table at N={t['n']}, which run ns does not list")
             for a in f[3:nf]:
-                if "=" in a and not a.startswith("id=") and a.split("=")[0] not in SETTABLE:
-                    bad(f"unknown table setting {a} (id= or one of {' '.join(SETTABLE)} )")
+                if "=" in a and not a.startswith("id=") and a.split("=")[0] not in settings.SETTABLE:
+                    bad(f"unknown table setting {a} (id= or one of {' '.join(settings.SETTABLE)} )")
                 elif a.startswith("id=") and not re.fullmatch(r"id=[A-Za-z0-9_.-]+", a):
                     bad(f"a table's id is one word: {a}")
         if kind == "fig":
-            if f[1] not in pub.row:
-                bad(f"fig of an unknown row {f[1]}")
+            need(f[1] in pub.row, f"fig of an unknown row {f[1]}")
             if f[2] not in {t["key"] for t in pub.tables}:
                 bad(f"fig of no table: {f[2]}")
             elif f[1] in pub.row and not self.at(f[1], f[2]):
@@ -592,50 +549,39 @@ class Check:
                 bad(f"fig of an unknown column {f[3]}")
             elif f[5] not in pub.units[f[3]].split("/"):
                 bad(f"fig in {f[5]}, its column is in {pub.units[f[3]]}")
-            if f[4] == "-" and f[6] == "":
-                bad("a missing figure needs a reason")
-            elif f[4] != "-" and not is_value(f[4]):
-                bad(f"not a number: {f[4]}")
-        if kind in ("fact", "nobuild") and f[1] != "*" and f[1] not in pub.row:
-            bad(f"of an unknown row {f[1]}")
+            need(f[4] != "-" or f[6] != "", "a missing figure needs a reason")
+            need(f[4] == "-" or is_value(f[4]), f"not a number: {f[4]}")
+        need(kind not in ("fact", "nobuild") or f[1] == "*" or f[1] in pub.row, f"of an unknown row {f[1]}")
 
     def check_end(self):
-        pub, bad, self.line = self.pub, self.bad, 0
-        if not pub.fig and "figures" not in pub.about:
-            bad("no figure, and no about line for figures saying why")
+        pub, bad, need, self.line = self.pub, self.bad, self.need, 0
+        need(pub.fig or "figures" in pub.about, "no figure, and no about line for figures saying why")
         for a in ABOUT:
-            if a not in pub.about:
-                bad(f"no about line for {a}")
+            need(a in pub.about, f"no about line for {a}")
         name = pub.about.get("name", "")
-        if name and not (self.path == f"{name}.tsv" or self.path.endswith(f"/{name}.tsv")):
-            bad(f"its name is {name}, not its file name")
-        if "scenarios" not in pub.run:
-            bad("run needs scenarios")
-        if not pub.tables or not pub.cols or not pub.rows:
-            bad("it needs a table, a column and a row")
-        judge = Judge(pub, pub.label)
-        published = Figures(pub.lo, pub.hi, pub.shown)
+        need(not name or self.path == f"{name}.tsv" or self.path.endswith(f"/{name}.tsv"),
+             f"its name is {name}, not its file name")
+        need("scenarios" in pub.run, "run needs scenarios")
+        need(pub.tables and pub.cols and pub.rows, "it needs a table, a column and a row")
+        judge, published = Judge(pub, pub.label), Figures(pub.lo, pub.hi, pub.shown)
         for c in pub.claims:
             self.line = c["line"]
-            fault = self.fault(c["expr"])
-            if fault is not None:
+            if (fault := self.fault(c["expr"])) is not None:
                 bad(f"a claim outside the grammar: {c['expr']} ({fault})")
                 continue
             if c["answer"] not in ("yes", "no"):
                 bad(f"a claim's answer is yes or no, not {c['answer']}")
                 continue
             verdict, figures = judge.judge(c["expr"], published)
-            if verdict != c["answer"]:
-                bad(f"the claim \"{c['expr']}\" is recorded as {c['answer']}, and its published figures say"
-                    f" {verdict}: {figures}")
+            need(verdict == c["answer"], f"the claim \"{c['expr']}\" is recorded as {c['answer']}, and its published"
+                 f" figures say {verdict}: {figures}")
             fault = self.fault(c["precise"]) if c["precise"] else None
             if fault is not None:
                 bad(f"a precise form outside the grammar: {c['precise']} ({fault})")
             elif c["precise"]:
                 verdict, figures = judge.judge(c["precise"], published)
-                if verdict != "yes":
-                    bad(f"the precise form \"{c['precise']}\" does not hold on the published figures"
-                        f" ({verdict}: {figures})")
+                need(verdict == "yes", f"the precise form \"{c['precise']}\" does not hold on the published figures"
+                     f" ({verdict}: {figures})")
 
     def fault(self, expr):
         """None if EXPR is in the grammar (peers/README.md), else which of its terms is not."""
@@ -643,19 +589,15 @@ class Check:
 
     def col_fault(self, c):
         units, ab = self.pub.units, c.split("+")
-        kinds = {UNITS.get(first_unit(units[x]), ("",))[0] for x in ab if x in units}
+        kinds = {UNITS.get(units[x].split("/")[0], ("",))[0] for x in ab if x in units}
         if c in units or (len(ab) == 2 and ab[0] in units and ab[1] in units and len(kinds) == 1):
             return None
         return f"{c} is not two columns of one kind summed" if "+" in c else f"no column {c}"
 
     def table_fault(self, id_, t):
-        if self.at(id_, t):
-            return None
-        if id_ not in self.pub.row:
-            return f"no row {id_}"
-        if t not in {x["key"] for x in self.pub.tables}:
-            return f"no table {t}"
-        return f"row {id_} is not in table {t}, a table of another scenario's rows"
+        return (None if self.at(id_, t) else f"no row {id_}" if id_ not in self.pub.row
+                else f"no table {t}" if t not in {x["key"] for x in self.pub.tables}
+                else f"row {id_} is not in table {t}, a table of another scenario's rows")
 
     def faults(self, w):
         """Each check of the comparison of words W in turn: None where it passes, else why."""
@@ -685,23 +627,21 @@ class Check:
 
 
 def rows(tables, pub):
-    """The write-up's rows, as ID, scenario, program here, variant, threads and label, in its order, each followed by
-    its program's copies built against a set of PEERS_PATCH or for a version of PEERS_DOTNET (program@SET: row
-    ID+SET); then ours, one row per scenario, variant and threads among them ("ours" and those, joined by ":"),
-    labelled as ours."""
+    """The write-up's rows (ID, scenario, program here, variant, threads, label) in order, each followed by its
+    program's copies (program@SET, for PEERS_PATCH or PEERS_DOTNET: row ID+SET); then ours, a row per scenario,
+    variant and threads among them ("ours" and those, joined by ":")."""
     copies = {}
     for prog in (r["prog"] for r in tables.catalogue if re.fullmatch(".*@[0-9]+", r["prog"])):
         copies.setdefault(prog.rpartition("@")[0], {})[prog] = None
     out, ours = [], {}
     for id_ in pub.rows:
-        w = pub.row[id_]
-        f = (w["scen"], w["prog"], w["variant"], w["threads"], w["label"])
+        f = tuple(pub.row[id_].values())  # scenario, program, variant, threads, label
         out.append((id_,) + f)
-        out += [(f"{id_}+{c.partition('@')[2]}", f[0], c) + f[2:] for c in copies.get(w["prog"], [])]
+        out += [(f"{id_}+{c.partition('@')[2]}", f[0], c) + f[2:] for c in copies.get(f[1], [])]
         ours.setdefault((f[0], f[2], f[3]), None)
     for scen, key, t in ours:
         id_ = "ours:" + scen + ("" if key == "-" else ":" + key) + ("" if t == "-" else f":{t}t")
-        out.append((id_, scen, scen, key, t, OURS))
+        out.append((id_, scen, scen, key, t, settings.OURS))
     return out
 
 
@@ -710,10 +650,9 @@ def check(path, text):
     table's over them, by run.sh's rules (settings.problem); the run lines' once."""
     c = Check(path, text)
     lines = [(number, f) for number, f in enumerate((line.split("\t") for line in text.split("\n")), 1)
-             if f[0] == "run" and len(f) > 2 and f[1] in SETTABLE]
+             if f[0] == "run" and len(f) > 2 and f[1] in settings.SETTABLE]
     run = [f"{f[1]}={f[2]}" for _, f in lines]
-    why = settings.problem(run) if run else None
-    if why:
+    if why := settings.problem(run):
         return c.problems + [f"{path}:{lines[0][0]}: its run lines: {why}"], c.pub
     return c.problems + [f"{path}:{t['line']}: this table's settings, over the run lines': {why}" for t in c.pub.tables
                          if t["set"] and (why := settings.problem(run + t["set"].split(" ")))], c.pub
@@ -722,9 +661,7 @@ def check(path, text):
 def list_all(folder, estimate, out):
     """Every write-up --replicate knows, with how long its replication takes here (ESTIMATE(NAME))."""
     out.write("./run.sh --replicate NAME [--quick] runs one of these write-ups' tables again here:\n")
-    for f in sorted(os.listdir(folder)):
-        if not f.endswith(".tsv"):
-            continue
+    for f in sorted(x for x in os.listdir(folder) if x.endswith(".tsv")):
         a = published(os.path.join(folder, f)).about
         out.write(f"\n  {a.get('name', '')}: {a.get('author', '')} ({a.get('year', '')}), \"{a.get('title', '')}\"\n"
                   f"    {a.get('url', '')}\n    {a.get('measured', '')}\n    {estimate(a.get('name', f[:-4]))}\n")
@@ -782,8 +719,7 @@ def head(run, machine_lines):
     out += [line for line in run.peers_lines() if not line.startswith("- sleep: ")] + [""] + run.chart_lines
     notes = run.pw_lines("limits", "- ") + run.pw_lines("notes", "- ") + run.pw_lines("missing", "- not run: ")
     cores = run.machine["cores"].split(" ")[0]
-    for t in dict.fromkeys(row[4] for row in rows(run.t, pub)):  # a worker count above the cores here: oversubscribed
-        if t.isdigit() and int(t) > int(cores):
-            notes.append(f"- T={t} is more than the {cores} cores here: its rows are oversubscribed, {t} workers taking"
-                         f" turns on {cores} cores")
+    notes += [f"- T={t} is more than the {cores} cores here: its rows are oversubscribed, {t} workers taking turns on"
+              f" {cores} cores" for t in dict.fromkeys(row[4] for row in rows(run.t, pub))
+              if t.isdigit() and int(t) > int(cores)]  # a worker count above the cores here: oversubscribed
     return out, notes

@@ -4,6 +4,8 @@ import re
 
 MAX_COUNT = 999999999999999999  # what the programs and the store take as a count
 DEFAULT_SWEEP = "1 10000 100000 1000000"
+# The runtime column of this repo's own programs, in --peers' tables and a replication's rows.
+OURS = "c++20 (this repo)"
 
 
 class Bad(ValueError):
