@@ -111,14 +111,17 @@ def once(program, args, env, workdir, limit, lock_fd):
 
 
 def stop(p):
-    """TERM to the program's group, KILL 5 s later if it is still there."""
-    for sig, wait in ((signal.SIGTERM, 5), (signal.SIGKILL, None)):
+    """TERM to the program's group, KILL 5 s later; returns once all of it has ended (a leftover holds the lock)."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        end = time.monotonic() + 5
         try:
             os.killpg(p.pid, sig)
-            p.wait(timeout=wait)
+            while time.monotonic() < end:
+                p.poll()  # time reaped: a zombie leader would keep its group alive
+                os.killpg(p.pid, 0)
+                time.sleep(0.01)
+        except OSError:  # no process of the group is left
             return
-        except (OSError, subprocess.TimeoutExpired):
-            continue
 
 
 def check(run, scenario, n):

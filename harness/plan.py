@@ -9,6 +9,7 @@ import sys
 from dataclasses import dataclass, field
 
 import replicate
+from machine import read
 from scenarios import SCENARIOS
 from stats import minutes
 
@@ -291,11 +292,8 @@ def estimate(plan, build_dir):
 
 def build_time(build_dir, group):
     """GROUP's last build time here in seconds (peers.py writes BUILD_DIR/GROUP.build_s), or None."""
-    try:
-        with open(os.path.join(build_dir, group + ".build_s"), encoding="utf-8") as f:
-            return int(f.readline())
-    except (OSError, ValueError):
-        return None
+    v = read(os.path.join(build_dir, group + ".build_s")).strip()
+    return int(v) if v.isdigit() else None
 
 
 def listing(tables, s, plan):

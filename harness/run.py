@@ -6,6 +6,7 @@ import fcntl
 import functools
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -26,22 +27,18 @@ import settings
 import stats
 import store
 from measure import Interrupted
+from settings import need
 from scenarios import SCENARIOS
 
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIB = os.path.join(SRC, "peers", "lib.sh")
 LOCK = os.environ.get("BENCH_TEST_LOCK", "/tmp/bench-run.lock")  # only the tests set it
+OFFLINE = ("--export", "--render", "--check-store")  # they read the store and run nothing
 
 
 def fail(message, code=2):
     print(f"run.sh: {message}", file=sys.stderr)
     sys.exit(code)
-
-
-def need(ok, message, code=2):
-    """Exits with MESSAGE (one line, exit 2 for bad input) unless OK."""
-    if not ok:
-        fail(message, code)
 
 
 def usage(tables):
@@ -127,32 +124,29 @@ def parse(argv, env, tables, out, here):
             "--peers": "--peers comes first (usage: ./run.sh --peers N [scenario ...] or ./run.sh --sweep --peers"
                        " [scenario ...])",
             "--plan": "--plan comes first (usage: ./run.sh --plan ARGS ...)"}.get(a))
-        need(a not in ("--export", "--render", "--check-store"), f"{a} comes first, alone (usage: ./run.sh --export"
-             " csv|json|md [SECTION], ./run.sh --render SECTION, ./run.sh --check-store [--repair])")
+        need(a not in OFFLINE, f"{a} comes first, alone (usage: ./run.sh --export csv|json|md [SECTION], ./run.sh"
+             " --render SECTION, ./run.sh --check-store [--repair])")
         need(not a.startswith("-"), f"unknown option '{a}' (allowed: --plan, --sweep, --peers, --replicate [NAME"
              " [--quick]], --export, --render, --check-store, --help; settings go in the environment, see --help)")
     need(not env.get("TABLES") or s["replicate"], "TABLES is for --replicate NAME: it picks which of a write-up's"
          " tables run")
-    try:
-        if s["sweep"] and not s["replicate"]:
-            s["sweep_ns"] = settings.sweep(env.get("SWEEP") or settings.DEFAULT_SWEEP, sys.stderr)
-            need(not (args and args[0].isdigit()), "--sweep takes no N: the task counts come from SWEEP (now"
-                 f" \"{s['sweep_ns']}\")")
-        elif not s["replicate"]:
-            need(args, f"missing N (usage: ./run.sh {'--peers ' if s['peers'] else ''}N [scenario ...])")
-            s["N"] = str(settings.count("N", args.pop(0)))
-        s.update(settings.variants(env), RUNS=env.get("RUNS", ""))
-        if s["replicate"]:
-            replicate_settings(s, name, env, tables)
-        s["RUNS"] = str(settings.count("RUNS", s["RUNS"] or "5"))
-        s["THREAD_CAP"] = str(settings.count("THREAD_CAP", env.get("THREAD_CAP") or "10000"))
-        s["THREADS"] = settings.threads(env.get("THREADS", "")) if not s["replicate"] else ""
-        need(not (s["HITS"] and s["sweep"] and not s["replicate"]), "HITS is a target for one N: a sweep's"
-             " atomic_counter stops at 10 x N hits")
-        ps = peers.settings(env, tables, here)
-        s["build_dir"] = peers.build_dir(env, here, SRC) if s["peers"] else ""
-    except settings.Bad as e:
-        fail(str(e))
+    if s["sweep"] and not s["replicate"]:
+        s["sweep_ns"] = settings.sweep(env.get("SWEEP") or settings.DEFAULT_SWEEP, sys.stderr)
+        now = s["sweep_ns"]
+        need(not (args and args[0].isdigit()), f"--sweep takes no N: the task counts come from SWEEP (now \"{now}\")")
+    elif not s["replicate"]:
+        need(args, f"missing N (usage: ./run.sh {'--peers ' if s['peers'] else ''}N [scenario ...])")
+        s["N"] = str(settings.count("N", args.pop(0)))
+    s.update(settings.variants(env), RUNS=env.get("RUNS", ""))
+    if s["replicate"]:
+        replicate_settings(s, name, env, tables)
+    s["RUNS"] = str(settings.count("RUNS", s["RUNS"] or "5"))
+    s["THREAD_CAP"] = str(settings.count("THREAD_CAP", env.get("THREAD_CAP") or "10000"))
+    s["THREADS"] = settings.threads(env.get("THREADS", "")) if not s["replicate"] else ""
+    need(not (s["HITS"] and s["sweep"] and not s["replicate"]), "HITS is a target for one N: a sweep's"
+         " atomic_counter stops at 10 x N hits")
+    ps = peers.settings(env, tables, here)
+    s["build_dir"] = peers.build_dir(env, here, SRC) if s["peers"] else ""
     s.update(PEERS=ps["PEERS"], PEER_TIMEOUT=ps["PEER_TIMEOUT"], peers_sleep_ms=str(peers.LONG_MS))
     if not s["replicate"]:
         allowed = tables.scenarios if s["peers"] else list(SCENARIOS)
@@ -299,8 +293,9 @@ class Run:
             if os.getuid() == 0 and shutil.which("apt-get"):
                 print(f"run.sh: {measure.TIME[0]} is missing; installing the time package", file=sys.stderr)
                 subprocess.run(["bash", LIB, "apt_install", "time"], capture_output=True)
-            need(os.access(measure.TIME[0], os.X_OK), f"{measure.TIME[0]} is missing; install it with: sudo apt-get"
-                 " install time (Debian/Ubuntu; macOS has it built in)", 1)
+            if not os.access(measure.TIME[0], os.X_OK):
+                fail(f"{measure.TIME[0]} is missing; install it with: sudo apt-get install time (Debian/Ubuntu; macOS"
+                     " has it built in)", 1)
         self.began = time.monotonic()
         print("run.sh: building with make", file=sys.stderr)
         p = subprocess.run(["make", "-C", SRC], capture_output=True, text=True, errors="replace")
@@ -481,9 +476,7 @@ class Run:
             self.capped |= "capped" in flags
             self.threads_capped |= "threads_capped" in flags
             c.threads, c.label, c.variant = c.threads or "-", c.label or "-", c.variant or "-"
-            variant = c.variant
-            if c.group != "ours":
-                variant += peers.read(os.path.join(self.pw, c.program + ".caveat")).rstrip("\n")
+            variant = c.variant + machine.read(os.path.join(self.pw, c.program + ".caveat")).rstrip("\n")  # a peer's
             if state != "ok":  # a failed build: one row, in a sweep at the series' first point for all its N
                 if c.kind == "point":
                     self.point(label, int(c.n), state)
@@ -550,7 +543,10 @@ class Run:
         return ", ".join(out) + settings.mode_settings(s, self.scenarios)
 
     def pw_lines(self, name, prefix=""):
-        return [prefix + line for line in peers.read(os.path.join(self.pw, name)).split("\n") if line]
+        """The lines of a file the descriptors write, each @R:GROUP@ in them GROUP's runtime column."""
+        text = re.sub(r"@R:(\S+)@", lambda m: self.t.runtime_label(m.group(1), self.pw), machine.read(
+            os.path.join(self.pw, name)))
+        return [prefix + line for line in text.split("\n") if line]
 
     def peers_lines(self):
         """The lines of a peers section before its table: the run's settings, the tools."""
@@ -796,7 +792,7 @@ def append(path, text):
 # ---- The commands that run nothing, and main. ----------------------------------------------------
 
 def offline(argv, env, here):
-    """--export, --render, --check-store: they read the store and run nothing."""
+    """--export, --render, --check-store."""
     _, st = place(env, here)
     what, args = argv[0], argv[1:]
     form, ok = {"--render": ("SECTION (its heading's time, as RESULTS prints it, or its run id)", len(args) == 1),
@@ -837,8 +833,14 @@ def main(argv, env):
         f.reconfigure(encoding="utf-8", errors="replace")
     here = env.pop("BENCH_HERE", os.getcwd())
     os.chdir(SRC)
-    if argv and argv[0] in ("--export", "--render", "--check-store"):
-        return offline(argv, env, here)
+    try:
+        return offline(argv, env, here) if argv and argv[0] in OFFLINE else command(argv, env, here)
+    except settings.Bad as e:  # a bad request or setting, found before anything is built, measured or read
+        fail(str(e))
+
+
+def command(argv, env, here):
+    """A run, or its --plan."""
     try:
         tables = peers.Tables.load(LIB)
     except settings.Bad as e:

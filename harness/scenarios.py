@@ -4,18 +4,12 @@ tests/cli_test.sh checks each binary against it (`python3 harness/scenarios.py` 
 # The keys of the one summary line every binary prints on stdout; a scenario's own follow in its row.
 COMMON = ("scenario n spawn_ms waiting_ms wall_ms rss_base_kib rss_wait_kib rss_avg_kib rss_peak_kib bytes_per_task"
           " completed")
-# A row's columns:
-#   sleep        the sleep in ms the binary takes when given none (None: it sleeps not at all)
-#   peers sleep  the sleep --peers gives every runtime when SLEEP_MS is unset ("long": --peers' own, peers_sleep_ms,
-#                long enough for every task to be alive at once; None: none)
-#   variants     its variant keys: ours takes --sync KEY, a peer PROGRAM N KEY ("-": none)
-#   thread each  each task is an OS thread, so it takes no THREADS and runs min(N, THREAD_CAP)
-#   options      what run.sh passes our binary, each when its setting is set (--sleep-ms: SLEEP_MS; --threads:
-#                THREADS; --sync: the variant; --start: START; the rest: atomic_counter's HITS, MODE, SPAWN_FROM,
-#                POLL_MS, BURST and BURST_PAUSE_MS); a peer takes the same after its first two arguments, except
-#                --sleep-ms, --threads and --sync
-#   peer args    what a peer's program takes first: N and the sleep (N MS) or N and the variant (N KEY)
-#   summary      the keys of its summary line beyond COMMON
+# A row: its name; the sleep in ms the binary takes when given none (None: none); the sleep --peers gives every runtime
+# when SLEEP_MS is unset ("long": peers_sleep_ms, long enough for every task to be alive at once; None: none); its
+# variant keys ("-": none; ours takes --sync KEY, a peer PROGRAM N KEY); whether each task is an OS thread (then it
+# takes no THREADS and runs min(N, THREAD_CAP)); the options run.sh passes our binary, each when its setting is set (a
+# peer takes the same after its first two arguments, except --sleep-ms, --threads and --sync); what a peer's program
+# takes first, N and the sleep (N MS) or N and the variant (N KEY); the keys of its summary line beyond COMMON.
 TIMER, LATE = "--sleep-ms --threads", "threads frame_bytes late_max_ms late_p99_ms"
 ROWS = (
     ("threads", 5000, "long", "-", True, "--sleep-ms", "N MS", "sleep_ms stack_kib"),

@@ -24,29 +24,20 @@ class BadRecord(ValueError):
     pass
 
 
-def _number(text):
+def _number(text, kind=float):
+    """A JSON number (NaN and Infinity come here too) as a figure: at most 30 digits before its point, and finite."""
     if len(text.lstrip("-").split(".")[0].split("e")[0].split("E")[0]) > 30:
         raise BadRecord(f"a number of {len(text)} characters")
-    v = float(text)
+    v = kind(text)
     if not math.isfinite(v):
-        raise BadRecord(f"a number out of range ({text[:20]})")
+        raise BadRecord(f"a number that is not finite ({text[:20]})")
     return v
-
-
-def _int(text):
-    if len(text) > 30:
-        raise BadRecord(f"a number of {len(text)} digits")
-    return int(text)
-
-
-def _constant(name):
-    raise BadRecord(f"{name} is not a number JSON allows")
 
 
 def parse(line):
     """The record on one line of the store, or BadRecord saying why it is none."""
     try:
-        r = json.loads(line, parse_float=_number, parse_int=_int, parse_constant=_constant)
+        r = json.loads(line, parse_float=_number, parse_int=lambda text: _number(text, int), parse_constant=_number)
     except json.JSONDecodeError as e:
         raise BadRecord(f"not a JSON record ({e.msg} at column {e.colno})") from None
     except RecursionError:

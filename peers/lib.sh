@@ -47,16 +47,10 @@ tables() {
 }
 
 # What the harness tells each call: the programs to build, "GROUP PROGRAM CLASS" a line (peer_programs), and the sets
-# of PEERS_PATCH and PEERS_DOTNET, one a line (patch_sets). runtime_label GROUP: its runtime column, as the harness's.
+# of PEERS_PATCH and PEERS_DOTNET, one a line (patch_sets). A note may name a group's runtime column as @R:GROUP@: the
+# harness writes it in, with the version the build found.
 programs_of() { printf '%s\n' "${peer_programs:-}" | while read -r g p _; do [ "$g" != "$1" ] || echo "$p"; done; }
 java_class() { printf '%s\n' "${peer_programs:-}" | while read -r _ p c; do [ "$p" != "$1" ] || { echo "$c"; break; }; done; }
-runtime_label() {
-  local v='' r
-  { read -r v <"$pw/$1.version"; } 2>/dev/null
-  r=$(printf '%s' "$group_lines" | awk -F ' *[|] *' -v g="${1%@*}" '$1 == g { print $4; exit }')
-  if [ -z "$v" ]; then r=${r/ @V@/} r=${r/@V@/}; else r=${r/@V@/"$v"}; fi
-  echo "$r"
-}
 patch_set() { printf '%s\n' "${patch_sets:-}" | sed -n "${1}p"; }
 
 # have COMMAND: COMMAND can be run.

@@ -86,7 +86,7 @@ build_csharp() {
     dotnet_tfm=net$v build_dotnet "$g" csharp --self-contained -r "${rid:-linux-x64}" || return 1
     found=$(cat "$pb/dotnet/$g"/*/*.deps.json 2>/dev/null | grep -o 'runtimepack[.]Microsoft[.]NETCore[.]App[.]Runtime[.][a-z0-9-]*/[0-9][0-9.]*' | head -n 1)
     [ -z "$found" ] || echo "${found##*/}" >"$pw/$g.version"
-    line="$(runtime_label "$g"): published self-contained, so the runtime that ran is the one restored from NuGet, not one installed here"
+    line="@R:$g@: published self-contained, so the runtime that ran is the one restored from NuGet, not one installed here"
     grep -qxF -- "$line" "$pw/notes" || echo "$line" >>"$pw/notes"
   fi
   for p in $(programs_of "$g"); do
