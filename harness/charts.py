@@ -3,10 +3,11 @@ more than two decades or when asked, the series or bars whose names begin with M
 thicker, filled, bold. Every marker and bar carries its data (data-series, data-n and data-mib; data-label, data-mib
 and data-published), the numbers exactly as given, so a test can read the chart back.
 
-Lines: a line with markers per series over N on a log x axis, the series in the order they first appear. Input: a point
-a line, "series<TAB>N<TAB>MiB". Bars: a horizontal bar per runtime, in input order from the top. Input: a bar a line,
-label, MiB, then maybe a published MiB ("-" or nothing for none: a hollow diamond on the bar's row, named in its value)
-and "no" where the bar's tasks were not all alive at once (hatched). On a log axis each bar but ours gives its ratio."""
+Lines: a line with markers per series over N on a log x axis, the series in the order they first appear; a point is
+(series, N, MiB). Bars: a horizontal bar per runtime, in their order from the top; a bar is (label, MiB, published MiB,
+all alive): "-" for no published figure (else a hollow diamond on the bar's row, named in its value), and all alive
+"no" where the bar's tasks were not all alive at once (hatched). On a log axis each bar but ours gives its ratio. MiB
+are text, kept as given."""
 
 import math
 import re
@@ -14,34 +15,23 @@ import re
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"]
 FONT = "-apple-system, BlinkMacSystemFont, &quot;Segoe UI&quot;, Helvetica, Arial, sans-serif"
 CW = 0.55  # a generous average glyph width, in em (sans-serif text measures about 0.48): nothing here measures text
-MIB = re.compile(r"^[0-9]*[.]?[0-9]+$")
 # Markers 2 to 4 (0 is a circle, 1 a square): a diamond, a triangle up, a triangle down, as offsets from the centre.
 POLYGONS = (((0, -6.5), (6.5, 0), (0, 6.5), (-6.5, 0)), ((0, -6.5), (5.5, 4), (-5.5, 4)),
             ((0, 6.5), (5.5, -4), (-5.5, -4)))
 
 
 class Bad(Exception):
-    """Input the chart cannot be drawn from: one line, exit 2."""
+    """Figures the chart cannot be drawn from (none, a second point at one N, a size of 0 on a log axis): one line,
+    which the section gives in the chart's place."""
 
 
-def check(nr, ok, what):
-    """Bad, naming input line NR, unless OK."""
+def check(ok, what):
     if not ok:
-        raise Bad(f"line {nr}: {what}")
-
-
-def positive(v):
-    """Whether V, as given, is a number > 0."""
-    return bool(MIB.match(v)) and float(v) > 0
+        raise Bad(what)
 
 
 def esc(s):
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-
-
-def width(s):
-    """A text's length as the layout counts it: its bytes."""
-    return len(s.encode("utf-8", "surrogateescape"))
 
 
 def span(lo, hi):
@@ -59,10 +49,9 @@ def decades(lo, hi):
 
 
 def count_label(e):
-    """10^e as a tick label, in K, M or G from 1000 on: a whole number as an integer, else six significant digits."""
+    """10^e as a tick label, in K, M or G from 1000 on."""
     at = next((at for at in (9, 6, 3) if e >= at), 0)
-    v = 10.0 ** (e - at)
-    return ("%d" % v if v == int(v) and abs(v) < 1e16 else "%.6g" % v) + {9: "G", 6: "M", 3: "K", 0: ""}[at]
+    return f"{10 ** (e - at)}" + {9: "G", 6: "M", 3: "K", 0: ""}[at]
 
 
 def wrap(text, chars, sep):
@@ -72,7 +61,7 @@ def wrap(text, chars, sep):
     # At " ", as the charts have always broken them: at runs of spaces, tabs and newlines, none at either end.
     words = re.split(r"[ \t\n]+", text.strip(" \t\n")) if sep == " " else text.split(sep)
     for w in words if text.strip(" \t\n") else []:
-        if line != "" and width(line) + width(sep) + width(w) > chars:
+        if line != "" and len(line) + len(sep) + len(w) > chars:
             lines.append(line + ("" if sep == " " else sep))
             line = w
         else:
@@ -167,15 +156,10 @@ class Chart:
 def lines_chart(c, rows):
     """One line per series, through its markers, on a log axis of N."""
     points_of = {}
-    for nr, line in rows:
-        f = line.split("\t")
-        check(nr, len(f) == 3, f"expected 3 tab-separated fields (series, N, MiB), got {len(f)}")
-        s, n, m = f
-        check(nr, s != "", "empty series name")
-        check(nr, re.fullmatch(r"[0-9]+", n) and int(n) >= 1, f'N must be a whole number >= 1, got "{n}"')
-        check(nr, positive(m), f'MiB must be a number > 0, got "{m}"')
-        check(nr, int(n) not in points_of.setdefault(s, {}), f"a second point for {s} at N={n}")
-        points_of[s][int(n)] = m
+    for s, n, m in rows:
+        check(float(m) > 0, f"{s} at N={n}: a max RSS of {m} MiB")
+        check(n not in points_of.setdefault(s, {}), f"a second point for {s} at N={n}")
+        points_of[s][n] = m
     if not points_of:
         raise Bad("no points to draw")
     allp = [pt for pts in points_of.values() for pt in pts.items()]
@@ -188,7 +172,7 @@ def lines_chart(c, rows):
     # is 380 high, or as high as the legend beside it (22 a series) when that is more.
     L, R, PAD = 78, 78 + 580, 14
     LX = R + 28
-    W = max(LX + 36 + int(max(width(s) for s in points_of) * 12 * CW + 0.5) + 20, 760)
+    W = max(LX + 36 + int(max(len(s) for s in points_of) * 12 * CW + 0.5) + 20, 760)
     p = c.out.append
     T, B = c.page(W, 30, max(22 * len(points_of) + 16, 380), 58)
 
@@ -239,17 +223,10 @@ def lines_chart(c, rows):
 def bars_chart(c, rows):
     """One bar per label, ours marked, the published figure beside it."""
     bars = []
-    for nr, line in rows:
-        f = line.split("\t")
-        check(nr, 2 <= len(f) <= 4,
-              f"expected 2 to 4 tab-separated fields (label, MiB[, published MiB[, all alive]]), got {len(f)}")
-        label, mib, pub, alive = (f + ["-", "-"])[:4]
+    for label, mib, pub, alive in rows:
         pub = "" if pub == "-" else pub
-        check(nr, label != "", "empty label")
-        check(nr, positive(mib), f'MiB must be a number > 0, got "{mib}"')
-        check(nr, alive in ("-", "yes", "no"), f'all alive must be yes, no or -, got "{alive}"')
-        check(nr, pub == "" or positive(pub), f'a published MiB must be a number > 0 or -, got "{pub}"')
-        check(nr, all(b["label"] != label for b in bars), f"a second bar for {label}")
+        check(float(mib) > 0 and (pub == "" or float(pub) > 0), f"{label}: a max RSS of {mib} MiB ({pub} published)")
+        check(all(b["label"] != label for b in bars), f"a second bar for {label}")
         bars.append({"label": label, "mib": mib, "pub": pub, "alive": alive, "ratio": "-"})
     if not bars:
         raise Bad("no bars to draw")
@@ -267,9 +244,9 @@ def bars_chart(c, rows):
         b["value"] += ", not all alive" if b["alive"] == "no" else ""
     # Labels right-aligned left of the bars, the value right of each bar, inside the page; a key above them when there
     # is a published figure or a hatched bar.
-    L = 16 + int(max(width(b["label"]) for b in bars) * 12 * CW + 0.5) + 10
+    L = 16 + int(max(len(b["label"]) for b in bars) * 12 * CW + 0.5) + 10
     R, ROW = L + 520, 22
-    W = max(R + 16 + int(max(width(b["value"]) for b in bars) * 12 * CW + 0.5), 760)
+    W = max(R + 16 + int(max(len(b["value"]) for b in bars) * 12 * CW + 0.5), 760)
     T, B = c.page(W, 24 + (20 if npub or nnot else 0), ROW * len(bars) + 8, 52)
 
     def bx(v):
@@ -318,10 +295,9 @@ def bars_chart(c, rows):
         p("<title>%s: %s MiB%s</title></g>\n" % (esc(b["label"]), b["mib"], b["pub"] and f", published {b['pub']} MiB"))
 
 
-def draw(lines, bars, title, subtitle, ylabel, notes, mark, log):
-    """The chart of LINES (a point or a bar a line, tab-separated, as the module's docstring says) as SVG text, bars
-    when BARS; Bad for data it cannot be drawn from."""
-    rows = [(nr, line) for nr, line in enumerate(lines, 1) if line.strip(" \t") != ""]
+def draw(rows, bars, title, subtitle, ylabel, notes, mark, log):
+    """The chart of ROWS (points, or bars when BARS, as the module's docstring says) as SVG text; Bad for figures it
+    cannot be drawn from."""
     chart = Chart(title, subtitle, ylabel, notes + "\n", mark, log)
     (bars_chart if bars else lines_chart)(chart, rows)
     chart.out += ['<text class="note" x="16" y="%d" font-size="11" fill="#555">%s</text>\n'

@@ -18,7 +18,7 @@ TIME = ["/usr/bin/time", "-l" if platform.system() == "Darwin" else "-v"]
 PROC = os.path.isdir("/proc")
 
 
-class Interrupted(Exception):
+class Interrupted(BaseException):  # not an Exception: no "except Exception" may take it for a failure
     """SIGINT, SIGTERM or SIGHUP: the exit status (130, 143, 129) in args[0]."""
 
 
@@ -34,7 +34,7 @@ def last_error(err):
                     r"| *[0-9.]+ real |time: command terminated)", line):
             break
         last = line.strip(" \t") or last
-    return last
+    return re.sub(r"[\x00-\x08\x0b-\x1f\x7f]", "", last)  # a terminal's escapes have no place in a section
 
 
 class Sampler(threading.Thread):

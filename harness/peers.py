@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 
 from machine import read
 from measure import Interrupted, stop
-from settings import OURS, Bad, need
+from settings import OURS, Bad, need, whole
 
 LONG_MS = 30000  # the sleep --peers gives coro_timer and coro_shared when SLEEP_MS is unset: longer
 # than the slowest runtime here took to spawn 1M tasks (Python and Elixir: 15-24 s), so that every task is still
 # waiting when spawning ends (each row says whether it was: the "all alive" column)
 DEFAULT_JDKS = "/usr/lib/jvm/* /Library/Java/JavaVirtualMachines/*/Contents/Home"
+LIB = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "peers", "lib.sh")
 
 
 def columns(line, width, what):
@@ -106,9 +107,8 @@ def first_line(path):
 
 
 def crate_field(toml, key):
-    """KEY (name, version) of a Cargo.toml's [package]: a line KEY = "VALUE" before the next [table]."""
-    m = re.search(rf'^\[package\]\s*?\n(?:(?!\[).*\n)*?{key}[ \t]*=[ \t]*"([^"]*)"', read(toml), re.M)
-    return m.group(1) if m else ""
+    """KEY (name, version) of a Cargo.toml's [package], as the Rust builds read it (peers/lib.sh's crate_field)."""
+    return subprocess.run(["bash", LIB, "crate_field", toml, key], capture_output=True, text=True).stdout.strip()
 
 
 def settings(env, tables, here):
@@ -123,7 +123,7 @@ def settings(env, tables, here):
     need(s["PEERS_CARGO"] in ("auto", "crates-io", "debian"),
          f"PEERS_CARGO must be auto, crates-io or debian, got '{s['PEERS_CARGO']}'")
     t = s["PEER_TIMEOUT"]
-    need(not t or (t.isdigit() and int(t) >= 1), f"PEER_TIMEOUT must be a whole number of seconds >= 1, got '{t}'")
+    need(not t or (whole(t) or 0) >= 1, f"PEER_TIMEOUT must be a whole number of seconds >= 1, got '{t}'")
     s["PEERS"] = env.get("PEERS", " ".join(tables.names))
     for p in s["PEERS"].split():
         need(p in tables.names, f"PEERS: unknown runtime '{p}' (allowed: {' '.join(tables.names)})")
@@ -209,7 +209,7 @@ class Builder:
         if self.t.groups[g]["name"] not in self.s["PEERS"].split():
             return "unchosen"
         tc = self.t.groups[g]["tool"]
-        if tc not in self.tool:  # quietly first; a missing toolchain is installed where run.sh can
+        if tc not in self.tool:  # quietly first; a missing toolchain is installed where run.sh can (>= 0: it ran)
             self.tool[tc] = (self.call("detect", tc, quiet=True) == 0 or
                              (self.call("install_toolchain", tc) >= 0 and self.call("detect", tc) == 0))
         if not self.tool[tc]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import replicate
 from machine import read
 from scenarios import SCENARIOS
+from settings import value
 from stats import minutes
 
 SETTINGS = ("scenarios", "N", "sweep", "sweep_ns", "peers", "replicate", "quick", "pubfile", "TABLES", "RUNS",
@@ -62,8 +63,10 @@ def wait_ms(scen, sleep_ms, n, counter):
     if not SCENARIOS[scen]["counter"]:
         return sleep_ms
     rounds = 1 if counter.get("MODE") == "once" else -(-int(counter["HITS"]) // n) if counter.get("HITS") else 10
-    pauses = n // int(counter["BURST"]) * int(counter.get("BURST_PAUSE_MS") or 1000) if counter.get("BURST") else 0
-    return sleep_ms * rounds + pauses + int(counter.get("POLL_MS") or 100)
+    # The programs pause (N − 1) // BURST times ("but the last"): N // BURST is one more where BURST divides N, an upper
+    # bound, as a time limit should be, which the plan listings have always counted.
+    pauses = n // int(counter["BURST"]) * value(counter, "BURST_PAUSE_MS") if counter.get("BURST") else 0
+    return sleep_ms * rounds + pauses + value(counter, "POLL_MS")
 
 
 class Planner:
@@ -102,7 +105,7 @@ class Planner:
             once = s["MODE"] == "once"
             variant += "; once mode: one sleep, one hit, no loop" if once else "; loop mode"
             variant += ", spawned from a task" if s["SPAWN_FROM"] == "task" else ""
-            variant += f", bursts of {s['BURST']} then {s['BURST_PAUSE_MS'] or 1000} ms" if s["BURST"] else ""
+            variant += f", bursts of {s['BURST']} then {value(s, 'BURST_PAUSE_MS')} ms" if s["BURST"] else ""
             variant += f", polled every {s['POLL_MS']} ms" if s["POLL_MS"] else ""
             variant += f", {s['HITS']} hits" if s["HITS"] and not once else ""
         elif SCENARIOS[scen]["start"]:

@@ -88,7 +88,7 @@ def cell(key, runs, n, base, sweep):
     if key == "base":
         return base_cell(base, n, b)
     if key == "per_task":
-        per_task = "-" if isinstance(base, str) else f"{(b.max_rss_kib - base) * 1024 / n:.1f}"
+        per_task = "-" if isinstance(base, str) else f"{stats.per_task(b.max_rss_kib, base, n):.1f}"
         return "baseline" if sweep and n == 1 else per_task
     if key == "spawn":
         ms = stats.spawn_ms(b)

@@ -457,10 +457,10 @@ def bars(context, records):
             continue
         here, k = sec.here.get(id_, {}).get("label", ""), (sec.base_of(id_), top["key"], col)
         name = here if id_.startswith("ours:") else f"{pub.label(k[0])} ({here})"
-        p = "-" if col == "" or sec.quick or k not in pub.lo else "%.1f" % ((pub.lo[k] + pub.hi[k]) / 2 / 1024)
-        mib = "%.1f" % (v["run"].max_rss_kib / 1024)
-        out.append((float(mib), f"{name}\t{mib}\t{p}\t{'no' if v['alive'].startswith('no') else '-'}"))
-    return [line for _, line in sorted(out)]  # smallest first
+        p = "-" if col == "" or sec.quick or k not in pub.lo else stats.mib((pub.lo[k] + pub.hi[k]) / 2)
+        mib = stats.mib(v["run"].max_rss_kib)
+        out.append((name, mib, p, "no" if v["alive"].startswith("no") else "-"))
+    return sorted(out, key=lambda bar: (float(bar[1]),) + bar)  # smallest first
 
 
 MEASURES = ("max_rss", "max_rss_mean", "avg_rss", "avg_rss_window", "rss_wait", "cpu_pct", "wall",
@@ -714,8 +714,8 @@ def head(run, machine_lines):
         out.append(f"- resumed: {run.resumed} of the configurations were measured by an earlier run of this replication"
                    f" at commit {run.commit}, kept in PEERS_BUILD/replicate")
     if not run.cache:
-        out.append("- not resumable: the tree has changes that are not committed, so no configuration's result is kept"
-                   " for a later run")
+        out.append("- not resumable: " + ("the tree has changes that are not committed" if run.commit.endswith("-dirty")
+                   else "not a git checkout") + ", so no configuration's result is kept for a later run")
     out += [line for line in run.peers_lines() if not line.startswith("- sleep: ")] + [""] + run.chart_lines
     notes = run.pw_lines("limits", "- ") + run.pw_lines("notes", "- ") + run.pw_lines("missing", "- not run: ")
     cores = run.machine["cores"].split(" ")[0]

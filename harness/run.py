@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 import zlib
 
 import charts
@@ -31,7 +32,7 @@ from settings import need
 from scenarios import SCENARIOS
 
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LIB = os.path.join(SRC, "peers", "lib.sh")
+LIB = peers.LIB
 LOCK = os.environ.get("BENCH_TEST_LOCK", "/tmp/bench-run.lock")  # only the tests set it
 OFFLINE = ("--export", "--render", "--check-store")  # they read the store and run nothing
 
@@ -115,6 +116,7 @@ def parse(argv, env, tables, out, here):
             need(not env.get("TABLES"), "TABLES picks tables of one write-up: ./run.sh --replicate NAME")
             need(not (s["quick"] or s["plan"]), "--replicate needs a write-up's name with --quick or --plan (./run.sh"
                  " --replicate lists them)")
+            env["BENCH_HERE"] = here  # each estimate's paths as this run's
             replicate.list_all(os.path.join(SRC, "peers", "published"), lambda n: estimate_of(n, env), out)
             sys.exit(0)
         args, s["peers"], s["sweep"] = [], "yes", "yes"
@@ -216,8 +218,8 @@ def place(env, here):
 
 def writable_dir(d):
     try:
-        os.unlink(tempfile.mkstemp(dir=d, prefix=".run_sh.")[1])
-        return True
+        with tempfile.NamedTemporaryFile(dir=d, prefix=".run_sh."):
+            return True
     except OSError:
         return False
 
@@ -247,10 +249,14 @@ def take_lock(command_line):
     stale, and the program it was measuring, which holds it too, keeps it until it ends. A run.sh from before the
     flock held a directory LOCK: while its owner runs, this one refuses too."""
     pid, _, cmd = machine.read(os.path.join(LOCK, "owner")).strip().partition(" ")
-    if pid.isdigit() and "run.sh" in machine.read(f"/proc/{pid}/cmdline"):
+    if pid.isdigit() and "run.sh" in machine.read(f"/proc/{pid}/cmdline"):  # /proc: Linux only
         fail(f"another run.sh is measuring on this machine (pid {pid}: {cmd}); two at once spoil each other's"
              f" numbers, so wait for it (the lock: {LOCK})")
-    fd = os.open(LOCK + ".flock", os.O_RDWR | os.O_CREAT, 0o666)
+    try:  # the lock file of another user's run.sh is opened as it is: a sticky /tmp refuses O_CREAT on it
+        fd = os.open(LOCK + ".flock", os.O_RDWR)
+    except FileNotFoundError:
+        fd = os.open(LOCK + ".flock", os.O_RDWR | os.O_CREAT, 0o666)
+        os.fchmod(fd, 0o666)  # whatever the umask: every user's run.sh takes the same lock
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -259,8 +265,8 @@ def take_lock(command_line):
              f" numbers, so wait for it (the lock: {LOCK}.flock)")
     os.ftruncate(fd, 0)
     os.pwrite(fd, f"{os.getpid()} {command_line}\n".encode(), 0)
-    os.set_inheritable(fd, True)
     return fd
+
 
 
 # ---- The run. -----------------------------------------------------------------------------------
@@ -418,10 +424,10 @@ class Run:
         """The memory guard: the max RSS at N estimated from the program's cost per task at its last N, BASE + (LAST −
         BASE) × N / LAST_N; refused when that exceeds the memory available now: a run the OOM killer ends is no
         measurement, and on a machine without swap it takes others with it."""
-        have, est = machine.available(), base + (last_rss - base) * n / last_n
+        have, per_task = machine.available(), stats.per_task(last_rss, base, last_n)
+        est = base + per_task * n / 1024
         if not have or est <= have[0]:
             return None
-        per_task = (last_rss - base) * 1024 / last_n
         return (f"not run: about {est / 1048576:.1f} GiB at its cost per task at N={last_n} ({per_task:.1f} bytes),"
                 f" more than the {have[0] / 1048576:.1f} GiB {have[1]}")
 
@@ -561,7 +567,7 @@ class Run:
         """What the variants of the chosen scenarios did, a line each."""
         s, out = self.s, []
         if "atomic_counter" in self.scenarios:
-            poll, hits = s["POLL_MS"] or "100", f": HITS={s['HITS']} was not passed" if s["HITS"] else ""
+            poll, hits = settings.value(s, "POLL_MS"), f": HITS={s['HITS']} was not passed" if s["HITS"] else ""
             if s["MODE"] == "once":
                 out.append("atomic_counter, once mode (MODE=once): each task sleeps once, increments the counter once"
                            f" and ends; the run ends when the monitor, polling every {poll} ms, has seen N hits, so"
@@ -574,8 +580,9 @@ class Run:
                            f" hits{' (HITS)' if s['HITS'] else ''}, which each task sees when it next wakes; hits/s"
                            " counts up to that poll. Each program checks that no task ended before the stop.")
             if s["SPAWN_FROM"] == "task":
-                bursts = (f"; it pauses {s['BURST_PAUSE_MS'] or '1000'} ms after every {s['BURST']} spawns (BURST,"
-                          " BURST_PAUSE_MS), but the last") if s["BURST"] else ""
+                pause = settings.value(s, "BURST_PAUSE_MS")
+                bursts = (f"; it pauses {pause} ms after every {s['BURST']} spawns (BURST, BURST_PAUSE_MS), but the"
+                          " last") if s["BURST"] else ""
                 out.append("atomic_counter, SPAWN_FROM=task: one task (a goroutine, a Task.Run, a tokio::spawn, an"
                            " unawaited async function, our spawner coroutine) spawns the N while main only"
                            f" polls{bursts}; spawn s runs until the last spawn.")
@@ -644,7 +651,6 @@ class Run:
         opts = "".join(f", {k}={s[k]}" for k in ("SLEEP_MS", "THREADS") if s[k])
         note = (f"Each {'bar' if bars else 'point'}: the process's max RSS as /usr/bin/time reports it, in the run"
                 f" with the lowest wall time of RUNS={s['RUNS']}{opts}.\n" + "\n".join(self.notes + notes))
-        rows = [r if isinstance(r, str) else "\t".join(str(x) for x in r) for r in rows]
         try:
             svg = charts.draw(rows, bars, title, sub, "max RSS (MiB)", note,
                               "" if self.kind == "sweep" else peers.OURS, self.kind == "peers_sweep")
@@ -808,6 +814,7 @@ def offline(argv, env, here):
             for number, why in bad:
                 print(f"{st}:{number}: {why}")
             if bad and args:
+                take_lock("./run.sh --check-store --repair")  # no run.sh may append while the store is rewritten
                 aside, n = store.repair(st)
                 print(f"run.sh: moved {n} line{'s' if n != 1 else ''} into {aside}; the store holds the rest",
                       file=sys.stderr)
@@ -832,11 +839,15 @@ def main(argv, env):
     for f in (sys.stdout, sys.stderr):  # output is UTF-8, whatever the locale or PYTHONIOENCODING
         f.reconfigure(encoding="utf-8", errors="replace")
     here = env.pop("BENCH_HERE", os.getcwd())
+    os.environ["LC_ALL"] = env["LC_ALL"] = "C"  # every tool's messages, and so every section, in one language
     os.chdir(SRC)
     try:
         return offline(argv, env, here) if argv and argv[0] in OFFLINE else command(argv, env, here)
     except settings.Bad as e:  # a bad request or setting, found before anything is built, measured or read
         fail(str(e))
+    except OSError as e:  # a call that failed where nothing more particular was said: which, and why
+        where = traceback.extract_tb(e.__traceback__)[-1].name
+        fail(f"{where} failed: {e.strerror or e}" + (f" ({e.filename})" if e.filename else ""), 1)
 
 
 def command(argv, env, here):

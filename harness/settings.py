@@ -18,22 +18,29 @@ def need(ok, message):
         raise Bad(message)
 
 
+def whole(v):
+    """V's value if it is ASCII digits ("²" is one to str.isdigit), at most 18 without leading zeros; else None."""
+    v = (v.lstrip("0") or "0") if re.fullmatch(r"[0-9]+", v) else ""
+    return int(v) if v and len(v) <= 18 else None
+
+
 def count(name, v):
     """V as a whole number >= 1 (digits only; leading zeros allowed)."""
-    need(v.isdigit(), f"{name} must be a whole number >= 1 (digits only), got '{v}'")
-    need(int(v) <= MAX_COUNT, f"{name} is too large: {v} (run.sh takes at most {MAX_COUNT})")
-    need(int(v) >= 1, f"{name} must be >= 1, got '{v}'")
-    return int(v)
+    need(re.fullmatch(r"[0-9]+", v), f"{name} must be a whole number >= 1 (digits only), got '{v}'")
+    n = whole(v)
+    shown = v if len(v) <= 30 else v[:27] + "..."
+    need(n is not None and n <= MAX_COUNT, f"{name} is too large: {shown} (run.sh takes at most {MAX_COUNT})")
+    need(n >= 1, f"{name} must be >= 1, got '{v}'")
+    return n
 
 
 def ranged(name, v, lo, hi):
-    need(v.isdigit() and lo <= int(v) <= hi and len(v) <= 18,
-         f"{name} must be a whole number from {lo} to {hi}, got '{v}'")
-    return str(int(v))
+    need(whole(v) is not None and lo <= whole(v) <= hi, f"{name} must be a whole number from {lo} to {hi}, got '{v}'")
+    return str(whole(v))
 
 
 # The write-ups' variants, passed to ours and to every peer that has them: each one's check, and what a write-up's
-# data file may set (replicate.py), SLEEP_MS and RUNS among them.
+# data file may set (replicate.py), SLEEP_MS among them.
 VARIANTS = {
     "SLEEP_MS": lambda v: str(count("SLEEP_MS", v)),
     "HITS": lambda v: ranged("HITS", v, 1, 9007199254740991),  # Node counts hits in a double's 53 bits
@@ -46,6 +53,11 @@ VARIANTS = {
 }
 SETTABLE = tuple(VARIANTS)
 COUNTER = ("HITS", "MODE", "SPAWN_FROM", "POLL_MS", "BURST", "BURST_PAUSE_MS")
+
+
+def value(s, name):
+    """Setting NAME of S as the programs take it: its value, else their own default (for the estimate and notes)."""
+    return int(s.get(name) or {"POLL_MS": 100, "BURST_PAUSE_MS": 1000}[name])
 
 
 def bad(message):
@@ -66,9 +78,9 @@ def variants(env):
 
 
 def threads(v):
-    need(all(t.isdigit() and 1 <= int(t) <= 1024 for t in v.split()),
+    need(all(whole(t) is not None and 1 <= whole(t) <= 1024 for t in v.split()),
          f"THREADS must be whole numbers from 1 to 1024, got '{v}'")
-    return " ".join(str(int(t)) for t in v.split())
+    return " ".join(str(whole(t)) for t in v.split())
 
 
 def sweep(v, stderr):

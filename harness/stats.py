@@ -21,6 +21,11 @@ def mib(kib):
     return "-" if kib is None else f"{kib / 1024:.1f}"
 
 
+def per_task(rss_kib, base_kib, n):
+    """Bytes a task, from outside the program: (max RSS at N − max RSS at N = 1) × 1024 / N."""
+    return (rss_kib - base_kib) * 1024 / n
+
+
 def seconds(s):
     return f"{s:.2f}"
 

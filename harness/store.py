@@ -79,13 +79,11 @@ def records(path, want=None, warn=True):
 
 
 def problems(path):
-    """Every bad line: (number, why); a last line cut short among them."""
+    """Every bad line: (number, why). A whole last record that lacks only its newline is good (mend gives it one)."""
     out = []
     for number, raw in lines(path):
         try:
             parse(raw.decode("utf-8", errors="strict"))
-            if not raw.endswith(b"\n"):
-                out.append((number, "a last line without its newline"))
         except UnicodeDecodeError:
             out.append((number, "not UTF-8 text"))
         except BadRecord as e:
@@ -143,7 +141,7 @@ def repair(path):
                 if number in bad:
                     out_bad.write(raw if raw.endswith(b"\n") else raw + b"\n")
                 elif raw.strip():
-                    out_good.write(raw)
+                    out_good.write(raw if raw.endswith(b"\n") else raw + b"\n")
         os.chmod(tmp, os.stat(target).st_mode & 0o7777)
         os.replace(tmp, target)
     except OSError:

@@ -90,13 +90,9 @@ install_hint() {
 first_version() { printf '%s\n' "$1" | sed -n 's/^[^0-9]*\([0-9][0-9]*\(\.[0-9][0-9]*\)*\).*/\1/p' | head -n 1; }
 
 # lock_version CARGO_LOCK CRATE: the version of CRATE that cargo resolved, "" when absent.
-lock_version() {
-  awk -v c="$2" '$0 == "name = \"" c "\"" { getline; if ($1 == "version") { gsub(/"/, "", $3); print $3 }; exit }' "$1" 2>/dev/null
-}
+lock_version() { awk -v c="$2" '$0 == "name = \"" c "\"" { getline; if ($1 == "version") { gsub(/"/, "", $3); print $3 }; exit }' "$1" 2>/dev/null; }
 # crate_field CARGO_TOML KEY: KEY (name, version) of its [package], its quotes taken off.
-crate_field() {
-  awk -v k="$2" '/^\[/ { in_pkg = $0 == "[package]" } in_pkg && $1 == k && $2 == "=" { v = $3; gsub(/"/, "", v); print v; exit }' "$1"
-}
+crate_field() { awk -v k="$2" '/^\[/ { in_pkg = $0 == "[package]" } in_pkg && $1 == k && $2 == "=" { v = $3; gsub(/"/, "", v); print v; exit }' "$1"; }
 
 # detect TOOLCHAIN: 0 when it is installed; then writes the version of its groups (the runtime column's @V@, in
 # $pw/GROUP.version) and a line naming its version for the section. Otherwise lists it as missing and returns 1.

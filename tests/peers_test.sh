@@ -233,7 +233,7 @@ check "the stopped program got SIGTERM" [ -f slow.stopped ]
 check "its second run at N is skipped" ran go-coro_timer 10 1
 check "the other peers still ran" has "$(table_rows)" '^\| coro_timer \| node 20.0.0 \| [^|]+ \| 10 \| [^|]+ \| [0-9]'
 check "the section states the limit" has "$(last_section)" '^- coro_timer: a run is stopped after 1 s \(PEER_TIMEOUT\)$'
-# The default limit's arithmetic: tests/harness_test.sh (harness/plan.py).
+# The default limit's arithmetic: tests/test_harness.py (test_the_default_time_limit).
 
 # 7. JDK 21: the virtual-thread peers are built and run.
 echo 21.0.4 >jdk
@@ -609,12 +609,13 @@ tokio_shape() {
 check "every tokio peer builds its multi-thread runtime as #[tokio::main] would, without the macros feature" tokio_shape
 
 check "each program's group has its runtime line and build function, each toolchain its detect" tables_complete
-bash32_clean() {
-  ! grep -n -E 'mapfile|readarray|declare -[An]|local -n|,,\}|\^\^\}|&>>|\|&|wait -n|EPOCHREALTIME|date \+%N|nproc|sed -i|[A-Za-z_]=\(' "$repo/run.sh" "$repo/peers/peers.sh" "$repo/peers/replicate.sh" "$repo"/peers/*/runtimes.sh "$repo/tests/lib.sh"
+bash32_clean() {  # grep's 1: no line matched (2: a file it was given is missing)
+  grep -n -E 'mapfile|readarray|declare -[An]|local -n|,,\}|\^\^\}|&>>|\|&|wait -n|EPOCHREALTIME|date \+%N|nproc|sed -i|[A-Za-z_]=\(' "$repo/run.sh" "$repo/peers/lib.sh" "$repo"/peers/*/runtimes.sh "$repo/tests/lib.sh"
+  [ $? -eq 1 ]
 }
-check "run.sh, peers/peers.sh, the descriptors, peers/replicate.sh and tests/lib.sh use nothing bash 3.2 or BSD tools lack" bash32_clean
+check "run.sh, peers/lib.sh, the descriptors and tests/lib.sh use nothing bash 3.2 or BSD tools lack" bash32_clean
 
-# 12. A runtime added the way peers/peers.sh's recipe says: a folder with its descriptor, in the
+# 12. A runtime added the way peers/README.md says ("Adding a runtime"): a folder with its descriptor, in the
 # sandbox's copy. Nothing else has to know it: PEERS accepts it, --plan lists it with its knob, and a
 # run gives its rows, threads cells, version, chart suffix and Threads line.
 mkdir -p peers/zeta

@@ -183,6 +183,11 @@ class Store(unittest.TestCase):
         store.append(self.path, [{"record": "run", "run": "c"}])
         self.assertEqual([n for n, _ in store.problems(self.path)], [2])
         self.assertEqual(self.read().split("\n")[1], '{"record":"run","ru')
+        # Nor do --check-store and its repair take a whole record that lacks only its newline for a bad line.
+        self.write('not json\n{"record":"run","run":"a"}')
+        self.assertEqual([n for n, _ in store.problems(self.path)], [1])
+        store.repair(self.path)
+        self.assertEqual(self.read(), '{"record":"run","run":"a"}\n')
 
     def test_d7_the_repair_moves_bad_lines_aside_deletes_nothing_and_keeps_a_link_a_link(self):
         target = os.path.join(self.dir.name, "real.jsonl")
@@ -453,38 +458,41 @@ class Charts(unittest.TestCase):
         return re.findall(rf'class="{cls}"[^>]*>([^<]*)</text>', svg)
 
     def test_lines(self):
-        out = self.svg(["a\t1\t1.5", "a\t1000\t150", "b\t1\t2", "b\t10\t900.5"], title="T & <title>", notes="a note <b>")
+        out = self.svg([("a", 1, "1.5"), ("a", 1000, "150"), ("b", 1, "2"), ("b", 10, "900.5")], title="T & <title>",
+                       notes="a note <b>")
         self.assertIn("T &amp; &lt;title&gt;", out)
         self.assertIn('data-y-scale="log"', out)
         self.assertEqual(self.ticks(out, "ytick"), ["1", "10", "100", "1000"])
         self.assertEqual(self.ticks(out, "xtick"), ["1", "10", "100", "1K"])
-        out = self.svg(["a\t1\t1.5", "a\t1000000\t60"])
+        two = [("a", 1, "1.5"), ("a", 1000000, "60")]
+        out = self.svg(two)
         self.assertIn('data-y-scale="linear"', out)
         self.assertEqual(self.ticks(out, "xtick")[-1], "1M")
-        self.assertEqual(self.ticks(self.svg(["a\t1\t1.5", "a\t1000000\t60"], log=True), "ytick"), ["1", "10", "100"])
-        self.assertTrue(self.through_markers(self.svg(["a\t1\t1.5", "a\t1000000\t60"], log=True)))
-        shuffled = self.svg(["a\t1000\t9", "a\t1\t1.5", "a\t10\t2"])
+        self.assertEqual(self.ticks(self.svg(two, log=True), "ytick"), ["1", "10", "100"])
+        self.assertTrue(self.through_markers(self.svg(two, log=True)))
+        shuffled = self.svg([("a", 1000, "9"), ("a", 1, "1.5"), ("a", 10, "2")])
         self.assertEqual([m[1] for m in self.markers(shuffled)], ["1", "10", "1000"])  # drawn in increasing N
         self.assertTrue(self.through_markers(shuffled))
-        marked = self.svg(["ours (T=1)\t1\t3", "ours (T=1)\t10\t4", "go\t1\t5", "go\t10\t9"], mark="ours")
+        marked = self.svg([("ours (T=1)", 1, "3"), ("ours (T=1)", 10, "4"), ("go", 1, "5"), ("go", 10, "9")], mark="ours")
         self.assertEqual(marked.count('data-marked="yes"'), 1)
         self.assertEqual(re.findall(r'<g id="(series-[0-9])', marked), ["series-2", "series-1"])  # ours drawn last, on top
 
-    def test_bad_input(self):
-        for lines, bars, msg in ((["a\t1\t1.5", "a\t1\t1.6"], False, "line 2: a second point for a at N=1"), (["a\t0\t1.5"], False, "line 1: N must be"),
-                                 (["a\t1\t-"], False, "line 1: MiB must be"), ([], False, "no points"), (["a\t10", "a\t20"], True, "line 2: a second bar for a"),
-                                 (["a\t10\tx"], True, "line 1: a published MiB must be"), (["a\t10\t-\tmaybe"], True, 'all alive must be yes, no or -, got "maybe"'),
-                                 ([], True, "no bars to draw")):
+    def test_figures_a_chart_cannot_show(self):
+        for rows, bars, msg in (([("a", 1, "1.5"), ("a", 1, "1.6")], False, "a second point for a at N=1"),
+                                ([("a", 1, "0.0")], False, "a at N=1: a max RSS of 0.0 MiB"), ([], False, "no points"),
+                                ([("a", "10", "-", "-"), ("a", "20", "-", "-")], True, "a second bar for a"),
+                                ([("a", "0.0", "-", "-")], True, "a: a max RSS of 0.0 MiB"), ([], True, "no bars to draw")):
             with self.assertRaisesRegex(charts.Bad, re.escape(msg)):
-                self.svg(lines, bars)
+                self.svg(rows, bars)
 
     def test_bars(self):
-        out = self.svg(["ours\t49.3\t-", "c# <aot> & co\t190.1\t196.59", "go\t9597.8"], bars=True, mark="ours")
+        out = self.svg([("ours", "49.3", "-", "-"), ("c# <aot> & co", "190.1", "196.59", "-"), ("go", "9597.8", "-", "-")],
+                       bars=True, mark="ours")
         self.assertEqual(re.findall(r'<g class="bar"[^>]*data-label="([^"]*)"', out), ["ours", "c# &lt;aot&gt; &amp; co", "go"])
         self.assertEqual(out.count('class="published"'), 1)
         self.assertIn(">190.1 here, 196.59 published, 3.9 × ours<", out)
         self.assertIn(">9597.8, 195 × ours<", out)
-        out = self.svg(["ours\t10\t-\tyes", "slow\t15\t-\tno"], bars=True, mark="ours")
+        out = self.svg([("ours", "10", "-", "yes"), ("slow", "15", "-", "no")], bars=True, mark="ours")
         self.assertNotIn("× ours", out)
         self.assertIn(">15, not all alive<", out)
 
