@@ -329,10 +329,7 @@ class Run:
         if not os.path.isdir(d) and os.path.isdir(top) and set(os.listdir(top)) - {os.path.basename(d)}:
             print(f"run.sh: an earlier run of this at commit {self.commit} ran on another machine: its results are"
                   f" not taken on this one ({here}), so this run starts over", file=sys.stderr)
-        try:
-            os.makedirs(d, exist_ok=True)
-        except OSError:
-            fail(f"cannot create {d}")
+        os.makedirs(d, exist_ok=True)  # its failure is main's one line
         return d
 
     def measure_config(self, c, row, program, n, args, times):

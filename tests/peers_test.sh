@@ -490,6 +490,10 @@ bad_case "--peers is given twice" ./run.sh --peers --sweep --peers coro_timer
 bad_case "PEERS_INSTALL must be auto or no" PEERS_INSTALL=yes ./run.sh --peers 10
 bad_case "PEERS_CARGO must be auto, crates-io or debian" PEERS_CARGO=maybe ./run.sh --peers 10
 bad_case "PEERS_BUILD must be outside this tree" PEERS_BUILD="$box/build" ./run.sh --peers 10
+touch "$tmp/a-file"
+bench RUNS=1 PEERS=go PEERS_BUILD="$tmp/a-file/pb" ./run.sh --peers 10 coro_timer
+check "a PEERS_BUILD that cannot be made is one line naming the failed call, exit 1, RESULTS untouched" \
+  eval 'exited 1 "^run.sh: makedirs failed: Not a directory [(]$tmp/a-file/pb" && [ "$(printf "%s\n" "$err" | grep -c .)" -le 3 ] && cmp -s "$res" "$tmp/before"'
 bad_case "PEERS: unknown runtime 'rust'" PEERS="go rust" ./run.sh --peers 10
 bad_case "PEER_TIMEOUT must be a whole number of seconds >= 1, got '0'" PEER_TIMEOUT=0 ./run.sh --peers 10
 bad_case "PEER_TIMEOUT must be a whole number of seconds >= 1, got '1.5'" PEER_TIMEOUT=1.5 ./run.sh --peers 10

@@ -165,6 +165,11 @@ cp "$res" "$tmp/before"
 bad_case "N must be" ./run.sh abc
 bad_case "N must be >= 1, got '0'" ./run.sh 0
 bad_case "N must be >= 1, got '000'" ./run.sh 000
+bad_case "N must be a whole number >= 1 [(]digits only[)], got '²'" ./run.sh ²
+bad_case "RUNS must be a whole number >= 1 [(]digits only[)], got '٣'" RUNS=٣ ./run.sh 10
+bench ./run.sh "$(printf '9%.0s' $(seq 5000))"
+check "an N of 5,000 digits exits 2 saying it is too large, in one short line" \
+  eval 'exited 2 "^run.sh: N is too large: 9{27}[.][.][.] [(]run.sh takes at most" && [ ${#err} -lt 120 ]'
 bad_case "N is too large: 99999999999999999999 [(]run.sh takes at most 999999999999999999[)]" ./run.sh 99999999999999999999
 bad_case "RUNS is too large" RUNS=1000000000000000000 ./run.sh 10
 printf '# Results\n' >RESULTS.md  # the sandbox's tracked RESULTS.md, which an empty RESULTS must not touch
@@ -237,6 +242,7 @@ check "a second run.sh refuses with exit 2, naming the first one's pid and comma
   exited 2 "^run.sh: another run.sh is measuring on this machine \(pid [0-9]+: ./run.sh 10 coro_timer\)"
 check "and ran nothing" eval '[ -s args.log ] && ! grep -q "^coro_shared" args.log'
 check "the lock is the test's own (BENCH_TEST_LOCK), not the machine's" [ -s "$BENCH_TEST_LOCK.flock" ]
+check "and any user's run.sh can open it, whatever the umask" [ "$(stat -c %a "$BENCH_TEST_LOCK.flock")" = 666 ]
 bench ./run.sh --help
 check "--help does not wait for the lock" [ "$rc" -eq 0 ]
 bench ./run.sh 0
@@ -441,6 +447,12 @@ check "a record cut short at the store's end is kept, named and passed over, and
   eval '[ "$rc" -eq 0 ] && has "$err" "store.jsonl:[0-9]+: passed over: not a JSON record" && [ "$(python3 -c "import json, sys; print(json.loads(open(sys.argv[1]).read().splitlines()[-1])[\"record\"])" "$store")" = section ]'
 bench STORE="$store" ./run.sh --check-store
 check "--check-store names the bad line, with its number and why, exit 1" eval '[ "$rc" -eq 1 ] && has "$out" "store.jsonl:[0-9]+: not a JSON record"'
+flock "$BENCH_TEST_LOCK.flock" sleep 3 &
+sleep 0.5
+bench STORE="$store" ./run.sh --check-store --repair
+check "--check-store --repair refuses while a run.sh holds the lock: it would lose what that run appends" \
+  eval '[ "$rc" -eq 2 ] && has "$err" "another run.sh is measuring" && ! ls "$store".bad-* >/dev/null 2>&1'
+wait
 bench STORE="$store" ./run.sh --check-store --repair
 check "--check-store --repair moves it into a file beside the store, and deletes nothing" \
   eval '[ "$rc" -eq 0 ] && [ "$(cat "$store".bad-*)" = "{\"record\":\"run\",\"run\":\"cut\"," ] && [ -z "$(python3 -c "import sys; sys.path.insert(0, \"harness\"); import store; print(store.problems(sys.argv[1]))" "$store" | tr -d "[]")" ]'

@@ -138,6 +138,19 @@ class Cells(unittest.TestCase):
         self.assertEqual(self.cell("spread", [run(0.05, 2048), run(0.04, 4096)]), "2.0–4.0")
 
 
+class Failures(unittest.TestCase):
+    def test_a_programs_last_words_reach_a_section_without_control_characters(self):
+        self.assertEqual(measure.last_error("\x1b[31mboom\x1b[0m\tnow\nCommand exited with non-zero status 1\n"),
+                         "[31mboom[0m\tnow")
+
+    def test_an_interrupt_is_no_exception_that_a_failure_handler_could_take(self):
+        self.assertFalse(issubclass(measure.Interrupted, Exception))
+
+    def test_numbers_are_ascii_digits(self):
+        for v, want in (("12", 12), ("007", 7), ("²", None), ("١٢", None), ("1" * 19, None), ("0" * 5000 + "1", 1)):
+            self.assertEqual(settings.whole(v), want, v)
+
+
 class Store(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.TemporaryDirectory()
