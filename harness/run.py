@@ -291,8 +291,7 @@ class Run:
         os.makedirs(self.pw)
         self.lock = take_lock(self.s["command_line"])
         if os.path.exists(self.st):
-            store.mend(self.st)
-            for number, why in store.problems(self.st):
+            for number, why in store.problems(self.st, quick=True):
                 print(f"run.sh: {self.st}:{number}: passed over: {why} (./run.sh --check-store --repair moves such"
                       " lines aside)", file=sys.stderr)
         if not os.access(measure.TIME[0], os.X_OK):

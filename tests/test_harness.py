@@ -188,11 +188,9 @@ class Store(unittest.TestCase):
 
     def test_d3_a_complete_last_record_without_its_newline_is_kept(self):
         self.write('{"record":"run","run":"a"}\n{"record":"run","run":"b"}')
-        store.mend(self.path)
         store.append(self.path, [{"record": "run", "run": "c"}])
         self.assertEqual([x["run"] for _, x in store.records(self.path)], ["a", "b", "c"])
         self.write('{"record":"run","run":"a"}\n{"record":"run","ru')  # cut short: kept, a bad line
-        store.mend(self.path)
         store.append(self.path, [{"record": "run", "run": "c"}])
         self.assertEqual([n for n, _ in store.problems(self.path)], [2])
         self.assertEqual(self.read().split("\n")[1], '{"record":"run","ru')
@@ -215,11 +213,17 @@ class Store(unittest.TestCase):
             self.assertEqual(f.read(), 'not json\n{"record":"run","ru\n')
         self.assertEqual(os.path.dirname(aside), self.dir.name)
 
+    def test_the_check_before_a_run_parses_only_the_lines_that_do_not_look_whole(self):
+        self.write('{"record":"run","run":"a"}\n<<<<<<< HEAD\n{"record":"run","run":"b"}{"record":"run","run":"c"}\n'
+                   '{"record":"run","run":"d","n":NaN}\n{"record":"run","ru\n')
+        self.assertEqual([n for n, _ in store.problems(self.path, quick=True)], [2, 3, 5])
+        self.assertEqual([n for n, _ in store.problems(self.path)], [2, 3, 4, 5])  # --check-store: the NaN too
+
     def test_d11_huge_or_non_finite_numbers_are_bad_records(self):
         for line in ('{"record":"run","run":"a","n":' + "9" * 5000 + "}", '{"record":"run","run":"a","n":1e999}',
                      '{"record":"run","run":"a","n":NaN}', '{"record":"run","run":"a","n":Infinity}'):
             with self.assertRaises(store.BadRecord):
-                store.parse(line)
+                store.parse(line.encode())
         with self.assertRaises(ValueError):  # nor can one be written
             store.append(self.path, [{"record": "run", "run": "a", "x": float("inf")}])
 
