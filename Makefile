@@ -58,7 +58,7 @@ UNITS := $(TEST_DIR)/unit $(if $(filter Linux,$(shell uname -s)),$(TEST_DIR)/uni
 # the charts, with fake peers (a minute or two). make test-peers: the real peers, built and run
 # with every toolchain that is installed (several minutes, most of it cargo and NativeAOT).
 PEER_TESTS := $(wildcard tests/real_*_test.sh)
-SHELL_TESTS := $(filter-out $(PEER_TESTS),$(wildcard tests/*_test.sh))
+SHELL_TESTS := $(filter-out $(PEER_TESTS),$(wildcard tests/*_test.sh)) tests/test_harness.py
 # The shell tests that run our binaries. The others (run.sh, the peers, the sweeps, the charts and
 # the documents) run fakes in a sandbox, so another compiler or a sanitizer changes nothing they
 # run: make asan, make tsan and make test-binaries leave them out.
@@ -82,6 +82,11 @@ SAN_asan := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-san
 SAN_tsan := -O1 -g -fsanitize=thread -DBENCH_SANITIZED
 asan tsan:
 	$(MAKE) test-binaries CXX=clang++ CXXFLAGS="$(SAN_$@)" TEST_DIR=tests/build/$@ BIN_DIR=tests/build/$@/bin SANITIZER=$@
+
+# A machine where a process takes 7 ms to start: LD_PRELOAD=$PWD/tests/build/slow_start.so make test.
+tests/build/slow_start.so: tests/slow_start.c
+	@mkdir -p tests/build
+	$(CC) -O2 -shared -fPIC -pthread -o $@ $<
 
 # Installs Catch2 when it is missing and we can (root with apt-get); otherwise says how.
 catch2:

@@ -1,24 +1,28 @@
-"""The plan of a run: a line per configuration, before anything is built or run.
+"""The plan of a run: the configurations (Config) its settings give, in the order they run, made before anything is
+built or run; --plan's listing of them, and the time they will take here (estimate). run.py plans with a Planner from
+the settings and the build groups' and catalogue's tables (PEERS_PATCH's and PEERS_DOTNET's copies among them)."""
 
-run.sh plans first, then runs. The plan is a list of configurations (Config), which run.sh
-reads as one line each of named fields, NAME=VALUE separated by tabs, "-" for an empty value.
-
-run.sh calls it with the build groups' and the catalogue's lines on stdin (PEERS_PATCH's and
-PEERS_DOTNET's copies among them) and its settings as NAME=VALUE arguments; nothing here calls back.
-"""
-
+import itertools
 import os
 import re
 import sys
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field
 
-from scenarios import SCENARIOS  # each scenario's description: harness/scenarios.txt
+import replicate
+from machine import read
+from scenarios import SCENARIOS
+from settings import value
+from stats import minutes
 
-OURS_LABEL = "c++20 (this repo)"
-SETTINGS = ("scenarios", "N", "sweep", "sweep_ns", "peers", "replicate", "quick", "pubfile", "TABLES",
-            "RUNS", "THREADS", "START", "SLEEP_MS", "THREAD_CAP", "PEER_TIMEOUT", "PEERS", "peers_sleep_ms",
-            "HITS", "MODE", "SPAWN_FROM", "POLL_MS", "BURST", "BURST_PAUSE_MS",
-            "build_dir", "versions_dir", "command_line")
+SETTINGS = ("scenarios", "N", "sweep", "sweep_ns", "peers", "replicate", "quick", "pubfile", "TABLES", "RUNS",
+            "THREADS", "START", "SLEEP_MS", "THREAD_CAP", "PEER_TIMEOUT", "PEERS", "peers_sleep_ms", "HITS", "MODE",
+            "SPAWN_FROM", "POLL_MS", "BURST", "BURST_PAUSE_MS", "build_dir", "versions_dir", "command_line")
+# atomic_counter's settings, in the order of the options that pass them.
+COUNTER = (("HITS", "--hits"), ("MODE", "--mode"), ("SPAWN_FROM", "--spawn-from"), ("POLL_MS", "--poll-ms"),
+           ("BURST", "--burst"), ("BURST_PAUSE_MS", "--burst-pause-ms"))
+# Spawning a million tasks took from 0.1 s (ours) to 24 s (Python) here (RESULTS.md, 2026-12-03 09:51): ours and these
+# slow spawners at their rate in seconds a million, every other runtime at 2.
+SPAWN_RATES = (("python", 25), ("elixir", 20), ("pypy", 12), ("go", 6), ("erlang", 6), ("haskell", 6), ("deno", 6))
 
 
 @dataclass
@@ -26,15 +30,15 @@ class Config:
     """One configuration of the plan. KIND is one of
         base   PROGRAM at N = 1, one run: the baseline of the row after it
         row    a row of the table: RUNS runs of ENV PROGRAM N ARGS (ENV: VAR=value words)
-        point  one N of a sweep's series LABEL: its points are consecutive, in increasing N, the
-               first flagged "first" (a sweep's starts at N = 1, its baseline)
+        point  one N of a sweep's series LABEL: its points are consecutive, in increasing N, the first flagged
+               "first" (a sweep's starts at N = 1, its baseline)
         skip   the N of series LABEL above THREAD_CAP, comma-separated: a note, no run
         limit  a line of the section's limits, VARIANT its text
-    GROUP: ours, or a peer's build group (a descriptor's family_runtime line); THREADS: the threads
-    cell; LIMIT: the seconds after which a run is stopped; VARIANT: the variant cell; LABEL: the
-    program's line or bar in the chart. @R@, in LABEL and in a limit line's text, stands for the
-    runtime column. FLAGS: capped (the settings name THREAD_CAP), threads_capped (a note says every
-    runtime ran THREAD_CAP), first (a series' first point)."""
+    GROUP: ours, or a peer's build group (a descriptor's family_runtime line); THREADS: the threads cell; LIMIT: the
+    seconds after which a run is stopped; VARIANT: the variant cell; LABEL: the program's line or bar in the chart. @R@,
+    in LABEL and in a limit line's text, stands for the runtime column. FLAGS: capped (the settings name THREAD_CAP),
+    threads_capped (a note says every runtime ran THREAD_CAP), first (a series' first point). SLEEP: the sleep in ms
+    ARGS give ("": the program's own); COUNTER: the atomic_counter settings ARGS give, by name."""
     kind: str
     scenario: str
     group: str = "ours"
@@ -48,59 +52,21 @@ class Config:
     variant: str = ""
     label: str = ""
     flags: str = ""
-
-    def line(self):
-        """The configuration as run.sh reads it: NAME=VALUE, tab-separated, "-" for an empty value."""
-        out = []
-        for f in fields(self):
-            v = str(getattr(self, f.name))
-            if "\t" in v or "\n" in v:
-                raise ValueError(f"a plan's {f.name} holds a tab or a newline: {v!r}")
-            out.append(f"{f.name}={v or '-'}")
-        return "\t".join(out)
+    sleep: str = ""
+    counter: dict = field(default_factory=dict)
 
 
-class TablesError(ValueError):
-    """A descriptor's line that the plan cannot use."""
-
-
-class Tables:
-    """The build groups and the programs, tab-separated, as run.sh reads them from the descriptors
-    (peers/peers.sh: tables_read), checked: a line of the wrong width or a program of an unknown
-    group is a descriptor's mistake, said in one line."""
-
-    def __init__(self, text):
-        groups, _, catalogue = text.partition("@@\n")
-        self.groups = {}
-        for line in groups.split("\n"):
-            if line:
-                f = self.fields(line, 6, "family_runtime")
-                self.groups[f[0]] = {"name": f[1], "tool": f[2], "runtime": f[3], "knob": f[4], "fixed": f[5]}
-        self.catalogue = []
-        for line in catalogue.split("\n"):
-            if line:
-                f = self.fields(line, 8, "family_programs")
-                if f[2] != "ours" and f[2] not in self.groups:
-                    raise TablesError(f"program {f[1]} names group {f[2]}, which no descriptor's family_runtime declares")
-                self.catalogue.append({"scen": f[0], "prog": f[1], "group": f[2], "key": f[3], "opts": f[4],
-                                       "suffix": f[5], "class": f[6], "variant": f[7]})
-        unknown = sorted({r["scen"] for r in self.catalogue} - set(SCENARIOS))
-        if unknown:
-            raise TablesError(f"a family_programs line names no scenario: {unknown[0]}")
-
-    @staticmethod
-    def fields(line, width, what):
-        f = line.split("\t")
-        if len(f) != width:
-            raise TablesError(f"a {what} line has {len(f)} columns, not {width}: {line.replace(chr(9), ' | ')}")
-        return f
-
-    def row(self, prog, key):
-        """PROGRAM's first catalogue line of variant key KEY ("-": any), None without one."""
-        return next((r for r in self.catalogue if r["prog"] == prog and key in ("-", r["key"])), None)
-
-    def chosen(self, group, peers):
-        return group == "ours" or self.groups[group]["name"] in peers.split()
+def wait_ms(scen, sleep_ms, n, counter):
+    """The time a run at N tasks must take, in ms: its sleep times the rounds it needs (atomic_counter's loop mode:
+    HITS / N, by default 10; its once mode and the other scenarios: 1) and, in atomic_counter, its bursts' pauses and
+    one poll. COUNTER: the atomic_counter settings it is given, by name."""
+    if not SCENARIOS[scen]["counter"]:
+        return sleep_ms
+    rounds = 1 if counter.get("MODE") == "once" else -(-int(counter["HITS"]) // n) if counter.get("HITS") else 10
+    # The programs pause (N − 1) // BURST times ("but the last"): N // BURST is one more where BURST divides N, an upper
+    # bound, as a time limit should be, which the plan listings have always counted.
+    pauses = n // int(counter["BURST"]) * value(counter, "BURST_PAUSE_MS") if counter.get("BURST") else 0
+    return sleep_ms * rounds + pauses + value(counter, "POLL_MS")
 
 
 class Planner:
@@ -110,436 +76,251 @@ class Planner:
         self.t, self.s, self.configs = tables, s, [] if configs is None else configs
 
     def add(self, kind, scenario, **named):
-        self.configs.append(Config(kind, scenario, **{k: str(v) for k, v in named.items()}))
+        self.configs.append(Config(kind, scenario, **named))
 
-    # The write-ups' variants, the same options for ours and every peer that has them.
-    def mode_opts(self, scen, start, base=False):
-        """atomic_counter's options from HITS, MODE, SPAWN_FROM, POLL_MS, BURST and BURST_PAUSE_MS, each
-        only when set (HITS not for a baseline, whose one task would take HITS seconds, nor in once
-        mode, which ends at N hits); running_avg's and hash_collect's --start START (none for "-")."""
-        s, o = self.s, []
-        if SCENARIOS[scen]["counter"]:
-            if s["HITS"] and s["MODE"] != "once" and not base:
-                o.append(f"--hits {s['HITS']}")
-            for var, opt in (("MODE", "--mode"), ("SPAWN_FROM", "--spawn-from"), ("POLL_MS", "--poll-ms"),
-                             ("BURST", "--burst"), ("BURST_PAUSE_MS", "--burst-pause-ms")):
-                if s[var]:
-                    o.append(f"{opt} {s[var]}")
-        elif SCENARIOS[scen]["start"] and start != "-":
-            o.append(f"--start {start}")
-        return " ".join(o)
+    def variant_opts(self, scen, start, base=False):
+        """The options of the write-ups' variants, the same for ours and every peer that has them, and the
+        atomic_counter settings among them: each of those that is set (HITS not for a baseline, whose one task would
+        take HITS seconds, nor in once mode, which ends at N hits); running_avg's and hash_collect's --start START
+        (none for "-")."""
+        s = self.s
+        if not SCENARIOS[scen]["counter"]:
+            return (f"--start {start}" if SCENARIOS[scen]["start"] and start != "-" else ""), {}
+        given = {var: s[var] for var, _ in COUNTER if s[var] and (var != "HITS" or not base and s["MODE"] != "once")}
+        return " ".join(f"{opt} {given[var]}" for var, opt in COUNTER if var in given), given
 
     @staticmethod
     def ours_args(t, key, sleep, opts=""):
-        """Our binary's options: --sync KEY, --sleep-ms SLEEP, --threads T (none for a T or KEY of
-        "-", or a T of "default"), then OPTS."""
-        o = [f"--sync {key}"] if key != "-" else []
-        o += [f"--sleep-ms {sleep}"] if sleep else []
-        o += [f"--threads {t}"] if t not in ("-", "default") else []
-        return " ".join(o + ([opts] if opts else []))
+        """Our binary's options: --sync KEY, --sleep-ms SLEEP, --threads T (none for a T or KEY of "-", or a T of
+        "default"), then OPTS."""
+        return " ".join(filter(None, [f"--sync {key}" if key != "-" else "", f"--sleep-ms {sleep}" if sleep else "",
+                                      f"--threads {t}" if t not in ("-", "default") else "", opts]))
 
     def variant_cell(self, scen, variant, start, opts):
-        """A program's variant cell, with the variant it ran: atomic_counter's mode when a variable
-        sets one; in running_avg and hash_collect "KEY: ..." becomes "KEY, gated: ...", "KEY, eager:
-        ..." or, for a program with one shape only (no start in its OPTS), "KEY, one shape: ..."."""
+        """A program's variant cell, with the variant it ran: atomic_counter's mode when a variable sets one; in
+        running_avg and hash_collect "KEY: ..." becomes "KEY, gated: ...", "KEY, eager: ..." or, for a program with
+        one shape only (no start in its OPTS), "KEY, one shape: ..."."""
         s = self.s
-        if SCENARIOS[scen]["counter"]:
-            if s["HITS"] + s["MODE"] + s["SPAWN_FROM"] + s["POLL_MS"] + s["BURST"]:
-                once = s["MODE"] == "once"
-                variant += "; once mode: one sleep, one hit, no loop" if once else "; loop mode"
-                variant += ", spawned from a task" if s["SPAWN_FROM"] == "task" else ""
-                variant += f", bursts of {s['BURST']} then {s['BURST_PAUSE_MS'] or 1000} ms" if s["BURST"] else ""
-                variant += f", polled every {s['POLL_MS']} ms" if s["POLL_MS"] else ""
-                variant += f", {s['HITS']} hits" if s["HITS"] and not once else ""
-            return variant
-        if SCENARIOS[scen]["start"]:
+        if SCENARIOS[scen]["counter"] and s["HITS"] + s["MODE"] + s["SPAWN_FROM"] + s["POLL_MS"] + s["BURST"]:
+            once = s["MODE"] == "once"
+            variant += "; once mode: one sleep, one hit, no loop" if once else "; loop mode"
+            variant += ", spawned from a task" if s["SPAWN_FROM"] == "task" else ""
+            variant += f", bursts of {s['BURST']} then {value(s, 'BURST_PAUSE_MS')} ms" if s["BURST"] else ""
+            variant += f", polled every {s['POLL_MS']} ms" if s["POLL_MS"] else ""
+            variant += f", {s['HITS']} hits" if s["HITS"] and not once else ""
+        elif SCENARIOS[scen]["start"]:
             word = (start if start != "-" else "gated") if opts == "start" else "one shape"
             key, sep, what = variant.partition(": ")
-            return f"{key}, {word}: {what if sep else variant}"
+            variant = f"{key}, {word}: {what if sep else variant}"
         return variant
 
     def series_tail(self, key, t, start="-"):
-        """What tells a program's chart line from its others: ", KEY" and, when THREADS or START
-        holds several values, ", threads=T" and ", START"."""
+        """What tells a program's chart line from its others: ", KEY" and, when THREADS or START holds several values,
+        ", threads=T" and ", START"."""
         tail = f", {key}" if key not in ("-", "") else ""
         tail += f", threads={t}" if t not in ("-", "", "default", self.s["THREADS"]) else ""
         return tail + (f", {start}" if start not in ("-", self.s["START"]) else "")
 
     def thread_cap(self, scen, group):
-        """THREAD_CAP for a program that runs a thread per task (the threads scenario, a runtime whose
-        fixed threads are "one per task"), which runs min(N, THREAD_CAP) tasks; "" for the others."""
+        """THREAD_CAP for a program that runs a thread per task (the threads scenario, a runtime whose fixed threads
+        are "one per task"), which runs min(N, THREAD_CAP) tasks; "" for the others."""
         per_task = group != "ours" and self.t.groups[group]["fixed"] == "one per task"
         return self.s["THREAD_CAP"] if SCENARIOS[scen]["threads"] or per_task else ""
 
-    def knob(self, group, t):
-        """The environment that sets GROUP's worker count to T, "" for a runtime without one."""
-        k = self.t.groups[group]["knob"]
-        return "" if k == "-" else k.replace("@T@", t)
-
     def timeout(self, scen, sleep_ms, n):
-        """The default time limit of a run at N tasks, in seconds: the larger of 60 and 10 x the time
-        the run must take: the rounds of sleep the scenario needs (atomic_counter's loop mode: HITS /
-        N, by default 10; its once mode and the others: 1) and, in atomic_counter, its bursts' pauses
-        and one poll. A run that takes ten times that is not going to finish."""
-        s, rounds, extra = self.s, 1, 0
-        if SCENARIOS[scen]["counter"]:
-            once = s["MODE"] == "once"
-            rounds = 1 if once else -(-int(s["HITS"]) // n) if s["HITS"] else 10
-            extra = n // int(s["BURST"]) * int(s["BURST_PAUSE_MS"] or 1000) if s["BURST"] else 0
-            extra += int(s["POLL_MS"] or 100)
-        return max(60, (10 * (int(sleep_ms) * rounds + extra) + 999) // 1000)
+        """The default time limit of a run at N tasks, in seconds: the larger of 60 and 10 x the time the run must
+        take (wait_ms). A run that takes ten times that is not going to finish."""
+        return max(60, (10 * wait_ms(scen, int(sleep_ms), n, self.s) + 999) // 1000)
 
-    def sleep_of(self, scen):
-        """A peers run's sleep: SLEEP_MS, else the scenario's (SCENARIOS); "" for one without."""
-        want = SCENARIOS[scen]["peers_sleep"]
-        if want is None:
-            return ""
-        return self.s["SLEEP_MS"] or (self.s["peers_sleep_ms"] if want == "long" else want)
+    def limit(self, scen, n, note=True):
+        """A peers run's sleep (SLEEP_MS, else the scenario's; "" for one without) and the scenario's time limit at N
+        tasks, with its line when NOTE."""
+        s, want = self.s, SCENARIOS[scen]["peers_sleep"]
+        sleep = "" if want is None else s["SLEEP_MS"] or (s["peers_sleep_ms"] if want == "long" else want)
+        limit = s["PEER_TIMEOUT"] or str(self.timeout(scen, sleep or 0, n))
+        if note:
+            self.add("limit", scen, variant=f"{scen}: a run is stopped after {limit} s"
+                     + (" (PEER_TIMEOUT)" if s["PEER_TIMEOUT"] else ""))
+        return sleep, limit
 
     def variants(self, scen):
         """The scenario's variant keys and its STARTs ("-": none)."""
-        sc = SCENARIOS[scen]
-        return sc["keys"], (self.s["START"].split() or ["-"]) if sc["start"] else ["-"]
-
-    def limit_of(self, scen, sleep, n):
-        """The scenario's time limit, and its line."""
-        s = self.s
-        limit = s["PEER_TIMEOUT"] or str(self.timeout(scen, sleep or 0, n))
-        note = f"{scen}: a run is stopped after {limit} s" + (" (PEER_TIMEOUT)" if s["PEER_TIMEOUT"] else "")
-        return limit, note
+        return SCENARIOS[scen]["keys"], (self.s["START"].split() or ["-"]) if SCENARIOS[scen]["start"] else ["-"]
 
     def plan(self):
         """The plan of the whole run, scenario by scenario."""
-        s = self.s
-        if s["replicate"]:
+        if self.s["replicate"]:
             self.plan_replicate()
         else:
-            for scen in s["scenarios"].split():
-                self.plan_peers(scen) if s["peers"] else self.plan_ours(scen)
+            for scen in self.s["scenarios"].split():
+                self.plan_peers(scen) if self.s["peers"] else self.plan_ours(scen)
         return self.configs
 
     def series(self, scen, cap, flags="", **fields):
-        """A sweep's series: a point line per N of the sweep up to CAP, then a skip line for the N
-        above it (no silent cap: a capped run would put a second point at the cap's N); FIELDS, in
-        Config's names, are what its lines share, and the first point's flags begin with "first"."""
-        s, over, first = self.s, [], "first"
-        for n in s["sweep_ns"].split():
-            if cap and int(n) > int(cap):
-                over.append(n)
-                continue
-            self.add("point", scen, n=n, runs=s["RUNS"], flags=first + (" " + flags if flags else ""), **fields)
-            first = ""
+        """A sweep's series: a point line per N of the sweep up to CAP, then a skip line for the N above it (no silent
+        cap: a capped run would put a second point at the cap's N); FIELDS, in Config's names, are what its lines
+        share, and the first point's flags begin with "first"."""
+        ns = self.s["sweep_ns"].split()
+        over = [n for n in ns if cap and int(n) > int(cap)]
+        for i, n in enumerate([n for n in ns if n not in over]):
+            first = "" if i else "first"
+            self.add("point", scen, n=n, runs=self.s["RUNS"], flags=first + (" " + flags if flags else ""), **fields)
         if over:
-            self.add("skip", scen, n=",".join(over), runs=0, flags=flags, **fields)
+            self.add("skip", scen, n=",".join(over), runs="0", flags=flags, **fields)
 
     def plan_ours(self, scen):
-        """Without --peers: each T of THREADS (the threads scenario takes none, and runs min(N,
-        THREAD_CAP) threads), each variant, with the options it accepts (no sleep in running_avg
-        and hash_collect)."""
-        s = self.s
-        (keys, starts), tlist, cap, flags = self.variants(scen), s["THREADS"].split() or ["-"], "", ""
+        """Without --peers: each T of THREADS (the threads scenario takes none, and runs min(N, THREAD_CAP) threads),
+        each variant, with the options it accepts (no sleep in running_avg and hash_collect)."""
+        s, threads = self.s, SCENARIOS[scen]["threads"]
         sleep = "" if SCENARIOS[scen]["sleep"] is None else s["SLEEP_MS"]
-        if SCENARIOS[scen]["threads"]:
-            tlist, flags, cap = ["-"], "capped", self.thread_cap(scen, "ours")
-        for t in tlist:
-            for key in keys:
-                for st in starts:
-                    args = self.ours_args(t, key, sleep, self.mode_opts(scen, st))
-                    tail = self.series_tail(key, t, st).removeprefix(", ")
-                    if s["sweep"]:
-                        self.series(scen, cap, flags, program=f"./{scen}", threads=t, args=args, variant=tail,
-                                    label=f"{scen} ({tail})" if tail else scen)
-                    elif cap and int(s["N"]) > int(cap):
-                        self.add("row", scen, program=f"./{scen}", n=cap, threads=t, args=args, runs=s["RUNS"],
-                                 variant=(args + " " if args else "") + f"(capped at THREAD_CAP={cap})", flags=flags)
-                    else:
-                        self.add("row", scen, program=f"./{scen}", n=s["N"], threads=t, args=args, runs=s["RUNS"],
-                                 variant=args, flags=flags)
+        cap, flags = (self.thread_cap(scen, "ours"), "capped") if threads else ("", "")
+        for t, key, st in itertools.product(["-"] if threads else s["THREADS"].split() or ["-"], *self.variants(scen)):
+            opts, given = self.variant_opts(scen, st)
+            args = self.ours_args(t, key, sleep, opts)
+            tail = self.series_tail(key, t, st).removeprefix(", ")
+            shared = dict(program=f"./{scen}", threads=t, args=args, flags=flags, sleep=sleep, counter=given)
+            if s["sweep"]:
+                self.series(scen, cap, variant=tail, label=f"{scen} ({tail})" if tail else scen, **shared)
+            else:
+                capped = cap and int(s["N"]) > int(cap)
+                variant = (args + " " if args else "") + f"(capped at THREAD_CAP={cap})" if capped else args
+                self.add("row", scen, n=cap if capped else s["N"], runs=s["RUNS"], variant=variant, **shared)
 
     def plan_peers(self, scen):
-        """Under --peers: for each variant (running_avg's and hash_collect's mutex and channel), each
-        START and each T of THREADS, ours first, then each chosen peer of the catalogue; the
-        scenario's time limit first. A program with one shape only (no start among its options)
-        runs at the first START only."""
+        """Under --peers: for each variant (running_avg's and hash_collect's mutex and channel), each START and each T
+        of THREADS, ours first, then each chosen peer of the catalogue; the scenario's time limit first. A program
+        with one shape only (no start among its options) runs at the first START only."""
         s = self.s
         keys, starts = self.variants(scen)
-        sleep = self.sleep_of(scen)
-        limit, note = self.limit_of(scen, sleep, int(s["N"] or s["sweep_ns"].split()[-1]))
-        self.add("limit", scen, variant=note)
+        sleep, limit = self.limit(scen, int(s["N"] or s["sweep_ns"].split()[-1]))
+        rows = [r for r in self.t.catalogue if r["scen"] == scen and self.t.chosen(r["group"], s["PEERS"])]
         # A thread per task takes no T; without THREADS every runtime keeps its default.
         tlist = ["-"] if SCENARIOS[scen]["threads"] else s["THREADS"].split() or ["default"]
-        for key in keys:
-            for st in starts:
-                first = "yes"
-                for t in tlist:
-                    for r in self.t.catalogue:
-                        if r["scen"] != scen or key not in ("-", r["key"]) or not self.t.chosen(r["group"], s["PEERS"]):
-                            continue
-                        if st != "-" and r["opts"] != "start" and st != starts[0]:
-                            continue
-                        self.plan_peer(scen, r, key, t, first, sleep, limit, st)
-                    first = ""
+        for key, st in itertools.product(keys, starts):
+            for i, t in enumerate(tlist):
+                for r in rows:
+                    if key in ("-", r["key"]) and (st == "-" or r["opts"] == "start" or st == starts[0]):
+                        self.plan_peer(scen, r, key, t, i == 0, sleep, limit, st)
 
     def plan_peer(self, scen, r, key, t, first, sleep, limit, st, label=""):
-        """The lines of catalogue row R at T ("default", or "-" in the threads scenario): at N after
-        a 1-task run, its baseline (none at N = 1, a row that is its own baseline), or in a sweep its
-        series. Ours takes --threads T; a peer, its knob's environment; a peer without one, its
-        fixed threads, at the first T only (FIRST). Each takes the write-ups' variants it has. A
-        runtime that runs a thread per task is capped at THREAD_CAP, like the threads scenario. A
-        sweep's series is labelled LABEL when given (a replication's row), else by its runtime."""
-        s, g, prog, opts, suffix = self.s, r["group"], r["prog"], r["opts"], r["suffix"]
-        env, tcell, n, flags, extra, base_extra = "", t, s["N"], "", "", ""
-        if opts in ("counter", "start"):
-            extra, base_extra = self.mode_opts(scen, st), self.mode_opts(scen, st, base=True)
+        """The lines of catalogue row R at T ("default", or "-" in the threads scenario): at N after a 1-task run, its
+        baseline (none at N = 1, a row that is its own baseline), or in a sweep its series. Ours takes --threads T; a
+        peer, its knob's environment; a peer without one, its fixed threads, at the first T only (FIRST). Each takes
+        the write-ups' variants it has. A runtime that runs a thread per task is capped at THREAD_CAP, like the
+        threads scenario. A sweep's series is labelled LABEL when given (a replication's row), else by its runtime."""
+        s, g, prog, suffix = self.s, r["group"], r["prog"], r["suffix"]
+        env, tcell, n, flags = "", t, s["N"], ""
+        if r["opts"] in ("counter", "start"):
+            (opts, given), (base_opts, base_given) = self.variant_opts(scen, st), self.variant_opts(scen, st, True)
         else:
-            st = "-"
-        variant = self.variant_cell(scen, r["variant"], st, opts)
+            st, opts, given, base_opts, base_given = "-", "", {}, "", {}
+        variant = self.variant_cell(scen, r["variant"], st, r["opts"])
         if g == "ours":
-            prog = f"./{prog}"
-            args = self.ours_args(t, key, sleep, extra)
+            prog, tcell = f"./{prog}", "1" if t == "default" else t
+            args, base_args = self.ours_args(t, key, sleep, opts), self.ours_args(t, key, sleep, base_opts)
             tail = self.series_tail(key, t, st)
-            base_args = self.ours_args(t, key, sleep, base_extra)
-            tcell = "1" if t == "default" else tcell
         else:
             args = key if SCENARIOS[scen]["peer_args"] == "N KEY" else sleep
-            base_args, args = args + (" " + base_extra if base_extra else ""), args + (" " + extra if extra else "")
-            if t == "default":
-                tcell = tcell if self.knob(g, "1") else self.t.groups[g]["fixed"]
-            elif t != "-":
-                env = self.knob(g, t)
-                if not env:
-                    if not first:
-                        return
-                    tcell = self.t.groups[g]["fixed"]
+            base_args, args = args + (" " + base_opts if base_opts else ""), args + (" " + opts if opts else "")
+            # The environment that sets the worker count to T, if the runtime has one.
+            group = self.t.groups[g]
+            knob = "" if group["knob"] == "-" else group["knob"]
+            env = knob.replace("@T@", t) if t not in ("-", "default") else ""
+            if t != "-" and not knob:
+                if t != "default" and not first:
+                    return
+                tcell = group["fixed"]
             tail = self.series_tail(key, t if env else "", st)
             tail = f" {suffix}{tail}" if suffix != "-" else tail
         cap = self.thread_cap(scen, g)
         if cap and not s["sweep"] and int(s["N"]) > int(cap):
-            n, flags = cap, "capped"
-            if SCENARIOS[scen]["threads"]:
-                flags = "capped threads_capped"
-            else:
+            n, flags = cap, "capped threads_capped" if SCENARIOS[scen]["threads"] else "capped"
+            if not SCENARIOS[scen]["threads"]:
                 variant += f" (capped at THREAD_CAP={cap})"
                 what = "" if suffix == "-" else f" {suffix}"
                 self.add("limit", scen, group=g, variant=f"{scen}: @R@{what} ran min(N, THREAD_CAP={cap}) threads,"
                          " a thread per task; the other runtimes ran N tasks")
-        shared = dict(group=g, program=prog, threads=tcell, env=env, limit=limit, variant=variant)
+        shared = dict(group=g, program=prog, threads=tcell, env=env, limit=limit, variant=variant, sleep=sleep)
         if s["sweep"]:
-            self.series(scen, cap, args=args, label=label or f"@R@{tail}", **shared)
+            self.series(scen, cap, args=args, label=label or f"@R@{tail}", counter=given, **shared)
             return
         if int(n) != 1:
-            self.add("base", scen, n=1, args=base_args, runs=1, label=f"@R@{tail}", flags=flags, **shared)
-        self.add("row", scen, n=n, args=args, runs=s["RUNS"], label=f"@R@{tail}", flags=flags, **shared)
+            self.add("base", scen, n="1", args=base_args, runs="1", label=f"@R@{tail}", flags=flags,
+                     counter=base_given, **shared)
+        self.add("row", scen, n=n, args=args, runs=s["RUNS"], label=f"@R@{tail}", flags=flags, counter=given, **shared)
 
     def plan_replicate(self):
-        """A replication: for each group of the write-up's tables, with its settings, for each row of
-        its scenarios with a program here, a series over the group's N list labelled ID@GROUP; a
-        limit line per scenario and group."""
-        import replicate  # a replication's only: it reads the write-up's data file
+        """A replication: for each group of the write-up's tables, with its settings, for each row of its scenarios
+        with a program here, a series over the group's N list labelled ID@GROUP; a limit line per scenario and group."""
         s = self.s
-        pub = published(s)
-        rows_ = rows(self.t, pub)
-        for grp in replicate.groups(pub, s["quick"] != "", s["peers_sleep_ms"]):
-            gs = dict(s, sweep_ns=grp[2])
-            for kv in ([] if grp[1] == "-" else grp[1].split()):
-                k, _, v = kv.partition("=")
-                gs[k] = v
-            Planner(self.t, gs, self.configs).plan_group(grp[0], grp[3], rows_)
+        pub = replicate.published(s["pubfile"], s["TABLES"])
+        rows = replicate.rows(self.t, pub)
+        for number, sets, ns, scens in (g[:4] for g in replicate.groups(pub, s["quick"] != "", s["peers_sleep_ms"])):
+            gs = {**s, "sweep_ns": ns, **dict(kv.partition("=")[::2] for kv in ([] if sets == "-" else sets.split()))}
+            Planner(self.t, gs, self.configs).plan_group(number, scens, rows)
 
-    def plan_group(self, number, scens, rows_):
+    def plan_group(self, number, scens, rows):
         """One group's series (SCENS: "-" for all)."""
         s, seen = self.s, set()
-        for id_, scen, prog, key, t, _ in rows_:
+        for id_, scen, prog, key, t, _ in rows:
             if prog == "-" or (scens != "-" and scen not in scens.split()):
                 continue
             r = self.t.row(prog, key)
             if r is None:
                 print(f"run.sh: --replicate: no program {prog} for {scen} in the catalogue", file=sys.stderr)
-                continue
-            if not self.t.chosen(r["group"], s["PEERS"]):
-                continue
-            sleep = self.sleep_of(scen)
-            limit, note = self.limit_of(scen, sleep, int(s["sweep_ns"].split()[-1]))
-            if scen not in seen:
-                self.add("limit", scen, variant=note)
+            elif self.t.chosen(r["group"], s["PEERS"]):
+                sleep, limit = self.limit(scen, int(s["sweep_ns"].split()[-1]), note=scen not in seen)
                 seen.add(scen)
-            t = "-" if SCENARIOS[scen]["threads"] else "default" if t == "-" else t
-            self.plan_peer(scen, r, key, t, "yes", sleep, limit, s["START"] or "-", label=f"{id_}@{number}")
-
-
-def published(s):
-    import replicate
-    with open(s["pubfile"], encoding="utf-8", newline="") as f:
-        return replicate.Published(f.read(), s["TABLES"])
-
-
-def rows(tables, pub):
-    """The write-up's rows, as ID, scenario, program here, variant, threads and label, in its order,
-    each followed by its program's copies built against a set of PEERS_PATCH or for a version of
-    PEERS_DOTNET (program@SET: row ID+SET); then ours, one row per scenario, variant and threads
-    among them ("ours" and those, joined by ":"), labelled as ours."""
-    copies = {}
-    for r in tables.catalogue:
-        m = re.fullmatch("(.*)@[0-9]+", r["prog"])
-        if m and r["prog"] not in copies.setdefault(m.group(1), []):
-            copies[m.group(1)].append(r["prog"])
-    out, ours = [], {}
-    for id_ in pub.rows:
-        w = pub.row[id_]
-        f = (w["scen"], w["prog"], w["variant"], w["threads"], w["label"])
-        out.append((id_,) + f)
-        out += [(f"{id_}+{c.partition('@')[2]}", f[0], c) + f[2:] for c in copies.get(w["prog"], [])]
-        ours.setdefault((f[0], f[2], f[3]), None)
-    for scen, key, t in ours:
-        id_ = "ours:" + scen + ("" if key == "-" else ":" + key) + ("" if t == "-" else f":{t}t")
-        out.append((id_, scen, scen, key, t, OURS_LABEL))
-    return out
-
-
-def runtime_label(tables, group, versions_dir):
-    """A group's runtime column, with the version that detect or the build wrote in
-    VERSIONS_DIR/GROUP.version (none before the peers are prepared, as under --plan)."""
-    if group == "ours":
-        return OURS_LABEL
-    v = ""
-    if versions_dir:
-        try:
-            with open(os.path.join(versions_dir, group + ".version"), encoding="utf-8") as f:
-                v = f.readline().strip(" \t\n")  # as the shell's read gave it
-        except OSError:
-            pass
-    r = tables.groups[group]["runtime"]
-    return r.replace(" @V@", "", 1).replace("@V@", "", 1) if v == "" else r.replace("@V@", v, 1)
+                t = "-" if SCENARIOS[scen]["threads"] else "default" if t == "-" else t
+                self.plan_peer(scen, r, key, t, True, sleep, limit, s["START"] or "-", label=f"{id_}@{number}")
 
 
 def estimate(plan, build_dir):
-    """What PLAN will take here, in seconds: (runs, builds, unbuilt). Each run lasts its sleep
-    (atomic_counter: times the rounds it needs, plus its bursts' pauses and a poll; running_avg and
-    hash_collect: none), its start-up and its spawning, at most its time limit. Each peer's group
-    adds its last build's time here (BUILD_DIR/GROUP.build_s), or, never built here, a guess:
-    UNBUILT counts those. --plan, the --replicate list and a finished run's comparison all use it."""
-    def opt(words, name):
-        return next((words[i + 1] for i in range(len(words) - 1) if words[i] == name), "")
-
-    total, groups = 0.0, []
-    for c in plan:
-        if c.kind not in ("base", "row", "point"):
-            continue
-        scen, g, n, limit, words = c.scenario, c.group, int(c.n), c.limit, c.args.split()
-        if g != "ours" and g not in groups:
-            groups.append(g)
-        ms = opt(words, "--sleep-ms")
-        default = SCENARIOS[scen]["sleep"]
-        if ms == "" and g != "ours" and default is not None and words and re.fullmatch("[0-9]+", words[0]):
-            ms = words[0]
-        if ms == "":
-            ms = default or 0
-        need = int(ms) / 1000
-        if SCENARIOS[scen]["counter"]:
-            h, k, p, q = (opt(words, o) for o in ("--hits", "--burst", "--burst-pause-ms", "--poll-ms"))
-            rounds = 1 if opt(words, "--mode") == "once" else (int(h) + n - 1) // n if h else 10
-            need = need * rounds + ((n - 1) // int(k) * int(p or 1000) / 1000 if k else 0) + (int(q) / 1000 if q else 0.1)
-        # Spawning a million tasks took from 0.1 s (ours) to 24 s (Python) here (RESULTS.md,
-        # 2026-12-03 09:51): ours and the slow spawners at their rate, every other at 2 s a
-        # million; a peer takes about a second to start, ours a tenth.
+    """What PLAN will take here, in seconds: (runs, builds, unbuilt). Each run lasts the time it must take (wait_ms),
+    its start-up (a peer about a second, ours a tenth) and its spawning (SPAWN_RATES), at most its time limit. Each
+    peer's group adds its last build's time here (BUILD_DIR/GROUP.build_s), or, never built here, a guess: UNBUILT
+    counts those. --plan, the --replicate list and a finished run's comparison all use it."""
+    runs = [c for c in plan if c.kind in ("base", "row", "point")]
+    groups, total = list(dict.fromkeys(c.group for c in runs if c.group != "ours")), 0.0
+    for c in runs:
+        g, n = c.group, int(c.n)
         rate = 0.5 if g == "ours" else next((r for p, r in SPAWN_RATES if g.startswith(p)), 2)
-        each = need + (0.1 if g == "ours" else 1) + rate * n / 1000000
-        if re.fullmatch("[0-9]+", limit) and each > int(limit):
-            each = int(limit)
-        total += int(c.runs) * each
-    builds, unbuilt = 0, 0
-    for g in groups:
-        last = build_time(build_dir, g)
-        if last is None:
-            unbuilt += 1
-            last = 240 if re.match("(rust|tokio|asyncstd|rayon|csharpaot)", g) else 60
-        builds += last
-    return int(total + 0.5), builds, unbuilt
+        each = (wait_ms(c.scenario, int(c.sleep or SCENARIOS[c.scenario]["sleep"] or 0), n, c.counter) / 1000
+                + (0.1 if g == "ours" else 1) + rate * n / 1000000)
+        total += int(c.runs) * (min(each, int(c.limit)) if re.fullmatch("[0-9]+", c.limit) else each)
+    last = [build_time(build_dir, g) if build_dir else None for g in groups]
+    guess = [240 if re.match("(rust|tokio|asyncstd|rayon|csharpaot)", g) else 60 for g in groups]
+    return int(total + 0.5), sum(b if b is not None else x for b, x in zip(last, guess)), last.count(None)
 
 
 def build_time(build_dir, group):
-    """GROUP's last build time here in seconds (peers.sh writes BUILD_DIR/GROUP.build_s), or None."""
-    if not build_dir:
-        return None
-    try:
-        with open(os.path.join(build_dir, group + ".build_s"), encoding="utf-8") as f:
-            return int(f.readline())
-    except (OSError, ValueError):
-        return None
-
-
-SPAWN_RATES = (("python", 25), ("elixir", 20), ("pypy", 12), ("go", 6), ("erlang", 6), ("haskell", 6), ("deno", 6))
-
-
-def minutes(s):
-    """S seconds as "40 s", "12 min" or "2 h 05 min"."""
-    m = (s + 59) // 60
-    return f"{s} s" if s < 60 else f"{m // 60} h {m % 60:02d} min" if m >= 60 else f"{m} min"
+    """GROUP's last build time here in seconds (peers.py writes BUILD_DIR/GROUP.build_s), or None."""
+    v = read(os.path.join(build_dir, group + ".build_s")).strip()
+    return int(v) if v.isdigit() else None
 
 
 def listing(tables, s, plan):
-    """--plan's listing: what the plan adds up to, then a line per configuration, its columns
-    aligned (and a line for the N a sweep leaves out), then the estimate."""
-    head = ["kind", "scenario", "runtime", "program", "N", "threads", "options", "environment", "runs", "limit s", "variant"]
-    lines, runs, configs = [head], 0, 0
+    """--plan's listing: what the plan adds up to, then a line per configuration, its columns aligned (and a line for
+    the N a sweep leaves out), then the estimate."""
+    lines = [["kind", "scenario", "runtime", "program", "N", "threads", "options", "environment", "runs", "limit s",
+              "variant"]]
     for c in plan:
-        if c.kind not in ("skip", "base", "row", "point"):
-            continue
-        variant = f"not run, above THREAD_CAP={s['THREAD_CAP']}" if c.kind == "skip" else c.variant
-        runs += int(c.runs)
-        configs += c.kind in ("row", "point")
-        lines.append([c.kind, c.scenario, runtime_label(tables, c.group, s["versions_dir"]), c.program.removeprefix("./")]
-                     + [v or "-" for v in (c.n, c.threads, c.args, c.env, c.runs, c.limit, variant)])
-    # The widths in bytes, as the C locale's awk counted them.
-    width = [max(len(l[i].encode()) for l in lines) for i in range(len(head) - 1)]
+        if c.kind != "limit":
+            cells = (c.n, c.threads, c.args, c.env, c.runs, c.limit,
+                     f"not run, above THREAD_CAP={s['THREAD_CAP']}" if c.kind == "skip" else c.variant)
+            lines.append([c.kind, c.scenario, tables.runtime_label(c.group, s["versions_dir"]),
+                          c.program.removeprefix("./")] + [v or "-" for v in cells])
+    width = [max(map(len, column)) for column in zip(*lines)]
+    configs, runs = sum(c.kind in ("row", "point") for c in plan), sum(int(c.runs) for c in plan if c.kind != "limit")
     out = [f"{s['command_line']}: {configs} configurations, {runs} runs", ""]
-    out += ["".join(c + " " * (w - len(c.encode()) + 2) for c, w in zip(l, width)) + l[-1] for l in lines]
-    out += ["", "Nothing was built or run." + (" When it runs, a runtime whose toolchain is missing is left out,"
-                                               " and one whose build fails gets a row that says so." if s["peers"] else "")]
+    out += ["".join(c.ljust(w + 2) for c, w in zip(line[:-1], width)) + line[-1] for line in lines]
+    out += ["", "Nothing was built or run." + (" When it runs, a runtime whose toolchain is missing is left out, and"
+                                               " one whose build fails gets a row that says so." if s["peers"] else "")]
     runs_s, builds_s, unbuilt = estimate(plan, s["build_dir"])
     builds_s = builds_s if s["peers"] else 0
-    est = f"Estimated time here: about {minutes(runs_s + builds_s)}: {minutes(runs_s)} of runs (each its sleep, start-up and spawning)"
+    est = (f"Estimated time here: about {minutes(runs_s + builds_s)}: {minutes(runs_s)} of runs (each its sleep,"
+           " start-up and spawning)")
     if s["peers"]:
         guess = f"; {unbuilt} never built here, guessed at 1 to 4 min each" if unbuilt else ""
         est += f", {minutes(builds_s)} of builds (each group as long as its last build here{guess})"
     return "\n".join(out + [est + "."]) + "\n"
-
-
-def main(argv):
-    """plan.py plan|listing|estimate|rows NAME=VALUE...: the plan lines; --plan's listing; the
-    estimate as "RUNS_S BUILDS_S UNBUILT"; a replication's rows (rows). The tables on stdin."""
-    if not argv or argv[0] not in ("plan", "listing", "estimate", "rows"):
-        print("usage: plan.py plan|listing|estimate|rows NAME=VALUE ... <TABLES", file=sys.stderr)
-        return 2
-    s = dict.fromkeys(SETTINGS, "")
-    for a in argv[1:]:
-        k, eq, v = a.partition("=")
-        if not eq or k not in s:
-            print(f"plan.py: unknown setting '{a}'", file=sys.stderr)
-            return 2
-        s[k] = v
-    try:
-        tables = Tables(sys.stdin.read())
-        if argv[0] == "rows":
-            out = ["\t".join(r) for r in rows(tables, published(s))]
-        else:
-            plan = Planner(tables, s).plan()
-            if argv[0] == "estimate":
-                out = [" ".join(str(x) for x in estimate(plan, s["build_dir"]))]
-            elif argv[0] == "listing":
-                sys.stdout.write(listing(tables, s, plan))
-                return 0
-            else:
-                out = [c.line() for c in plan]
-    except TablesError as e:
-        print(f"run.sh: peers/: {e}", file=sys.stderr)
-        return 1
-    except (OSError, ValueError, KeyError, IndexError) as e:  # one line, not a traceback
-        print(f"run.sh: harness/plan.py: {type(e).__name__}: {e}", file=sys.stderr)
-        return 1
-    sys.stdout.write("".join(line + "\n" for line in out))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -1,17 +1,15 @@
-"""The results store: every execution run.sh makes is one record, a line of JSON in STORE.
+"""The store: every execution run.sh makes is one record, a line of JSON in STORE (results.jsonl).
 
-run.sh appends a "run" record as each program ends (what ran, on which machine, its exit status,
-every figure /usr/bin/time printed, the program's summary line as fields, run.sh's own RSS samples)
-and a "section" record once the section those runs make is in RESULTS, naming its heading. This
-module reads the store back: `./run.sh --export csv|json [SECTION]` calls `export` below.
+A "run" record is appended as each program ends (what ran, on which machine, its exit status, result.Run's fields),
+and a "section" record once its section is written, just before RESULTS.md takes it. The store is only ever appended
+to, a whole line at a time, and read a line at a time: a bad line (a merge marker, a record cut short, a number too
+large to be one) is named and passed over; `./run.sh --check-store` lists such lines and `--repair` moves them aside."""
 
-    python3 harness/store.py export FORMAT [SECTION] --store PATH
-"""
-
-import csv
-import io
 import json
+import math
+import os
 import sys
+import time
 
 
 class StoreError(Exception):
@@ -22,155 +20,165 @@ class StoreError(Exception):
         self.code = code
 
 
-class NoStore(StoreError):
-    """The store does not exist yet: no run has written a record to it."""
+class BadRecord(ValueError):
+    pass
 
 
-def load(path, keep_text=False):
-    """The records of the store at path, in the order they were written. A last line without its
-    newline is one a killed run.sh was writing: it is left out, and so is a blank line; any other
-    line that is not a JSON object is an error naming its line. keep_text keeps each fraction as
-    the text it was written as ("5.010"), for a table that prints it as run.sh always has."""
+def _number(text, kind=float):
+    """A JSON number (NaN and Infinity come here too) as a figure: at most 30 digits before its point, and finite."""
+    if len(text.lstrip("-").split(".")[0].split("e")[0].split("E")[0]) > 30:
+        raise BadRecord(f"a number of {len(text)} characters")
+    v = kind(text)
+    if not math.isfinite(v):
+        raise BadRecord(f"a number that is not finite ({text[:20]})")
+    return v
+
+
+# A line's digits as 9s, its exponents' "E" as "e": a number too long, or an exponent of three digits, shows at once.
+SCREEN = bytes.maketrans(b"0123456789E", b"9999999999e")
+
+
+def parse(raw):
+    """The record on one line of the store (bytes; one that is not UTF-8 becomes U+FFFD), or BadRecord saying why it
+    is none. A line whose numbers are all short and finite is parsed by json alone, twice as fast; another, a number
+    at a time, by _number."""
+    t = raw.translate(SCREEN)
+    slow = b"9" * 31 in t or b"e999" in t or b"e+999" in t
+    hooks = {"parse_float": _number, "parse_int": lambda text: _number(text, int)} if slow else {}
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            text = f.read()
+        r = json.loads(raw.decode("utf-8", errors="replace"), parse_constant=_number, **hooks)
+    except json.JSONDecodeError as e:
+        raise BadRecord(f"not a JSON record ({e.msg} at column {e.colno})") from None
+    except RecursionError:
+        raise BadRecord("nested too deep to be a record") from None
+    if not isinstance(r, dict) or not isinstance(r.get("record"), str) or not isinstance(r.get("run"), str):
+        raise BadRecord("not a record of run.sh's (no record kind and run id)")
+    return r
+
+
+def regular(path, what="the store"):
+    """PATH is a regular file that can be read: anything else (a device, a pipe) is refused."""
+    try:
+        st = os.stat(path)
     except FileNotFoundError:
-        raise NoStore(f"no store at {path}: run.sh writes it with its first run")
+        raise StoreError(f"no store at {path}: run.sh writes it with its first run") from None
     except OSError as e:
-        raise StoreError(f"cannot read the store {path}: {e.strerror}", 1)
-    lines = text.split("\n")
-    lines.pop()  # after the last newline: empty, or a record cut short
-    records = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
+        raise StoreError(f"cannot read {what} {path}: {e.strerror}", 1) from None
+    if not os.path.isfile(path):
+        raise StoreError(f"{what} {path} is not a regular file")
+    return st
+
+
+def lines(path, want=None):
+    """(number, bytes) of each line of the store that is not blank, streamed; WANT(bytes) picks lines."""
+    with open(path, "rb", buffering=1 << 20) as f:  # a large buffer reads the lines of a large store 7 times faster
+        for number, raw in enumerate(f, 1):
+            if not raw.isspace() and (not want or want(raw)):
+                yield number, raw
+
+
+def records(path, want=None, warn=True):
+    """The good records of the store (each with the line it is on), a bad line named on stderr."""
+    for number, raw in lines(path, want):
+        try:
+            yield number, parse(raw)
+        except BadRecord as e:
+            if warn:
+                print(f"run.sh: {path}:{number}: passed over: {e}", file=sys.stderr)
+
+
+def problems(path, quick=False):
+    """Every bad line: (number, why); a whole last record that lacks only its newline is good (append gives it one).
+    QUICK (before a run) parses only a line that does not look whole (a merge marker, a record cut short or glued to
+    the next), so that a large store costs a run little; reading the store, and --check-store, parse every line."""
+    out = []
+    for number, raw in lines(path):
+        if quick and raw.startswith(b'{"record":"') and raw.rstrip().endswith(b"}") and b'}{"' not in raw:
             continue
         try:
-            record = json.loads(line, parse_float=str, parse_int=str) if keep_text else json.loads(line)
-        except json.JSONDecodeError as e:
-            raise StoreError(f"{path}:{number}: not a JSON record ({e.msg})", 1)
-        if not isinstance(record, dict) or not isinstance(record.get("record"), str) or not isinstance(record.get("run"), str):
-            raise StoreError(f"{path}:{number}: not a record of run.sh's (no record kind and run id)", 1)
-        records.append(record)
-    return records
-
-
-def sittings(section):
-    """The run ids whose records a section's rows came from: its own, and those of the earlier
-    sittings a resumed run took results from."""
-    return section.get("runs") or [section["run"]]
-
-
-def with_sections(records):
-    """The run records, each with "section" after its run id: the heading of the first section
-    whose rows came from its sitting ("" for a sitting no section used: a run that was stopped)."""
-    heading = {}
-    for r in records:
-        if r["record"] == "section":
-            for run in sittings(r):
-                heading.setdefault(run, r.get("heading", ""))
-    out = []
-    for r in records:
-        if r["record"] == "run":
-            items = list(r.items())
-            at = [k for k, _ in items].index("run") + 1
-            out.append(dict(items[:at] + [("section", heading.get(r["run"], ""))] + items[at:]))
+            raw.decode("utf-8", errors="strict")
+            parse(raw)
+        except UnicodeDecodeError:
+            out.append((number, "not UTF-8 text"))
+        except BadRecord as e:
+            out.append((number, str(e)))
     return out
 
 
-def find_section(records, section):
-    """The section record named by SECTION: its run id, or its heading's time as RESULTS.md prints
-    it ("2026-12-06 18:40", with or without " UTC")."""
-    known = [r for r in records if r["record"] == "section"]
-    wanted = section.strip()
-    heading = wanted if wanted.endswith(" UTC") else wanted + " UTC"
-    found = [s for s in known if s["run"] == wanted or s.get("heading") == heading]
+def append(path, recs):
+    """Appends each record as one line, with one write each; a write that fails or falls short is cut back, so the
+    store holds whole records only. A store that does not end a line (a writer stopped mid-line, a record whose newline
+    was lost) gets its newline first: a record starts a line of its own. OSError when the store cannot take them."""
+    data = [(json.dumps(r, ensure_ascii=False, allow_nan=False, separators=(",", ":")) + "\n").encode() for r in recs]
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)
+    try:
+        end = os.fstat(fd).st_size
+        if data and end and os.pread(fd, 1, end - 1) != b"\n":
+            data[0] = b"\n" + data[0]
+        for line in data:
+            size = os.fstat(fd).st_size
+            try:
+                n = os.write(fd, line)
+                if n != len(line):
+                    raise OSError(28, f"only {n} of {len(line)} bytes could be written")
+            except OSError:
+                os.ftruncate(fd, size)
+                raise
+    finally:
+        os.close(fd)
+
+
+def repair(path):
+    """Moves the bad lines into a file beside the store (PATH.bad-DATE) and leaves the rest in the store: a new copy
+    written beside the file the store is (a link stays a link) and renamed over it. Returns (that file, the number of
+    lines moved)."""
+    bad = dict(problems(path))
+    if not bad:
+        return None, 0
+    target = os.path.realpath(path)
+    aside = f"{target}.bad-{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}"
+    tmp = f"{target}.repair-{os.getpid()}"
+    try:
+        with open(path, "rb") as f, open(aside, "xb") as out_bad, open(tmp, "wb") as out_good:
+            for number, raw in enumerate(f, 1):
+                if number in bad:
+                    out_bad.write(raw if raw.endswith(b"\n") else raw + b"\n")
+                elif raw.strip():
+                    out_good.write(raw if raw.endswith(b"\n") else raw + b"\n")
+        os.chmod(tmp, os.stat(target).st_mode & 0o7777)
+        os.replace(tmp, target)
+    except OSError:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return aside, len(bad)
+
+
+def sittings(section):
+    """The run ids a section's rows came from: its own, and those of the earlier sittings a resumed run took."""
+    return section.get("runs") or [section["run"]]
+
+
+def find_section(path, key):
+    """The section record named by KEY: its run id, or its heading's time as RESULTS.md prints it ("2026-12-06 18:40",
+    with or without " UTC"). Streams the store, reading section lines only."""
+    want = key.strip()
+    heading = want if want.endswith(" UTC") else want + " UTC"
+    sections = [r for _, r in records(path, lambda raw: b'"record":"section"' in raw[:40], warn=False)
+                if r["record"] == "section"]
+    latest = [r.get("heading", r["run"]) for r in sections[-5:]]
+    found = [r for r in sections if r["run"] == want or r.get("heading") == heading]
     if not found:
-        latest = ", ".join(s.get("heading", s["run"]) for s in known[-5:])
-        raise StoreError(f"no section '{section}' in the store"
-                         + (f" (its latest: {latest})" if latest else " (it holds no section yet)"))
+        raise StoreError(f"no section '{key}' in the store"
+                         + (f" (its latest: {', '.join(latest)})" if latest else " (it holds no section yet)"))
     if len(found) > 1:
         raise StoreError(f"{len(found)} sections have the heading '{heading}': name one by the run id"
                          f" run.sh printed at its end ({', '.join(s['run'] for s in found)})")
     return found[0]
 
 
-def runs_of(records, section=None):
-    """The run records, all of them or those of one SECTION: its run id, or its heading's time as
-    RESULTS.md prints it ("2026-12-06 18:40", with or without " UTC")."""
-    runs = with_sections(records)
-    if section is None:
-        return runs
-    ids = set(sittings(find_section(records, section)))
-    return [r for r in runs if r["run"] in ids]
-
-
-def flat(record, prefix=""):
-    """A record as one level of columns: a nested object's members as "object.member"."""
-    out = {}
-    for key, value in record.items():
-        if isinstance(value, dict):
-            out.update(flat(value, f"{prefix}{key}."))
-        else:
-            out[prefix + key] = value
-    return out
-
-
-def to_csv(runs):
-    """The runs as CSV: a column per field that any of them has, in the order first seen."""
-    rows = [flat(r) for r in runs]
-    columns = list(dict.fromkeys(k for row in rows for k in row))
-    text = io.StringIO()
-    writer = csv.DictWriter(text, fieldnames=columns, lineterminator="\n")
-    writer.writeheader()
-    for row in rows:
-        writer.writerow({k: "" if v is None else v for k, v in row.items()})
-    return text.getvalue()
-
-
-def to_json(runs):
-    """The runs as one JSON array, a record a line."""
-    return "[\n" + ",\n".join(json.dumps(r, ensure_ascii=False) for r in runs) + "\n]\n"
-
-
-FORMATS = {"csv": to_csv, "json": to_json}
-
-
-def export(fmt, section, store):
-    if fmt not in FORMATS:
-        raise StoreError(f"--export takes csv or json, got '{fmt}'")
-    runs = runs_of(load(store), section)
-    if not runs:
-        if section is None:
-            print(f"run.sh: {store} holds no run record yet", file=sys.stderr)
-        else:  # its rows came from a cache whose sitting wrote to another store
-            print(f"run.sh: {store} holds no run record of that section's sittings", file=sys.stderr)
-        return "" if fmt == "csv" else "[]\n"
-    return FORMATS[fmt](runs)
-
-
-def main(argv):
-    usage = "usage: ./run.sh --export csv|json [SECTION]"
-    args = list(argv)
-    store = None
-    if "--store" in args:
-        i = args.index("--store")
-        store = args[i + 1] if i + 1 < len(args) else None
-        del args[i:i + 2]
-    if store is None or not args or args[0] != "export" or not 2 <= len(args) <= 3:
-        print(f"run.sh: {usage}", file=sys.stderr)
-        return 2
-    try:
-        text = export(args[1], args[2] if len(args) == 3 else None, store)
-    except StoreError as e:
-        print(f"run.sh: {e}", file=sys.stderr)
-        return e.code
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except BrokenPipeError:  # `| head`: the reader has what it wanted
-        sys.stderr.close()
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+def runs_of(path, ids):
+    """The run records of the sittings IDS, in the order they were written."""
+    keys = [f'"run":"{i}"'.encode() for i in ids]
+    return [r for _, r in records(path, lambda raw: any(k in raw[:80] for k in keys))
+            if r["record"] == "run" and r["run"] in ids]

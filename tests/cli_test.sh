@@ -22,11 +22,10 @@ numeric_option() {
 }
 scenarios="threads coro_timer coro_shared atomic_counter running_avg hash_collect"
 
-# The keys every binary prints: the summary column of harness/scenarios.txt's row "*".
-keys=''
-while IFS='|' read -r name _ _ _ _ _ _ summary || [ -n "$name" ]; do
-  [ "${name// /}" != '*' ] || keys=$summary
-done <harness/scenarios.txt
+# The scenarios' table, as harness/scenarios.py prints it (NAME|OPTIONS|SUMMARY KEYS), and the keys
+# every binary prints: its line "*".
+table=$(python3 harness/scenarios.py) || { echo "cli_test.sh: python3 harness/scenarios.py failed" >&2; exit 1; }
+keys=${table%%$nl*} keys=${keys#*||}
 well_formed() {  # $1 scenario, $2 N; reads $out
   local k re
   [[ $out != *$nl* && $out == "scenario=$1 "* ]] || return 1
@@ -46,8 +45,8 @@ for s in $scenarios; do
   check "$s $args reports frame bytes" eval 'has "$out" " frame_bytes=[0-9]+(\.[0-9]+)?( |$)"'
 done
 
-# Each binary as harness/scenarios.txt describes it: its summary line has the keys the table lists
-# (those of its row "*" and its own), no more, no fewer; its usage names every option run.sh passes it.
+# Each binary as harness/scenarios.py describes it: its summary line has the keys the table lists,
+# no more, no fewer; its usage names every option run.sh passes it.
 same_keys() {  # LINE KEY...: LINE's key=value words are KEY..., each once, in any order
   local line=" $1 " k
   shift
@@ -62,18 +61,17 @@ names_options() {  # USAGE OPTION...: USAGE has "[OPTION " for each
   for o; do [[ $usage == *"[$o "* ]] || return 1; done
 }
 checked=''
-while IFS='|' read -r s _ _ _ _ options _ own <&3 || [ -n "$s" ]; do
-  s=${s// /}
-  case $s in '' | '#'* | '*') continue ;; esac
+while IFS='|' read -r s options own <&3; do
+  [ "$s" != '*' ] || continue
   checked="$checked $s"
   args=10
   case " $options " in *" --sleep-ms "*) args="10 --sleep-ms 10" ;; esac
   run_cmd "$bin/$s" $args
-  check "$s: its summary's keys are the ones harness/scenarios.txt lists" eval '[ "$rc" = 0 ] && same_keys "$out" $keys $own'
+  check "$s: its summary's keys are the ones harness/scenarios.py lists" eval '[ "$rc" = 0 ] && same_keys "$out" $own'
   run_cmd "$bin/$s" --help
-  check "$s: its usage names each option harness/scenarios.txt says run.sh passes it" names_options "$out$err" $options
-done 3<harness/scenarios.txt
-check "every scenario is in harness/scenarios.txt" [ "$checked" = " $scenarios" ]
+  check "$s: its usage names each option harness/scenarios.py says run.sh passes it" names_options "$out$err" $options
+done 3<<<"$table"
+check "every scenario is in harness/scenarios.py" [ "$checked" = " $scenarios" ]
 
 # Wake-up lateness, from the timer scenarios: the latest in ms, and a 99th-percentile bound no
 # larger than it (coro_shared: its setter's timer, the only one).

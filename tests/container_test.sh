@@ -131,9 +131,16 @@ run_cmd unshare -m bash -c '
   mount -t tmpfs -o size=256k bench-full "$1" && head -c 100000 /dev/zero | tr "\0" x >"$1/RESULTS.md" && cp "$1/RESULTS.md" "$4/before" &&
     echo "$1" >fill_disk && env RESULTS="$1/RESULTS.md" TMPDIR="$3" RUNS=1 ./run.sh 10 coro_timer; rc=$?
   rm -f fill_disk; cmp -s "$1/RESULTS.md" "$4/before" && echo unchanged; exit $rc' - "$tmp/full" "$box" "$tmp/tmpdir" "$tmp"
-check "a disk that fills during the run: exit 1, naming RESULTS" exited 1 "^run.sh: cannot write .*/full/RESULTS.md \(a full disk\?\): it is left as it was"
+# The store beside it fills too: its records stay in the file the error names, and RESULTS is not
+# written, so that no section stands without its records.
+kept=$(printf '%s\n' "$err" | sed -n 's/.* could not be written to .*: they are in \(.*\), and .* is left as it was.*/\1/p')
+check "a disk that fills during the run: exit 1, naming where the records are kept and RESULTS" \
+  eval 'exited 1 "records could not be written to .*/full/results.jsonl: they are in .*, and .*/full/RESULTS.md is left as it was" && [ -s "$kept" ]'
 check "RESULTS is byte for byte as it was" has_line "$out" unchanged
 check "and the section is printed instead" has "$out" '^\| coro_timer \| - \| 10 \| 1 \|'
-check "no temp files are left" no_temp_files
+check "the kept file holds the run's records, the section's last" \
+  [ "$(python3 -c 'import json, sys; print(" ".join(json.loads(l)["record"] for l in open(sys.argv[1])))' "$kept")" = "run section" ]
+rm -rf "${kept%/records}"
+check "no other temp files are left" no_temp_files
 
 finish

@@ -113,10 +113,15 @@ renders_again() {
 }
 # no_temp_files: run.sh left nothing in its TMPDIR.
 no_temp_files() { [ -z "$(ls -A "$tmp/tmpdir")" ]; }
-# lib FUNCTION ARGS...: one of run.sh's functions, run.sh sourced in a subshell.
-lib() { (. ./run.sh && "$@"); }
-# render CALL: a Python expression over harness/render.py's functions (the table's cells), its value.
-render() { python3 -c 'import sys; sys.path.insert(0, "harness"); import render; print(eval(sys.argv[1], vars(render)))' "$1"; }
+# peerlib FUNCTION ARGS...: one of peers/lib.sh's functions, as the harness calls them.
+peerlib() { bash peers/lib.sh "$@"; }
+# check_published FILE: a write-up's data file checked as --replicate checks it: its problems, a line
+# each; fails when it has one.
+check_published() {
+  python3 -B -c 'import sys; sys.path.insert(0, "harness"); import replicate
+problems, _ = replicate.check(sys.argv[1], open(sys.argv[1], encoding="utf-8", newline="").read())
+print("\n".join(problems)); sys.exit(1 if problems else 0)' "$1"
+}
 
 # bad_case REGEX [VAR=VALUE...] COMMAND...: bench refuses COMMAND with exit 2, saying REGEX on
 # stderr, and leaves RESULTS as $tmp/before holds it (and `untouched`, which a test may redefine).

@@ -137,16 +137,7 @@ check "and only that one" [ "$(grep -c 'data-alive="no"' "$chart")" -eq 1 ]
 check "the key explains the hatching" grep -q 'not all N alive at once' "$chart"
 check "atomic_counter rows show hits/s, no alive cell" [ "$(cells atomic_counter "go 1.19.8")" = "-;-;100" ]
 check "the section states the rule" has "$(last_section)" '^- spawn s: ours, from the first spawn until every task waited .*; a peer, until its spawn loop returned'
-check "spawn_s prefers our waiting_ms" [ "$(render 'spawn_s("scenario=x spawn_ms=10 waiting_ms=1500")')" = 1.50 ]
-check "alive_cell: ours, every task waiting before the sleep ended" \
-  [ "$(render 'alive_cell("scenario=coro_timer n=5 sleep_ms=100 spawn_ms=50 waiting_ms=99 ended_at_spawn=0")')" = yes ]
-check "alive_cell: our waiting_ms, not spawn_ms, is held against the sleep" \
-  [ "$(render 'alive_cell("scenario=coro_timer n=5 sleep_ms=100 spawn_ms=50 waiting_ms=150 ended_at_spawn=0")')" = "yes; spawning outlasted the sleep" ]
-check "alive_cell: a spawn in fractions of a ms counts too" \
-  [ "$(render 'alive_cell("scenario=coro_timer n=5 sleep_ms=100 spawn_ms=100.5 ended_at_spawn=0")')" = "yes; spawning outlasted the sleep" ]
-check "spawn_s: a value that is no number is shown as such" [ "$(render 'spawn_s("scenario=x spawn_ms=abc")')" = "? abc" ]
-check "alive_cell: a value that is no count is shown, not trusted" \
-  [ "$(render 'alive_cell("scenario=coro_timer n=5 sleep_ms=100 spawn_ms=50 ended_at_spawn=x")')" = "? ended_at_spawn=x" ]
+# The spawn and all-alive cells, and bytes/task: tests/test_harness.py.
 
 # 3. crates.io unreachable: the Rust peers build offline from Debian's crate sources, through a
 # config in the build copy only.
@@ -242,7 +233,7 @@ check "the stopped program got SIGTERM" [ -f slow.stopped ]
 check "its second run at N is skipped" ran go-coro_timer 10 1
 check "the other peers still ran" has "$(table_rows)" '^\| coro_timer \| node 20.0.0 \| [^|]+ \| 10 \| [^|]+ \| [0-9]'
 check "the section states the limit" has "$(last_section)" '^- coro_timer: a run is stopped after 1 s \(PEER_TIMEOUT\)$'
-# The default limit's arithmetic: tests/harness_test.sh (harness/plan.py).
+# The default limit's arithmetic: tests/test_harness.py (test_the_default_time_limit).
 
 # 7. JDK 21: the virtual-thread peers are built and run.
 echo 21.0.4 >jdk
@@ -499,6 +490,10 @@ bad_case "--peers is given twice" ./run.sh --peers --sweep --peers coro_timer
 bad_case "PEERS_INSTALL must be auto or no" PEERS_INSTALL=yes ./run.sh --peers 10
 bad_case "PEERS_CARGO must be auto, crates-io or debian" PEERS_CARGO=maybe ./run.sh --peers 10
 bad_case "PEERS_BUILD must be outside this tree" PEERS_BUILD="$box/build" ./run.sh --peers 10
+touch "$tmp/a-file"
+bench RUNS=1 PEERS=go PEERS_BUILD="$tmp/a-file/pb" ./run.sh --peers 10 coro_timer
+check "a PEERS_BUILD that cannot be made is one line naming the failed call, exit 1, RESULTS untouched" \
+  eval 'exited 1 "^run.sh: makedirs failed: Not a directory [(]$tmp/a-file/pb" && [ "$(printf "%s\n" "$err" | grep -c .)" -le 3 ] && cmp -s "$res" "$tmp/before"'
 bad_case "PEERS: unknown runtime 'rust'" PEERS="go rust" ./run.sh --peers 10
 bad_case "PEER_TIMEOUT must be a whole number of seconds >= 1, got '0'" PEER_TIMEOUT=0 ./run.sh --peers 10
 bad_case "PEER_TIMEOUT must be a whole number of seconds >= 1, got '1.5'" PEER_TIMEOUT=1.5 ./run.sh --peers 10
@@ -507,25 +502,25 @@ check "--help shows the --peers usage" has "$out" '^       ./run.sh --peers N \[
 check "--help names PEERS_BUILD" has "$out" '^  PEERS_BUILD='
 
 # 11. The pure helpers, and bash 3.2 / BSD rules in run.sh.
-check "per_task: (RSS − base) × 1024 / N" [ "$(render 'cell("per_task", Run("0", "0", "0", "2048", "-", "-", "x=1"), "-", 1000, "1024", False)')" = "1048.6" ]
 printf '[[package]]\nname = "tokio-macros"\nversion = "1.7.0"\n\n[[package]]\nname = "tokio"\nversion = "1.24.2"\n' >"$tmp/lock"
-check "lock_version reads the resolved crate, not a prefix of its name" [ "$(lib lock_version "$tmp/lock" tokio)" = "1.24.2" ]
-check "first_version: node" [ "$(lib first_version v20.20.2)" = "20.20.2" ]
-check "first_version: java" [ "$(lib first_version 'openjdk version "17.0.15" 2025-04-15')" = "17.0.15" ]
-# .ci/run sources peers/peers.sh alone, under set -u, for the crates a fresh machine needs.
-check "peers/peers.sh sourced alone under set -u lists the crate packages" \
-  has "$(bash -c 'set -euo pipefail; . peers/peers.sh; crate_packages' 2>&1)" '^librust-tokio-dev$'
+check "lock_version reads the resolved crate, not a prefix of its name" [ "$(peerlib lock_version "$tmp/lock" tokio)" = "1.24.2" ]
+check "first_version: node" [ "$(peerlib first_version v20.20.2)" = "20.20.2" ]
+check "first_version: java" [ "$(peerlib first_version 'openjdk version "17.0.15" 2025-04-15')" = "17.0.15" ]
+# .ci/run asks peers/lib.sh for the crates a fresh machine needs.
+check "peers/lib.sh lists the crate packages" has "$(peerlib crate_packages 2>&1)" '^librust-tokio-dev$'
 # Every group the descriptors' programs name has its runtime line and a build function; every
 # toolchain of those, a detect function and a toolchain line.
 tables_complete() (
-  . ./run.sh || exit 1
-  for g in $(printf '%s\n' "$catalogue_tab" | awk -F '\t' '$3 != "ours" { print $3 }' | sort -u); do
-    [ -n "$(toolchain_of "$g")" ] || { echo "  # $g: no family_runtime line"; exit 1; }
+  . peers/lib.sh || exit 1
+  tables | awk '/^@@ /{ part = $2; next } part == "programs" { split($0, f, / *[|] */); if (f[3] != "ours") print f[3] }' | sort -u >"$tmp/groups"
+  while read -r g; do
+    t=$(printf '%s' "$group_lines" | awk -F ' *[|] *' -v g="$g" '$1 == g { print $3 }')
+    [ -n "$t" ] || { echo "  # $g: no family_runtime line"; exit 1; }
     [ "$(type -t "build_$g")" = function ] || { echo "  # $g: no build_$g"; exit 1; }
-  done
-  for t in $(groups_column 3 | sort -u); do
+  done <"$tmp/groups"
+  for t in $(printf '%s' "$group_lines" | awk -F ' *[|] *' '{ print $3 }' | sort -u); do
     [ "$(type -t "detect_$t")" = function ] || { echo "  # $t: no detect_$t"; exit 1; }
-    [ -n "$(peer_toolchains | awk -v t="$t" '$1 == t')" ] || { echo "  # $t: no family_toolchain line"; exit 1; }
+    [ -n "$(printf '%s' "$toolchain_lines" | awk -v t="$t" '$1 == t')" ] || { echo "  # $t: no family_toolchain line"; exit 1; }
   done
 )
 # 8e. PEERS_PATCH: the Rust peers built against crate sources, a copy per set, beside the unpatched.
@@ -549,16 +544,16 @@ check "each set's rows beside the unpatched ones, the version from the build's C
 check "the set's patch is in the build copy's Cargo.toml only" \
   eval 'grep -qx "tokio = { path = \"$tmp/src/tokio-a\" }" "$pb/rust/rust-tokio@1/Cargo.toml" && cmp -s peers/rust-tokio/Cargo.toml "$tmp/tokio.toml.before"'
 check "the patched lock holds each crate at its source's version" \
-  eval '[ "$(lib lock_version "$pb/rust/rust-tokio@1/Cargo.lock" pin-project-lite)" = 0.2.15 ] && [ "$(lib lock_version "$pb/rust/rust-tokio@2/Cargo.lock" tokio)" = 1.53.1 ]'
+  eval '[ "$(peerlib lock_version "$pb/rust/rust-tokio@1/Cargo.lock" pin-project-lite)" = 0.2.15 ] && [ "$(peerlib lock_version "$pb/rust/rust-tokio@2/Cargo.lock" tokio)" = 1.53.1 ]'
 check "rayon, which uses no tokio, is not built against it, and the notes say so" \
   eval '[ "$(rows_of running_avg | grep -c rayon)" -eq 2 ] && has "$sec" "^- PEERS_PATCH set 1: the rust rayon peers use no tokio"'
 check "no path of the sources in the section" eval '! has_text "$sec" "$tmp/src"'
 echo '# a local change' >>"$tmp/src/tokio-b/Cargo.toml"
 check "a checkout that differs from its commit is labelled COMMIT-dirty" \
-  [ "$(PEERS_PATCH="tokio=$tmp/src/tokio-b" lib eval 'patch_settings && patch_label 1 tokio')" = "(patched, $b_commit-dirty)" ]
+  [ "$(patch_sets="tokio=$tmp/src/tokio-b" peerlib patch_label 1 tokio)" = "(patched, $b_commit-dirty)" ]
 git init -q "$tmp/src"
 check "a crate inside another repository's tree, not tracked there, gets no commit" \
-  [ "$(PEERS_PATCH="tokio=$tmp/src/tokio-a" lib eval 'patch_settings && patch_label 1 tokio')" = "(patched)" ]
+  [ "$(patch_sets="tokio=$tmp/src/tokio-a" peerlib patch_label 1 tokio)" = "(patched)" ]
 bench RUNS=1 SLEEP_MS=50 PEERS=tokio PEERS_PATCH="tokio=$tmp/src/tokio-dropped" ./run.sh --peers 10 coro_timer
 check "a patch cargo did not use fails that build, loudly, in its rows" \
   [ "$(table_rows | grep -c 'build failed: error: patch not used: tokio 1.40.0 (PEERS_PATCH set 1), cargo resolved tokio 1.99.0 (log: ')" -eq 3 ]
@@ -572,6 +567,11 @@ bad_case "PEERS_PATCH: .* holds no crate tokio \(its Cargo.toml's package is pin
 bad_case "PEERS_PATCH: no directory /nonexistent for tokio" PEERS_PATCH="tokio=/nonexistent" ./run.sh --peers 10 coro_timer
 bad_case "PEERS_PATCH: 'tokio' is not CRATE=DIRECTORY" PEERS_PATCH="tokio" ./run.sh --peers 10 coro_timer
 bad_case "PEERS_PATCH: a set names tokio twice" PEERS_PATCH="tokio=$tmp/src/tokio-a tokio=$tmp/src/tokio-b" ./run.sh --peers 10 coro_timer
+here=$PWD
+cd "$tmp/src" && bench PEERS=tokio PEERS_PATCH="tokio=tokio-a" "$here/run.sh" --plan --peers 10 coro_timer
+cd "$here" || exit 1
+check "a relative PEERS_PATCH directory is taken from where run.sh was started" \
+  eval '[ "$rc" = 0 ] && has "$out" " tokio-coro_timer@1 "'
 # 8f. PEERS_DOTNET: the C# peers built again for another .NET, a copy per version, beside .NET 10's.
 bench RUNS=1 SLEEP_MS=50 PEERS="csharp csharp-aot tokio" PEERS_PATCH="tokio=$tmp/src/tokio-a pin-project-lite=$tmp/src/ppl" \
   PEERS_DOTNET=9.0 ./run.sh --peers 10 coro_timer
@@ -613,12 +613,13 @@ tokio_shape() {
 check "every tokio peer builds its multi-thread runtime as #[tokio::main] would, without the macros feature" tokio_shape
 
 check "each program's group has its runtime line and build function, each toolchain its detect" tables_complete
-bash32_clean() {
-  ! grep -n -E 'mapfile|readarray|declare -[An]|local -n|,,\}|\^\^\}|&>>|\|&|wait -n|EPOCHREALTIME|date \+%N|nproc|sed -i|[A-Za-z_]=\(' "$repo/run.sh" "$repo/peers/peers.sh" "$repo/peers/replicate.sh" "$repo"/peers/*/runtimes.sh "$repo/tests/lib.sh"
+bash32_clean() {  # grep's 1: no line matched (2: a file it was given is missing)
+  grep -n -E 'mapfile|readarray|declare -[An]|local -n|,,\}|\^\^\}|&>>|\|&|wait -n|EPOCHREALTIME|date \+%N|nproc|sed -i|[A-Za-z_]=\(' "$repo/run.sh" "$repo/peers/lib.sh" "$repo"/peers/*/runtimes.sh "$repo/tests/lib.sh"
+  [ $? -eq 1 ]
 }
-check "run.sh, peers/peers.sh, the descriptors, peers/replicate.sh and tests/lib.sh use nothing bash 3.2 or BSD tools lack" bash32_clean
+check "run.sh, peers/lib.sh, the descriptors and tests/lib.sh use nothing bash 3.2 or BSD tools lack" bash32_clean
 
-# 12. A runtime added the way peers/peers.sh's recipe says: a folder with its descriptor, in the
+# 12. A runtime added the way peers/README.md says ("Adding a runtime"): a folder with its descriptor, in the
 # sandbox's copy. Nothing else has to know it: PEERS accepts it, --plan lists it with its knob, and a
 # run gives its rows, threads cells, version, chart suffix and Threads line.
 mkdir -p peers/zeta

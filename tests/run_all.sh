@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs each argument, a Catch2 binary or a shell test (*.sh), then prints one line "N passed, M
+# Runs each argument, a Catch2 binary, a shell test (*.sh) or Python's unittest (*.py), then prints one line "N passed, M
 # failed" counting test cases (Catch2's own report plus the shell tests' counts) and the time taken.
 # Every line a test prints is shown as it comes, after the test's file name: a shell test's checks,
 # a Catch2 binary's test cases with their durations (-d yes). TEST_JOBS files run at once (default:
@@ -36,6 +36,16 @@ run_one() {
       p=$(echo "$last" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
       f=$(echo "$last" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
       if [ -z "$p" ]; then p=0; f=1; echo "$name: no summary line (exit $rc)"; fi
+      if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi ;;
+    *.py)
+      # Python's unittest: "Ran N tests", then "OK" or "FAILED (failures=F, errors=E)".
+      name=${t##*/}
+      shown "$name" python3 -B -m unittest -v "$t"
+      read -r rc <"$dir/$name.rc"
+      p=$(sed -n 's/^Ran \([0-9]*\) tests\{0,1\} in .*/\1/p' "$dir/$name.log")
+      f=$(sed -n 's/^FAILED (\(.*\))$/\1/p' "$dir/$name.log" | tr ',' '\n' | sed -n 's/.*=\([0-9]*\)$/\1/p' | awk '{ s += $1 } END { print s + 0 }')
+      if [ -z "$p" ]; then p=0; f=1; echo "$name: no unittest summary (exit $rc)"; fi
+      p=$((p - f))
       if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi ;;
     *)
       name=${t#tests/build/}

@@ -123,33 +123,6 @@ rm -f args.log
 bench RUNS=1 MODE=once START=eager ./run.sh 10 coro_timer
 check "a variable of a scenario that does not run is left out of the heading" has "$(last_section)" '^## .* UTC — N=10, RUNS=1$'
 
-# The scoreboard's window of AvgRSS: the samples from the end of spawning to the poll that saw the
-# target, timed by /proc/uptime when the sampler could read it, else 100 ms apart.
-printf '100 1000.00\n200 1000.10\n300 1000.20\n400 1000.30\n' >"$tmp/samples.up"
-printf '100\n200\n300\n400\n' >"$tmp/samples.plain"
-check "samples_kib: the mean of every sample, and of those from spawn_ms to reached_ms by their uptime" \
-  [ "$(lib samples_kib "$tmp/samples.up" "scenario=x spawn_ms=100 reached_ms=250")" = "250 250" ]
-check "samples_kib: 100 ms a sample without it" [ "$(lib samples_kib "$tmp/samples.plain" "scenario=x spawn_ms=50 reached_ms=300")" = "250 300" ]
-check "samples_kib: our waiting_ms is where spawning ended" [ "$(lib samples_kib "$tmp/samples.up" "scenario=x spawn_ms=0 waiting_ms=300 reached_ms=400")" = "250 400" ]
-check "samples_kib: no window without reached_ms" [ "$(lib samples_kib "$tmp/samples.up" "scenario=x spawn_ms=100")" = "250 -" ]
-check "samples_kib: a window in fractions of a ms holds the whole ms inside it" [ "$(lib samples_kib "$tmp/samples.up" "scenario=x spawn_ms=99.5 reached_ms=200.9")" = "250 250" ]
-check "samples_kib: a mean half-way rounds to even, as printf does" [ "$(printf '1\n4\n' | lib samples_kib /dev/stdin x)" = "2 -" ]
-check "samples_kib: nothing without a sample" [ "$(lib samples_kib /dev/null "scenario=x spawn_ms=100 reached_ms=250")" = "- -" ]
-# The helpers run.sh calls on every run instead of a process (dirname, sed, awk).
-check "dir_of_to: as dirname" [ "$(lib eval 'for p in a/b/c /top /x/y x; do dir_of_to d "$p"; printf "%s;" "$d"; done')" = "a/b;/;/x;.;" ]
-printf 'one\ntwo' >"$tmp/two_lines"
-check "prefixed: each line after the prefix, the last without its newline too" [ "$(lib prefixed '- ' "$tmp/two_lines" "$tmp/two_lines")" = "- one${nl}- two${nl}- one${nl}- two" ]
-check "tenths_to: as %.1f rounds, a tie to the even digit" [ "$(lib eval 'for k in 24641012 1572864 104858 0; do tenths_to v "$k" 1048576; printf "%s;" "$v"; done; tenths_to v 256 1024; echo "$v"')" = "23.5;1.5;0.1;0.0;0.2" ]
-# A plan line is read by its names, in any order; "-" is empty where a command takes the value.
-t=$'\t'
-check "read_config: by name, in any order, an = inside a value kept, - empty for args, env, limit" \
-  [ "$(lib eval "read_config 'flags=first${t}env=A=B C=D${t}args=-${t}limit=-${t}kind=row${t}scenario=x${t}group=go${t}n=5${t}threads=-'"'; printf "%s|" "$kind" "$s" "$g" "$n" "$tcell" "$args" "$env" "$limit" "$flags"')" = "row|x|go|5|-||A=B C=D||first|" ]
-run_cmd lib eval "read_config 'kind=row${t}scenario=x${t}group=go${t}colour=red'"
-check "read_config: a field run.sh does not know is refused, exit 1, naming it" eval '[ "$rc" -eq 1 ] && has_text "$err" "does not know: colour=red"'
-run_cmd lib eval "read_config 'scenario=x${t}group=go'"
-check "read_config: a line without its kind is refused, exit 1" eval '[ "$rc" -eq 1 ] && has_text "$err" "without its kind"'
-check "cpus_in_to: a CPU list's count" [ "$(lib eval 'cpus_in_to a 0-3,8,10-11; cpus_in_to b 0; echo "$a $b"')" = "7 1" ]
-
 # 2. A failing scenario gets a row saying why; the others still run.
 touch fail_threads
 bench RUNS=1 ./run.sh 10
@@ -177,36 +150,7 @@ interrupt() { # interrupt SIGNAL EXPECTED_STATUS
 interrupt TERM 143
 interrupt INT 130
 
-# 4. The two time parsers read their exact formats; a missing label is named.
-cat >"$tmp/macos" <<'EOF'
-spawning 1000000 tasks
-        5.01 real         0.28 user         0.05 sys
-            67371008  maximum resident set size
-                   0  average shared memory size
-               16470  page reclaims
-                   0  page faults
-                  43  involuntary context switches
-            66830336  peak memory footprint
-EOF
-gnu_sample() { # gnu_sample ELAPSED
-  printf 'spawning 1000000 tasks\nCommand exited with non-zero status 1\n'
-  printf '\tCommand being timed: "./coro_timer 1000000"\n\tUser time (seconds): 0.28\n\tSystem time (seconds): 0.05\n'
-  printf '\tPercent of CPU this job got: 6%%\n\tElapsed (wall clock) time (h:mm:ss or m:ss): %s\n' "$1"
-  printf '\tAverage shared text size (kbytes): 0\n\tMaximum resident set size (kbytes): 65420\n\tExit status: 1\n'
-}
-gnu_sample 0:05.01 >"$tmp/gnu"
-gnu_sample 1:02:03.5 >"$tmp/gnu_long"
-grep -v Maximum "$tmp/gnu" >"$tmp/gnu_no_rss"
-check "macOS time -l: seconds, and bytes become KiB" [ "$(lib parse_macos_time "$tmp/macos")" = "5.01 0.28 0.05 65792" ]
-check "GNU time -v: m:ss.ss" [ "$(lib parse_gnu_time "$tmp/gnu")" = "5.010 0.28 0.05 65420" ]
-check "GNU time -v: h:mm:ss" [ "$(lib parse_gnu_time "$tmp/gnu_long")" = "3723.500 0.28 0.05 65420" ]
-run_cmd lib parse_gnu_time "$tmp/gnu_no_rss"
-check "a missing label fails" [ "$rc" -eq 1 ]
-check "the missing label is named" has "$out" 'Maximum resident set size \(kbytes\)'
-sed 's/ 0:05[.]01$/ 0:x5.01/' "$tmp/gnu" >"$tmp/gnu_bad_wall"
-run_cmd lib parse_gnu_time "$tmp/gnu_bad_wall"
-check "an unreadable wall time fails, naming it" eval '[ "$rc" -eq 1 ] && has_text "$out" "unreadable wall time: 0:x5.01"'
-check "the binary's last stderr line stops before time's report" [ "$(lib last_error "$tmp/gnu")" = "spawning 1000000 tasks" ]
+# 4. The time parsers, the samples' means and the figures: tests/test_harness.py, on tests/data/.
 
 # --plan's estimate, the one a finished run sets beside its time.
 bench RUNS=2 SLEEP_MS=2000 ./run.sh --plan 1000000 coro_timer
@@ -221,6 +165,11 @@ cp "$res" "$tmp/before"
 bad_case "N must be" ./run.sh abc
 bad_case "N must be >= 1, got '0'" ./run.sh 0
 bad_case "N must be >= 1, got '000'" ./run.sh 000
+bad_case "N must be a whole number >= 1 [(]digits only[)], got '²'" ./run.sh ²
+bad_case "RUNS must be a whole number >= 1 [(]digits only[)], got '٣'" RUNS=٣ ./run.sh 10
+bench ./run.sh "$(printf '9%.0s' $(seq 5000))"
+check "an N of 5,000 digits exits 2 saying it is too large, in one short line" \
+  eval 'exited 2 "^run.sh: N is too large: 9{27}[.][.][.] [(]run.sh takes at most" && [ ${#err} -lt 120 ]'
 bad_case "N is too large: 99999999999999999999 [(]run.sh takes at most 999999999999999999[)]" ./run.sh 99999999999999999999
 bad_case "RUNS is too large" RUNS=1000000000000000000 ./run.sh 10
 printf '# Results\n' >RESULTS.md  # the sandbox's tracked RESULTS.md, which an empty RESULTS must not touch
@@ -235,7 +184,7 @@ bad_case "THREADS must be" THREADS=-1 ./run.sh 10
 bad_case "THREADS must be" THREADS="1 x" ./run.sh 10
 bad_case "THREADS must be" THREADS="2 1025" ./run.sh 10
 bad_case "SLEEP_MS must be" SLEEP_MS=1.5 ./run.sh 10
-bad_case "unknown option '--fast' [(]allowed: --plan, --sweep, --peers, --replicate [[]NAME [[]--quick[]][]], --export, --render, --help;" ./run.sh --fast 10
+bad_case "unknown option '--fast' [(]allowed: --plan, --sweep, --peers, --replicate [[]NAME [[]--quick[]][]], --export, --render, --check-store, --help;" ./run.sh --fast 10
 bad_case "HITS must be a whole number from 1 to 9007199254740991, got '0'" HITS=0 ./run.sh 10
 bad_case "HITS must be a whole number" HITS=9007199254740992 ./run.sh 10
 bad_case "MODE must be loop or once, got 'twice'" MODE=twice ./run.sh 10
@@ -278,8 +227,10 @@ mkdir -p "$tmp/cdir" && touch "$tmp/cdir/charts"
 bad_case "charts go in .*/cdir/charts, which is not a directory" RESULTS="$tmp/cdir/RESULTS.md" ./run.sh --sweep coro_timer
 check "none of them ran anything" [ ! -e args.log ]
 
-# 5c. One run.sh at a time: a second one refuses, naming the first; a lock whose owner is gone is
-# taken over; --help and bad arguments never touch it.
+# 5c. One run.sh at a time: a second one refuses, naming the first; the lock is an flock, which the
+# kernel gives back when its holders end, however they end, the program run.sh measures among them;
+# a lock directory of a run.sh from before the flock still counts while its owner runs; --help and
+# bad arguments never touch the lock.
 touch slow_coro_timer
 rm -f args.log slow.pid
 env RESULTS="$res" TMPDIR="$tmp/tmpdir" RUNS=1 ./run.sh 10 coro_timer >/dev/null 2>&1 &
@@ -288,24 +239,49 @@ i=0
 while [ ! -s slow.pid ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done  # at most a minute
 bench RUNS=1 ./run.sh 10 coro_shared
 check "a second run.sh refuses with exit 2, naming the first one's pid and command line" \
-  exited 2 "^run.sh: another run.sh is measuring on this machine \(pid $first: ./run.sh 10 coro_timer\)"
+  exited 2 "^run.sh: another run.sh is measuring on this machine \(pid [0-9]+: ./run.sh 10 coro_timer\)"
 check "and ran nothing" eval '[ -s args.log ] && ! grep -q "^coro_shared" args.log'
-check "the lock is the test's own (BENCH_TEST_LOCK), not the machine's" [ -s "$BENCH_TEST_LOCK/owner" ]
+check "the lock is the test's own (BENCH_TEST_LOCK), not the machine's" [ -s "$BENCH_TEST_LOCK.flock" ]
+check "and any user's run.sh can open it, whatever the umask" [ "$(stat -c %a "$BENCH_TEST_LOCK.flock")" = 666 ]
 bench ./run.sh --help
 check "--help does not wait for the lock" [ "$rc" -eq 0 ]
 bench ./run.sh 0
 check "a bad argument is refused for what it is, not for the lock" exited 2 "N must be"
-check "neither touched the lock" [ "$(cut -d' ' -f1 "$BENCH_TEST_LOCK/owner")" = "$first" ]
-kill -TERM "$first"
-wait "$first"
-rm -f slow_coro_timer slow.pid
-check "the first run.sh, stopped, gives the lock back" [ ! -e "$BENCH_TEST_LOCK" ]
-mkdir "$BENCH_TEST_LOCK" && echo "999999 ./run.sh --peers 1000000" >"$BENCH_TEST_LOCK/owner"
+# A run.sh killed outright leaves the program it measured running, which holds the lock on.
+kill -KILL "$first"
+wait "$first" 2>/dev/null
+bench RUNS=1 ./run.sh 10 coro_shared
+check "a run.sh killed with SIGKILL: the program it left running still holds the lock" \
+  exited 2 "^run.sh: another run.sh is measuring on this machine"
+# Its process group: /usr/bin/time, the program and what the program started (its sleep).
+kill -TERM -- "-$(ps -o pgid= -p "$(cat slow.pid)" | tr -d ' ')"
+i=0
+while kill -0 "$(cat slow.pid)" 2>/dev/null && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+rm -f slow_coro_timer slow.pid slow.stopped
 bench RUNS=1 ./run.sh 10 coro_timer
-check "a lock left by a run that no longer runs is taken over, with a note" \
-  exited 0 "the lock .* was left by a run.sh that no longer runs \(pid 999999\); taking it over"
-check "and given back at the end" [ ! -e "$BENCH_TEST_LOCK" ]
+check "once that program has ended, the lock is free: nothing is ever stale" [ "$rc" -eq 0 ]
+rm -rf "$tmp/tmpdir"/run_sh.*  # what the run.sh killed with SIGKILL could not remove
+(exec -a "bash ./run.sh" sleep 30) &
+old_run=$!
+mkdir "$BENCH_TEST_LOCK" && echo "$old_run ./run.sh --peers 1000000" >"$BENCH_TEST_LOCK/owner"
+bench RUNS=1 ./run.sh 10 coro_timer
+kill "$old_run"
+check "a run.sh from before the flock, still running (its lock directory), is waited for: refused" \
+  exited 2 "another run.sh is measuring on this machine \(pid $old_run: ./run.sh --peers 1000000\)"
+echo "999999 ./run.sh --peers 1000000" >"$BENCH_TEST_LOCK/owner"
+bench RUNS=1 ./run.sh 10 coro_timer
+check "and one whose owner no longer runs is no lock" [ "$rc" -eq 0 ]
+rm -rf "$BENCH_TEST_LOCK"
 cp "$res" "$tmp/before"
+
+# 5d. Output does not depend on the locale or on Python's idea of the terminal's encoding: a heading
+# with "—" in it comes out whole.
+bench PYTHONUTF8=0 PYTHONIOENCODING=ascii LANG=C LC_ALL=C RUNS=1 ./run.sh 10 coro_timer
+check "with PYTHONIOENCODING=ascii and the C locale, the section is written and printed whole" \
+  eval '[ "$rc" -eq 0 ] && has "$out" "^## .* UTC — N=10, RUNS=1$" && has "$(last_section)" "^## .* UTC — N=10, RUNS=1$"'
+id=$(printf '%s\n' "$err" | sed -n 's/^run.sh: appended to .*(run \(.*\))$/\1/p')
+bench PYTHONIOENCODING=ascii ./run.sh --render "$id"
+check "and --render with it" eval '[ "$rc" -eq 0 ] && has "$out" "^## .* UTC — N=10, RUNS=1$"'
 
 # 6. THREAD_CAP caps the threads scenario only, and its row says so.
 rm -f args.log
@@ -424,8 +400,8 @@ printf '%s\n' '{"record":"section","run":"c","heading":"2001-01-01 10:01 UTC"}' 
 cp "$res" "$tmp/before"
 bad_case "2 sections have the heading '2001-01-01 10:01 UTC': name one by the run id run.sh printed at its end \(b, c\)" STORE="$tmp/two.jsonl" ./run.sh --export csv "2001-01-01 10:01 UTC"
 bad_case "no section '2001-01-01 00:00' in the store \(its latest: " STORE="$store" ./run.sh --export csv "2001-01-01 00:00"
-bad_case "--export takes csv or json, got 'xml'" STORE="$store" ./run.sh --export xml
-bad_case "usage: ./run.sh --export csv\|json \[SECTION\]" STORE="$store" ./run.sh --export
+bad_case "--export takes csv, json or md, got 'xml'" STORE="$store" ./run.sh --export xml
+bad_case "usage: ./run.sh --export csv\|json\|md \[SECTION\]" STORE="$store" ./run.sh --export
 bad_case "no store at .*/none.jsonl" STORE="$tmp/none.jsonl" ./run.sh --export csv
 bad_case "--export comes first, alone" ./run.sh --plan --export csv
 bad_case "--render comes first, alone" ./run.sh 10 --render x
@@ -434,22 +410,19 @@ bad_case "usage: ./run.sh --render SECTION" ./run.sh --render a b
 bad_case "no section 'nowhere' in the store" STORE="$store" ./run.sh --render nowhere
 printf '{"record":"run","run":"x"}\n{"record":"run","run":"x",' >"$tmp/cut.jsonl"
 bench STORE="$tmp/cut.jsonl" ./run.sh --export json
-check "a last record cut short (a kill mid-write) is left out" eval '[ "$rc" -eq 0 ] && [ "$(printf "%s\n" "$out" | grep -c "\"run\": \"x\"")" -eq 1 ]'
-printf '{"record":"run",\n{"record":"run","run":"x"}\n' >"$tmp/broken.jsonl"
+check "a last record cut short (a kill mid-write) is passed over, and said" \
+  eval '[ "$rc" -eq 0 ] && [ "$(printf "%s\n" "$out" | grep -c "\"run\": \"x\"")" -eq 1 ] && has "$err" "cut.jsonl:2: passed over: not a JSON record"'
+printf '{"record":"run",\n<<<<<<< HEAD\n{"record":"run","run":"x"}\n' >"$tmp/broken.jsonl"
 bench STORE="$tmp/broken.jsonl" ./run.sh --export json
-check "a broken record inside the store is an error naming its line" exited 1 "broken.jsonl:1: not a JSON record"
+check "a bad line inside the store (a merge marker) is named and passed over; the rest is exported" \
+  eval '[ "$rc" -eq 0 ] && has "$err" "broken.jsonl:2: passed over: not a JSON record" && has "$out" "\"run\": \"x\""'
+bad_case "the store /dev/full is not a regular file" STORE=/dev/full ./run.sh --export json
 rm -f args.log
 bad_case "STORE is empty: unset it" STORE= ./run.sh 10
 bad_case "STORE must be a regular file \(or absent\), and .*/results_dir is not one" STORE="$tmp/results_dir" ./run.sh 10
 bad_case "STORE and RESULTS are one file" STORE="$res" ./run.sh 10
 bad_case "STORE and RESULTS are one file" STORE="$tmp/./RESULTS.md" ./run.sh 10
 check "none of them ran anything" [ ! -e args.log ]
-check "json_str_to: quotes, backslashes and tabs escaped, other control characters dropped" \
-  [ "$(lib eval 'json_str_to v "a\"b\\c$tab$(printf "\001")d"; echo "$v"')" = '"a\"b\\c\td"' ]
-check "json_str_to: valid UTF-8 kept, every stray byte a U+FFFD" \
-  [ "$(LC_ALL=C lib eval 'json_str_to v "$(printf "caf\303\251 \377 \342\200\223 \355\240\200")"; echo "$v"')" = "\"$(printf 'caf\303\251 \357\277\275 \342\200\223 \357\277\275\357\277\275\357\277\275')\"" ]
-check "utc_to: the civil date of an epoch, leap days too" \
-  [ "$(lib eval 'utc_to a 0; utc_to b 951782400; utc_to c 4102444799; echo "$a $b $c"')" = "1970-01-01T00:00:00Z 2000-02-29T00:00:00Z 2099-12-31T23:59:59Z" ]
 # Whatever a program prints, every record is valid JSON in strict UTF-8: a stray byte, quotes,
 # backslashes and tabs on stderr and in its summary line.
 mv coro_shared coro_shared.real
@@ -470,67 +443,49 @@ rs = [json.loads(line) for line in open(sys.argv[1], "rb").read().decode("utf-8"
 print(rs[-4]["summary"]["odd"], rs[-4]["summary"]["byte"], rs[-2]["failure"])' "$store")" = "\"a\\b\" $(printf '\357\277\275') failed (exit 1): bad $(printf '\357\277\275') \"q\" \\ x	t" ]
 printf '{"record":"run","run":"cut",' >>"$store"
 bench STORE="$store" RUNS=1 ./run.sh 10 coro_timer
-check "a record cut short at the store's end is dropped, said, and the next appended whole" \
-  eval '[ "$rc" -eq 0 ] && has "$err" "ended in a record cut short .*: dropped it$" && [ "$(records "r[\"run\"]" | grep -c cut)" -eq 0 ]'
-check "time_json_to: every figure of GNU time -v, none of the program's stderr" \
-  [ "$(lib eval "time_json_to v '$tmp/gnu'; echo \"\$v\"")" = '{"User time (seconds)":0.28,"System time (seconds)":0.05,"Percent of CPU this job got":"6%","Elapsed (wall clock) time (h:mm:ss or m:ss)":"0:05.01","Average shared text size (kbytes)":0,"Maximum resident set size (kbytes)":65420,"Exit status":1}' ]
-check "time_json_to: and of BSD time -l" \
-  [ "$(lib eval "time_json_to v '$tmp/macos'; echo \"\$v\"")" = '{"maximum resident set size":67371008,"average shared memory size":0,"page reclaims":16470,"page faults":0,"involuntary context switches":43,"peak memory footprint":66830336}' ]
-
-# 9. The table from the store: render.py's figures are printf's, its choice of the best run the
-# one run.sh always made; a failed render leaves RESULTS as it was and the section's record stored.
-check "render: MiB round a tie to even; KiB and seconds as printf rounds them" \
-  [ "$(render '[mib("512"), mib("1536"), mib("-"), mib("100.5"), seconds("0.105"), seconds("2.675"), seconds("5.010")]')" = "['0.5', '1.5', '-', '0.1', '0.10', '2.67', '5.01']" ]
-check "render: bytes/task below the baseline keeps its sign, as printf does" \
-  [ "$(render 'cell("per_task", Run("0", "0", "0", "1023", "-", "-", "x=1"), "-", 100000, "1024", False)')" = "-0.0" ]
-# run_rec WALL RSS: a run record as render.py reads one (a Python literal, numbers kept as text).
-run_rec() { printf '{"time":{"wall_s":"%s","user_s":"0.01","sys_s":"0.00","max_rss_kib":"%s"},"samples":{"avg_rss_kib":None},"summary":{"scenario":"x"}}' "$1" "$2"; }
-check "render: the best run is the lowest wall, a tie the line that sorts first; the spread over all" \
-  [ "$(render "(lambda b: (b[0].line(), b[1]))(best_of([$(run_rec 0.050 2048), $(run_rec 0.040 4096), $(run_rec 0.040 3072)]))")" = "('0.040 0.01 0.00 3072 - - scenario=x', '2.0–4.0')" ]
-check "render: one run's spread is its own max RSS twice" \
-  [ "$(render "best_of([$(run_rec 0.050 1536)])[1]")" = "1.5–1.5" ]
-mv harness/render.py harness/render.real
-printf 'import sys\nprint("render.py: broken", file=sys.stderr)\nsys.exit(1)\n' >harness/render.py
-cp "$res" "$tmp/before"
-bench STORE="$store" RUNS=1 ./run.sh 10 coro_timer
-mv harness/render.real harness/render.py
-id=$(printf '%s\n' "$err" | sed -n 's/.*\.\/run.sh --render \([^ ]*\) prints it$/\1/p')
-check "a render that fails: exit 1, RESULTS as it was, the section's record stored to render later" \
-  eval '[ "$rc" -eq 1 ] && cmp -s "$res" "$tmp/before" && [ -n "$id" ] && has "$err" "^render.py: broken$"'
-bench STORE="$store" ./run.sh --render "$id"
-check "and --render then gives it" eval '[ "$rc" -eq 0 ] && has "$out" "^\| coro_timer \| - \| 10 \| 1 \| "'
-# A python3 that is too old (this one fails the version check), and a version manager's shim of one.
-mkdir -p "$tmp/oldpy" "$tmp/vm/shims" && printf '#!/bin/sh\nexit 1\n' >"$tmp/oldpy/python3" && chmod +x "$tmp/oldpy/python3" &&
-  cp "$tmp/oldpy/python3" "$tmp/vm/shims/python3"
+check "a record cut short at the store's end is kept, named and passed over, and the next appended whole" \
+  eval '[ "$rc" -eq 0 ] && has "$err" "store.jsonl:[0-9]+: passed over: not a JSON record" && [ "$(python3 -c "import json, sys; print(json.loads(open(sys.argv[1]).read().splitlines()[-1])[\"record\"])" "$store")" = section ]'
+bench STORE="$store" ./run.sh --check-store
+check "--check-store names the bad line, with its number and why, exit 1" eval '[ "$rc" -eq 1 ] && has "$out" "store.jsonl:[0-9]+: not a JSON record"'
+flock "$BENCH_TEST_LOCK.flock" sleep 3 &
+sleep 0.5
+bench STORE="$store" ./run.sh --check-store --repair
+check "--check-store --repair refuses while a run.sh holds the lock: it would lose what that run appends" \
+  eval '[ "$rc" -eq 2 ] && has "$err" "another run.sh is measuring" && ! ls "$store".bad-* >/dev/null 2>&1'
+wait
+bench STORE="$store" ./run.sh --check-store --repair
+check "--check-store --repair moves it into a file beside the store, and deletes nothing" \
+  eval '[ "$rc" -eq 0 ] && [ "$(cat "$store".bad-*)" = "{\"record\":\"run\",\"run\":\"cut\"," ] && [ -z "$(python3 -c "import sys; sys.path.insert(0, \"harness\"); import store; print(store.problems(sys.argv[1]))" "$store" | tr -d "[]")" ]'
+bench STORE="$store" ./run.sh --check-store
+check "then the store is clean" eval '[ "$rc" -eq 0 ] && has "$out" "every line is a record"'
+# A python3 that is too old (this one fails the version check), a version manager's shim of one,
+# and a PATH where no python3 is new enough.
+mkdir -p "$tmp/oldpy" "$tmp/vm/shims" "$tmp/nopy" && printf '#!/bin/sh\nexit 1\n' >"$tmp/oldpy/python3" && chmod +x "$tmp/oldpy/python3" &&
+  cp "$tmp/oldpy/python3" "$tmp/vm/shims/python3" && ln -s "$(command -v bash)" "$(command -v dirname)" "$tmp/nopy/"
 rm -f args.log
-bench PATH="$tmp/vm/shims:$tmp/oldpy:$PATH" RUNS=1 ./run.sh 10 coro_timer
-check "without python3 3.9 or newer (the first on PATH and the first shim): exit 1 before anything runs, saying so" \
-  eval 'exited 1 "^run.sh: python3 3.9 or newer is needed" && [ ! -e args.log ] && cmp -s "$res" "$tmp/before"'
+cp "$res" "$tmp/before"
+bench PATH="$tmp/vm/shims:$tmp/oldpy:$tmp/nopy" RUNS=1 ./run.sh 10 coro_timer
+check "without python3 3.9 or newer anywhere on PATH: exit 1 before anything runs, naming each one passed over" \
+  eval 'exited 1 "^run.sh: python3 3.9 or newer is needed.*passed over, older than 3.9: .*/oldpy/python3 .*/vm/shims/python3" && [ ! -e args.log ] && cmp -s "$res" "$tmp/before"'
+bench PATH="$tmp/oldpy:$PATH" ./run.sh --plan 10 coro_timer
+check "a python3 too old, first on PATH, is passed over for a newer one after it" eval '[ "$rc" -eq 0 ] && has "$out" "^kind  "'
 bench PATH="$tmp/vm/shims:$PATH" ./run.sh --plan 10 coro_timer
 check "a python3 in a shims directory is tried after the next one on PATH" eval '[ "$rc" -eq 0 ] && has "$out" "^kind  "'
 mkdir -p "$tmp/vm2/shims" && ln -s "$(python3 -c 'import sys; print(sys.executable)')" "$tmp/vm2/shims/python3"
-bench PATH="$tmp/oldpy:$tmp/vm2/shims:$PATH" ./run.sh --plan 10 coro_timer
-check "and the shim when that one is too old" eval '[ "$rc" -eq 0 ] && has "$out" "^kind  "'
+bench PATH="$tmp/oldpy:$tmp/vm2/shims:$tmp/nopy" ./run.sh --plan 10 coro_timer
+check "and the shim when no other is new enough" eval '[ "$rc" -eq 0 ] && has "$out" "^kind  "'
 
-# A subshell (a sampler, a watchdog) that is killed before bash resets the traps it inherited runs
-# them: in_main tells run.sh's own shell from its subshells, so that such a trap only ends it.
-check "in_main holds in run.sh's shell, and in its EXIT trap" \
-  bash -c '. ./run.sh; trap "in_main && touch \"$1\"" EXIT; in_main' - "$tmp/main_exit"
-check "the EXIT trap saw the main shell" [ -f "$tmp/main_exit" ]
-check "in_main fails in a subshell, a background job and a command substitution" \
-  bash -c '. ./run.sh; type in_main >/dev/null || exit 1; (in_main) && exit 1; in_main & wait $! && exit 1; [ "$(in_main && echo y)" != y ]'
-
-# The scenario list lives in harness/scenarios.txt (run.sh reads it); every other place that lists
+# The scenario list lives in harness/scenarios.py (run.sh reads it); every other place that lists
 # the scenarios must agree.
 scenario_lists_agree() (
   cd "$repo" || exit 1
-  want=$(. ./run.sh && echo "$all_scenarios")
+  want=$(python3 -c 'import sys; sys.path.insert(0, "harness"); import scenarios; print(" ".join(scenarios.SCENARIOS))')
   for place in Makefile .gitignore tests/cli_test.sh tests/real_peers_test.sh tests/fakes.sh peers; do
     case $place in
       Makefile) got=$(sed -n 's/^SCENARIOS := .*wildcard \(.*\)))$/\1/p' Makefile | sed 's/[.]cpp//g') ;;
       .gitignore) got=$(sed -n 's/^\/\([a-z_]*\)$/\1/p' .gitignore | tr '\n' ' ' | sed 's/ $//') ;;
       tests/fakes.sh) got=$(sed -n 's/^for s in \(.*\); do$/\1/p' tests/fakes.sh | head -n 1) ;;
-      peers) got=$(. ./run.sh && echo "$peer_scenarios") ;;
+      peers) got=$(bash peers/lib.sh tables | awk '/^@@ programs/ { on = 1; next } /^@@/ { on = 0 } on { sub(/ .*/, ""); if (!seen[$0]++) printf "%s%s", (n++ ? " " : ""), $0 }') ;;
       *) got=$(sed -n 's/^scenarios="\(.*\)"$/\1/p' "$place") ;;
     esac
     [ "$got" = "$want" ] || { echo "  # $place lists \"$got\", run.sh \"$want\""; exit 1; }

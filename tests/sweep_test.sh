@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/sweep_test.sh: ./run.sh --sweep against fake scenarios in a sandbox (~10 s): the section's
 # table, the SVG chart it links (well-formed, one line per series, points in N order and equal to
-# the table), THREAD_CAP, failed points, interruption, bad SWEEP; then harness/charts.py on its own.
+# the table), THREAD_CAP, failed points, interruption, bad SWEEP.
 cd "$(dirname "$0")/.." || exit 1
 # shellcheck source=tests/lib.sh
 . tests/lib.sh
@@ -253,98 +253,7 @@ check "a SWEEP without 1 says it adds the baseline" exited 0 "SWEEP has no 1; ru
 check "N=1 is run" grep -q '^coro_timer 1$' args.log
 check "its rows are N=1 and N=10" [ "$(table_rows | awk -F' [|] ' '{ printf "%s ", $3 }')" = "1 10 " ]
 
-# 7. harness/charts.py on its own: y scale, escaping, bad input.
-svg() { run_cmd python3 harness/charts.py "$@"; }
-printf 'a\t1\t1.5\na\t1000\t150\nb\t1\t2\nb\t10\t900.5\n' >"$tmp/log.tsv"
-svg -t 'T & <title>' -s 'CPU "x" & y' -n 'a note <b>' "$tmp/log.tsv"
-printf '%s\n' "$out" >"$tmp/log.svg"
-check "charts.py exits 0" [ "$rc" -eq 0 ]
-check_xml "text with & < > \" is escaped" "$tmp/log.svg"
-check "values spanning more than two decades get a log y axis" has "$out" 'data-y-scale="log"'
-check "a log y axis is labelled in decades" \
-  [ "$(grep 'class="ytick"' "$tmp/log.svg" | sed 's/.*>\(.*\)<\/text>/\1/' | tr '\n' ' ')" = "1 10 100 1000 " ]
-check "the y label says log scale" has "$out" 'MiB, log scale</text>'
-check "the x axis spans whole decades" \
-  [ "$(grep 'class="xtick"' "$tmp/log.svg" | sed 's/.*>\(.*\)<\/text>/\1/' | tr '\n' ' ')" = "1 10 100 1K " ]
-printf 'a\t1\t1.5\na\t1000000\t60\n' >"$tmp/lin.tsv"
-svg "$tmp/lin.tsv"
-check "values within two decades get a linear y axis" has "$out" 'data-y-scale="linear"'
-check "a linear y axis starts at 0" has "$out" 'class="ytick"[^>]*>0</text>'
-check "large N are labelled 1M, not 1e+06" has "$out" 'class="xtick"[^>]*>1M</text>'
-svg -l "$tmp/lin.tsv"
-printf '%s\n' "$out" >"$tmp/forced.svg"
-check "-l gives a log y axis whatever the span" has "$out" 'data-y-scale="log"'
-check "the forced log axis spans whole decades around the points" \
-  [ "$(grep 'class="ytick"' "$tmp/forced.svg" | sed 's/.*>\(.*\)<\/text>/\1/' | tr '\n' ' ')" = "1 10 100 " ]
-check "and the line passes through its markers" lines_through_markers "$tmp/forced.svg"
-printf 'ours (T=1)\t1\t3\nours (T=1)\t10\t4\ngo\t1\t5\ngo\t10\t9\n' >"$tmp/mark.tsv"
-svg -m ours "$tmp/mark.tsv"
-printf '%s\n' "$out" >"$tmp/mark.svg"
-check "-m marks the series whose names begin with it, and only those" \
-  eval '[ "$(grep -c "data-marked=\"yes\"" "$tmp/mark.svg")" -eq 1 ] && grep -q "<g id=\"series-1\" [^>]*data-marked=\"yes\"" "$tmp/mark.svg"'
-check "a marked series is drawn last, on top" \
-  [ "$(grep -o '<g id="series-[0-9]' "$tmp/mark.svg" | sed 's/.*"//' | tr '\n' ' ')" = "series-2 series-1 " ]
-check "its legend entry is bold" grep -q 'font-weight="bold">ours (T=1)</text>' "$tmp/mark.svg"
-check_xml "a marked chart is well-formed" "$tmp/mark.svg"
-printf 'a\t1000\t9\na\t1\t1.5\na\t10\t2\n' >"$tmp/shuffled.tsv"
-svg "$tmp/shuffled.tsv"
-printf '%s\n' "$out" >"$tmp/shuffled.svg"
-check "points given in any order are drawn in increasing N" [ "$(markers "$tmp/shuffled.svg" | cut -d'|' -f2 | tr '\n' ' ')" = "1 10 1000 " ]
-check "the line follows them" lines_through_markers "$tmp/shuffled.svg"
-printf 'a\t1\t1.5\na\t1\t1.6\n' >"$tmp/dup.tsv"
-svg "$tmp/dup.tsv"
-check "two points at one N are refused" exited 2 "line 2: a second point for a at N=1"
-printf 'a\t0\t1.5\n' >"$tmp/bad.tsv"
-svg "$tmp/bad.tsv"
-check "N=0 is refused with its line" exited 2 "line 1: N must be"
-printf 'a\t1\t-\n' >"$tmp/bad.tsv"
-svg "$tmp/bad.tsv"
-check "a MiB that is not a number is refused" exited 2 "line 1: MiB must be"
-svg /dev/null
-check "no points is an error, not an empty chart" exited 2 "no points"
-# 8. Bars (-b): one per label in input order, the published figure a diamond on its row.
-printf 'ours\t49.3\t-\nc# <aot> & co\t190.1\t196.59\ngo\t9597.8\n' >"$tmp/bars.tsv"
-svg -b -m ours -t 'Max RSS & <bars>' "$tmp/bars.tsv"
-printf '%s\n' "$out" >"$tmp/bars.svg"
-bar_attrs() { attrs "$1" '<g class="bar"' data-label data-mib data-published data-x data-w; }
-check "charts.py -b exits 0" [ "$rc" -eq 0 ]
-check_xml "a bar chart with & < > in its labels is well-formed" "$tmp/bars.svg"
-check "one bar per line, in input order, with its MiB and published figure as given" \
-  [ "$(bar_attrs "$tmp/bars.svg" | cut -d'|' -f1-3 | tr '\n' ';')" = "ours|49.3|-;c# &lt;aot&gt; &amp; co|190.1|196.59;go|9597.8|-;" ]
-check "a longer bar for more MiB" \
-  eval '[ "$(bar_attrs "$tmp/bars.svg" | cut -d"|" -f5 | sort -n | tr "\n" " ")" = "$(bar_attrs "$tmp/bars.svg" | cut -d"|" -f5 | tr "\n" " ")" ]'
-check "a diamond for each published figure, and a key that says so" \
-  eval '[ "$(grep -c "class=\"published\"" "$tmp/bars.svg")" -eq 1 ] && grep -q ">published</text>" "$tmp/bars.svg"'
-check "values spanning more than two decades get a log axis" has "$out" 'data-y-scale="log"'
-check "ours is marked, and only ours" [ "$(grep -c 'data-marked="yes"' "$tmp/bars.svg")" -eq 1 ]
-# values LABEL: the text beside LABEL's bar.
-value_of() { grep "data-label=\"$1\"" "$tmp/bars.svg" | sed -E 's/.*class="value"[^>]*>([^<]*)<.*/\1/'; }
-check "a bar beside a published figure says which is which" [ "$(value_of 'c# &lt;aot&gt; &amp; co')" = "190.1 here, 196.59 published, 3.9 × ours" ]
-check "on a log axis every bar but ours gives its ratio to ours" \
-  eval '[ "$(value_of go)" = "9597.8, 195 × ours" ] && [ "$(value_of ours)" = "49.3" ] && grep -q "data-label=\"go\"[^>]* data-ratio=\"194.68\"" "$tmp/bars.svg"'
-printf 'ours\t10\t-\tyes\nslow\t15\t-\tno\n' >"$tmp/alive.tsv"
-svg -b -m ours "$tmp/alive.tsv"
-check "on a linear axis no ratio; a bar whose tasks were not all alive is hatched and says so, and the key explains it" \
-  eval '! has "$out" "× ours" && has "$out" "data-label=\"slow\"[^>]* data-alive=\"no\".*url[(]#not-alive[)].*>15, not all alive<" && has "$out" "not all N alive at once" && [ "$(printf "%s\n" "$out" | grep -c "url(#not-alive)")" -eq 2 ]'
-printf 'a\t10\nb\t20\n' >"$tmp/bars2.tsv"
-svg -b "$tmp/bars2.tsv"
-check "values within two decades get a linear axis from 0, and no key without published figures" \
-  eval 'has "$out" "data-y-scale=\"linear\"" && has "$out" "class=\"xtick\"[^>]*>0</text>" && ! has "$out" ">published</text>"'
-printf 'a\t10\na\t20\n' >"$tmp/bad.tsv"
-svg -b "$tmp/bad.tsv"
-check "two bars with one label are refused" exited 2 "line 2: a second bar for a"
-printf 'a\t10\tx\n' >"$tmp/bad.tsv"
-svg -b "$tmp/bad.tsv"
-check "a published figure that is no number is refused" exited 2 "line 1: a published MiB must be"
-printf 'a\n' >"$tmp/bad.tsv"
-svg -b "$tmp/bad.tsv"
-check "a line without its MiB is refused" exited 2 "line 1: expected 2 to 4 tab-separated fields"
-printf 'a\t10\t-\tmaybe\n' >"$tmp/bad.tsv"
-svg -b "$tmp/bad.tsv"
-check "an all-alive field other than yes, no or - is refused" exited 2 'line 1: all alive must be yes, no or -, got "maybe"'
-
-svg -b /dev/null
-check "no bars is an error" exited 2 "no bars to draw"
+# 7. The charts on their own (y scale, escaping, bars, bad input): tests/test_harness.py.
 check "no temp files are left at the end" no_temp_files
 
 finish

@@ -1,5 +1,5 @@
 # peers/asio/runtimes.sh: Boost.Asio's C++20 coroutines (co_spawn), compiled with CXX.
-# The descriptor of this family of peers, sourced by peers/peers.sh (its header says what each line
+# The descriptor of this family of peers, sourced by peers/lib.sh (its header says what each line
 # declares); then the functions that find its toolchain and build its programs.
 
 family_toolchain asio boost g++ libboost-dev

@@ -1,6 +1,6 @@
 # peers/csharp/runtimes.sh: C#'s tasks on .NET 10, JIT (csharp) and NativeAOT (csharp-aot),
 # published with dotnet publish.
-# The descriptor of this family of peers, sourced by peers/peers.sh (its header says what each line
+# The descriptor of this family of peers, sourced by peers/lib.sh (its header says what each line
 # declares); then the functions that find its toolchain and build its programs.
 
 family_toolchain dotnet dotnet dotnet-sdk-10.0
@@ -86,7 +86,7 @@ build_csharp() {
     dotnet_tfm=net$v build_dotnet "$g" csharp --self-contained -r "${rid:-linux-x64}" || return 1
     found=$(cat "$pb/dotnet/$g"/*/*.deps.json 2>/dev/null | grep -o 'runtimepack[.]Microsoft[.]NETCore[.]App[.]Runtime[.][a-z0-9-]*/[0-9][0-9.]*' | head -n 1)
     [ -z "$found" ] || echo "${found##*/}" >"$pw/$g.version"
-    line="$(runtime_label "$g"): published self-contained, so the runtime that ran is the one restored from NuGet, not one installed here"
+    line="@R:$g@: published self-contained, so the runtime that ran is the one restored from NuGet, not one installed here"
     grep -qxF -- "$line" "$pw/notes" || echo "$line" >>"$pw/notes"
   fi
   for p in $(programs_of "$g"); do

@@ -1,5 +1,5 @@
 # peers/erlang/runtimes.sh: Raw Erlang processes on the BEAM, compiled by erlc.
-# The descriptor of this family of peers, sourced by peers/peers.sh (its header says what each line
+# The descriptor of this family of peers, sourced by peers/lib.sh (its header says what each line
 # declares); then the functions that find its toolchain and build its programs.
 
 family_toolchain erlang erlang erlang-base

@@ -1,6 +1,6 @@
 # peers/floor/runtimes.sh: The floor: no coroutine, a state and a link per task in C++, the least a
 # waiting task can cost.
-# The descriptor of this family of peers, sourced by peers/peers.sh (its header says what each line
+# The descriptor of this family of peers, sourced by peers/lib.sh (its header says what each line
 # declares); then the functions that find its toolchain and build its programs.
 
 family_toolchain floor gcc g++

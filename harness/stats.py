@@ -1,0 +1,62 @@
+"""The statistics, each rule once: which run a row keeps, the spread over its runs, the units, and whether a program
+held all N tasks at once. Every table, chart, export and replication uses these."""
+
+from result import num
+
+
+def best(runs):
+    """The run a row keeps: the lowest wall time, since a run can only be slowed by the rest of the machine, never
+    sped up; of two as fast (time reports hundredths), the one that took less user CPU, then less system CPU, then
+    less memory, then the earlier."""
+    return min(runs, key=lambda r: (r.wall_s, r.user_s, r.sys_s, r.max_rss_kib))
+
+
+def spread(values):
+    """(lowest, highest) of a figure over a row's runs."""
+    return min(values), max(values)
+
+
+def mib(kib):
+    """KiB as MiB with one decimal; "-" for no figure."""
+    return "-" if kib is None else f"{kib / 1024:.1f}"
+
+
+def per_task(rss_kib, base_kib, n):
+    """Bytes a task, from outside the program: (max RSS at N − max RSS at N = 1) × 1024 / N."""
+    return (rss_kib - base_kib) * 1024 / n
+
+
+def seconds(s):
+    return f"{s:.2f}"
+
+
+def minutes(s):
+    """S seconds as "40 s", "12 min" or "2 h 05 min"."""
+    m = (s + 59) // 60
+    return f"{s} s" if s < 60 else f"{m // 60} h {m % 60:02d} min" if m >= 60 else f"{m} min"
+
+
+def spawn_ms(run):
+    """How long spawning took, in ms: ours waits until every task has started (waiting_ms), a peer until its spawn
+    loop returned (spawn_ms); "-" when the program says neither."""
+    ms = run.get("waiting_ms")
+    return ms if ms != "-" else run.get("spawn_ms")
+
+
+def alive(run):
+    """Were all N tasks alive at once? From the program's own count of tasks that had ended when the last began to
+    wait (ended_at_spawn), and whether spawning outlasted the sleep (all existed, but the first were already due).
+    Only a "yes" measures N tasks waiting at once: a task that ended freed memory that the max RSS then never holds."""
+    ended = run.get("ended_at_spawn")
+    if ended == "-":
+        return "-"
+    if num(ended) is None or not ended.isdigit():
+        return f"? ended_at_spawn={ended}"
+    if int(ended) > 0:
+        return f"no: {ended} of {run.get('n')} had ended"
+    ms, sleep = num(spawn_ms(run)), num(run.get("sleep_ms"))
+    return "yes; spawning outlasted the sleep" if ms is not None and sleep is not None and ms > sleep else "yes"
+
+
+def all_alive(run):
+    return not alive(run).startswith("no")

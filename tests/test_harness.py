@@ -1,0 +1,518 @@
+"""tests/test_harness.py: the harness's parts on their own (harness/*.py), in one python3 process,
+on inputs written here and checked in under tests/data: the time reports and the summary, the
+samples' means, the statistics, the cells of a table, the store (a record whole or not at all, bad
+lines named and passed over, the repair), the settings' checks, a write-up's data file, claims and
+section, the plan, the charts. run.sh's behaviour from outside: the shell tests.
+
+    python3 -m unittest tests/test_harness.py   (make test runs it)
+"""
+
+import errno
+import io
+import json
+import os
+import re
+import sys
+import tempfile
+import unittest
+import xml.etree.ElementTree as ET
+from unittest import mock
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "harness"))
+
+import charts  # noqa: E402
+import export  # noqa: E402
+import measure  # noqa: E402
+import peers  # noqa: E402
+import plan as p  # noqa: E402
+import render  # noqa: E402
+import replicate as r  # noqa: E402
+import scenarios as sc  # noqa: E402
+import settings  # noqa: E402
+import stats  # noqa: E402
+import store  # noqa: E402
+from result import BadReport, Run, as_json, parse_time, summary_of  # noqa: E402
+
+
+def data(name):
+    with open(os.path.join(HERE, "data", name), encoding="utf-8") as f:
+        return f.read()
+
+
+def run(wall, rss, **summary):
+    return Run(wall, 0.01, 0.0, rss, summary={"scenario": "x", **{k: str(v) for k, v in summary.items()}})
+
+
+class TimeReports(unittest.TestCase):
+    def test_gnu_time_v(self):
+        wall, user, sys_, rss, figures = parse_time(data("time_gnu.txt"))
+        self.assertEqual((wall, user, sys_, rss), (5.01, 0.28, 0.05, 65420))
+        self.assertEqual(figures["Percent of CPU this job got"], "6%")
+        self.assertNotIn("spawning 1000000 tasks", figures)  # the program's own stderr is no figure
+
+    def test_gnu_hours(self):
+        text = data("time_gnu.txt").replace(" 0:05.01", " 1:02:03.5")
+        self.assertEqual(parse_time(text)[0], 3723.5)
+
+    def test_macos_time_l_bytes_become_kib(self):
+        wall, user, sys_, rss, figures = parse_time(data("time_macos.txt"))
+        self.assertEqual((wall, user, sys_, rss), (5.01, 0.28, 0.05, 65792))
+        self.assertEqual(figures["page reclaims"], "16470")
+
+    def test_a_missing_label_is_named(self):
+        text = "\n".join(l for l in data("time_gnu.txt").split("\n") if "Maximum" not in l)
+        with self.assertRaisesRegex(BadReport, r"lacks \"Maximum resident set size \(kbytes\)\""):
+            parse_time(text)
+
+    def test_an_unreadable_wall_time_is_named(self):
+        with self.assertRaisesRegex(BadReport, "unreadable wall time: 0:x5.01"):
+            parse_time(data("time_gnu.txt").replace(" 0:05.01", " 0:x5.01"))
+
+    def test_the_last_error_stops_before_times_report(self):
+        self.assertEqual(measure.last_error(data("time_gnu.txt")), "spawning 1000000 tasks")
+
+    def test_the_summary_is_the_last_scenario_line(self):
+        self.assertEqual(summary_of("noise\nscenario=a n=1\nscenario=b n=2 x=y\n"), {"scenario": "b", "n": "2", "x": "y"})
+
+    def test_a_value_is_stored_exactly(self):
+        self.assertEqual([as_json(v) for v in ("12", "1.28", "1.20", "-", "007", "1e5")], [12, 1.28, "1.20", "-", "007", "1e5"])
+
+    def test_a_record_written_by_the_bash_harness_still_reads(self):
+        old = Run.of(json.loads(data("record_2026-12-06.jsonl")))
+        self.assertEqual((old.wall_s, old.max_rss_kib, old.avg_rss_kib, old.get("rss_wait_kib")), (10.0, 2376, 2292, "2288"))
+
+
+class Samples(unittest.TestCase):
+    def test_the_mean_of_all_and_of_the_window_from_spawn_to_the_target(self):
+        s = [(100, 1000.0), (200, 1000.1), (300, 1000.2), (400, 1000.3)]
+        self.assertEqual(measure.means(s, run(0, 0, spawn_ms=100, reached_ms=250)), (250, 250))
+        self.assertEqual(measure.means(s, run(0, 0, spawn_ms=0, waiting_ms=300, reached_ms=400)), (250, 400))
+        self.assertEqual(measure.means(s, run(0, 0, spawn_ms=100)), (250, None))
+        self.assertEqual(measure.means(s, run(0, 0, spawn_ms=99.5, reached_ms=200.9)), (250, 250))
+
+    def test_a_mean_half_way_rounds_to_even_and_no_sample_is_no_mean(self):
+        self.assertEqual(measure.means([(1, 0), (4, 0.1)], run(0, 0)), (2, None))
+        self.assertEqual(measure.means([], run(0, 0, spawn_ms=1, reached_ms=2)), (None, None))
+
+
+class Statistics(unittest.TestCase):
+    def test_the_best_run_is_the_lowest_wall_then_the_least_user_and_system_cpu_then_memory(self):
+        runs = [run(0.05, 2048), run(0.04, 4096), run(0.04, 3072)]
+        self.assertIs(stats.best(runs), runs[2])
+        runs[1].user_s = 0.001
+        self.assertIs(stats.best(runs), runs[1])
+        twins = [run(0.04, 10), run(0.04, 10)]
+        self.assertIs(stats.best(twins), twins[0])  # then the earlier
+        self.assertEqual(stats.spread([x.max_rss_kib for x in runs]), (2048, 4096))
+
+    def test_units(self):
+        self.assertEqual([stats.mib(k) for k in (512, 1536, None, 104858)], ["0.5", "1.5", "-", "102.4"])
+        self.assertEqual([stats.minutes(s) for s in (40, 720, 7500)], ["40 s", "12 min", "2 h 05 min"])
+
+    def test_all_alive(self):
+        def alive(**kw):
+            return stats.alive(run(0, 0, scenario="coro_timer", n=5, sleep_ms=100, **kw))
+        self.assertEqual(alive(spawn_ms=50, waiting_ms=99, ended_at_spawn=0), "yes")
+        self.assertEqual(alive(spawn_ms=50, waiting_ms=150, ended_at_spawn=0), "yes; spawning outlasted the sleep")
+        self.assertEqual(alive(spawn_ms=100.5, ended_at_spawn=0), "yes; spawning outlasted the sleep")
+        self.assertEqual(alive(spawn_ms=50, ended_at_spawn=2), "no: 2 of 5 had ended")
+        self.assertEqual(alive(spawn_ms=50, ended_at_spawn="x"), "? ended_at_spawn=x")
+        self.assertEqual(stats.alive(run(0, 0)), "-")
+
+
+class Cells(unittest.TestCase):
+    def cell(self, key, runs, n=1000, base=""):
+        return render.cell(key, runs, n, base, False)
+
+    def test_bytes_per_task_from_outside(self):
+        self.assertEqual(self.cell("per_task", [run(0, 2048)], 1000, 1024), "1048.6")
+        self.assertEqual(self.cell("per_task", [run(0, 1023)], 100000, 1024), "-0.0")  # below the baseline: its sign kept
+
+    def test_spawn_prefers_our_waiting_ms_and_shows_what_is_no_number(self):
+        self.assertEqual(self.cell("spawn", [run(0, 0, spawn_ms=10, waiting_ms=1500)]), "1.50")
+        self.assertEqual(self.cell("spawn", [run(0, 0, spawn_ms="abc")]), "? abc")
+
+    def test_one_runs_spread_is_its_max_rss_twice(self):
+        self.assertEqual(self.cell("spread", [run(0.05, 1536)]), "1.5–1.5")
+        self.assertEqual(self.cell("spread", [run(0.05, 2048), run(0.04, 4096)]), "2.0–4.0")
+
+
+class Failures(unittest.TestCase):
+    def test_a_programs_last_words_reach_a_section_without_control_characters(self):
+        self.assertEqual(measure.last_error("\x1b[31mboom\x1b[0m\tnow\nCommand exited with non-zero status 1\n"),
+                         "[31mboom[0m\tnow")
+
+    def test_an_interrupt_is_no_exception_that_a_failure_handler_could_take(self):
+        self.assertFalse(issubclass(measure.Interrupted, Exception))
+
+    def test_numbers_are_ascii_digits(self):
+        for v, want in (("12", 12), ("007", 7), ("²", None), ("١٢", None), ("1" * 19, None), ("0" * 5000 + "1", 1)):
+            self.assertEqual(settings.whole(v), want, v)
+
+
+class Store(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.path = os.path.join(self.dir.name, "results.jsonl")
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def write(self, text):
+        with open(self.path, "w", encoding="utf-8") as f:
+            f.write(text)
+
+    def read(self):
+        with open(self.path, encoding="utf-8") as f:
+            return f.read()
+
+    def test_d1_a_record_that_cannot_be_written_whole_is_cut_back(self):
+        store.append(self.path, [{"record": "run", "run": "a"}])
+        real = os.write
+        for fault in (lambda fd, b: real(fd, b[:10]), lambda fd, b: (_ for _ in ()).throw(OSError(errno.ENOSPC, "No space left"))):
+            with mock.patch("os.write", fault), self.assertRaises(OSError):
+                store.append(self.path, [{"record": "run", "run": "b"}])
+            self.assertEqual(self.read(), '{"record":"run","run":"a"}\n')
+        store.append(self.path, [{"record": "run", "run": "c"}])  # space again: the next record on a line of its own
+        self.assertEqual([x["run"] for _, x in store.records(self.path)], ["a", "c"])
+
+    def test_d2_a_bad_line_is_named_passed_over_and_stops_nothing(self):
+        self.write('{"record":"run","run":"a"}\n<<<<<<< HEAD\n{"record":"run","run":"b"}\n')
+        err = io.StringIO()
+        with mock.patch("sys.stderr", err):
+            got = [x["run"] for _, x in store.records(self.path)]
+        self.assertEqual(got, ["a", "b"])
+        self.assertIn(":2: passed over: not a JSON record", err.getvalue())
+        self.assertEqual(store.problems(self.path), [(2, "not a JSON record (Expecting value at column 1)")])
+
+    def test_d3_a_complete_last_record_without_its_newline_is_kept(self):
+        self.write('{"record":"run","run":"a"}\n{"record":"run","run":"b"}')
+        store.append(self.path, [{"record": "run", "run": "c"}])
+        self.assertEqual([x["run"] for _, x in store.records(self.path)], ["a", "b", "c"])
+        self.write('{"record":"run","run":"a"}\n{"record":"run","ru')  # cut short: kept, a bad line
+        store.append(self.path, [{"record": "run", "run": "c"}])
+        self.assertEqual([n for n, _ in store.problems(self.path)], [2])
+        self.assertEqual(self.read().split("\n")[1], '{"record":"run","ru')
+        # Nor do --check-store and its repair take a whole record that lacks only its newline for a bad line.
+        self.write('not json\n{"record":"run","run":"a"}')
+        self.assertEqual([n for n, _ in store.problems(self.path)], [1])
+        store.repair(self.path)
+        self.assertEqual(self.read(), '{"record":"run","run":"a"}\n')
+
+    def test_d7_the_repair_moves_bad_lines_aside_deletes_nothing_and_keeps_a_link_a_link(self):
+        target = os.path.join(self.dir.name, "real.jsonl")
+        with open(target, "w") as f:
+            f.write('{"record":"run","run":"a"}\nnot json\n{"record":"run","run":"b"}\n{"record":"run","ru')
+        os.symlink(target, self.path)
+        aside, n = store.repair(self.path)
+        self.assertTrue(os.path.islink(self.path))
+        self.assertEqual(n, 2)
+        self.assertEqual(self.read(), '{"record":"run","run":"a"}\n{"record":"run","run":"b"}\n')
+        with open(aside) as f:
+            self.assertEqual(f.read(), 'not json\n{"record":"run","ru\n')
+        self.assertEqual(os.path.dirname(aside), self.dir.name)
+
+    def test_the_check_before_a_run_parses_only_the_lines_that_do_not_look_whole(self):
+        self.write('{"record":"run","run":"a"}\n<<<<<<< HEAD\n{"record":"run","run":"b"}{"record":"run","run":"c"}\n'
+                   '{"record":"run","run":"d","n":NaN}\n{"record":"run","ru\n')
+        self.assertEqual([n for n, _ in store.problems(self.path, quick=True)], [2, 3, 5])
+        self.assertEqual([n for n, _ in store.problems(self.path)], [2, 3, 4, 5])  # --check-store: the NaN too
+
+    def test_d11_huge_or_non_finite_numbers_are_bad_records(self):
+        for line in ('{"record":"run","run":"a","n":' + "9" * 5000 + "}", '{"record":"run","run":"a","n":1e999}',
+                     '{"record":"run","run":"a","n":NaN}', '{"record":"run","run":"a","n":Infinity}'):
+            with self.assertRaises(store.BadRecord):
+                store.parse(line.encode())
+        with self.assertRaises(ValueError):  # nor can one be written
+            store.append(self.path, [{"record": "run", "run": "a", "x": float("inf")}])
+
+    def test_d10_only_a_regular_file_is_read(self):
+        with self.assertRaisesRegex(store.StoreError, "is not a regular file"):
+            store.regular("/dev/full")
+
+    def test_sections_are_found_by_run_id_or_heading_and_their_runs_streamed(self):
+        self.write("".join(json.dumps(x, separators=(",", ":")) + "\n" for x in [
+            {"record": "run", "run": "a"}, {"record": "section", "run": "a", "heading": "2001-01-01 10:00 UTC"},
+            {"record": "run", "run": "b", "row": 1}, {"record": "section", "run": "b", "heading": "2001-01-01 10:01 UTC"}]))
+        self.assertEqual(store.find_section(self.path, "2001-01-01 10:01")["run"], "b")
+        self.assertEqual(store.find_section(self.path, "a")["heading"], "2001-01-01 10:00 UTC")
+        self.assertEqual([x["run"] for x in store.runs_of(self.path, {"b"})], ["b"])
+        with self.assertRaisesRegex(store.StoreError, r"no section 'c' in the store \(its latest: "):
+            store.find_section(self.path, "c")
+        out = io.StringIO()
+        export.to_csv(self.path, None, out)
+        self.assertEqual(out.getvalue(), "record,run,section,row\nrun,a,2001-01-01 10:00 UTC,\nrun,b,2001-01-01 10:01 UTC,1\n")
+        out = io.StringIO()
+        export.to_json(self.path, "b", out)
+        self.assertEqual(json.loads(out.getvalue()), [{"record": "run", "run": "b", "section": "2001-01-01 10:01 UTC", "row": 1}])
+
+
+class Settings(unittest.TestCase):
+    def test_each_variable_is_checked_with_one_line(self):
+        for env, msg in (({"HITS": "0"}, "HITS must be a whole number from 1 to 9007199254740991, got '0'"),
+                         ({"MODE": "twice"}, "MODE must be loop or once, got 'twice'"),
+                         ({"BURST": "5"}, "BURST needs SPAWN_FROM=task: the bursts are a spawning task's"),
+                         ({"SPAWN_FROM": "task", "BURST_PAUSE_MS": "5"}, "BURST_PAUSE_MS needs BURST"),
+                         ({"START": "gated lazy"}, "START must be gated, eager or both (\"gated eager\"), got 'gated lazy'"),
+                         ({"SLEEP_MS": "1.5"}, "SLEEP_MS must be a whole number >= 1 (digits only), got '1.5'")):
+            with self.assertRaises(settings.Bad) as e:
+                settings.variants(env)
+            self.assertEqual(str(e.exception), msg)
+        self.assertEqual(settings.variants({"START": "eager gated eager", "HITS": "010"})["START"], "eager gated")
+        self.assertEqual(settings.variants({"HITS": "010"})["HITS"], "10")
+
+    def test_a_write_ups_settings(self):
+        self.assertEqual(settings.problem(["HITS=010"]), "HITS=010 has a leading zero")
+        self.assertEqual(settings.problem(["SLEEP_MS=1000", "BURST=5"]), "BURST needs SPAWN_FROM=task: the bursts are a spawning task's")
+        self.assertIsNone(settings.problem(["SPAWN_FROM=task", "BURST=5", "BURST_PAUSE_MS=0"]))
+
+
+T = "\t"
+
+
+def tsv(*lines):
+    return "\n".join(T.join(line) for line in lines) + "\n"
+
+
+ABOUT = [("about", k, "x") for k in r.ABOUT if k != "name"] + [("about", "name", "tiny")]
+BASE = ABOUT + [
+    ("run", "scenarios", "coro_timer"), ("run", "SLEEP_MS", "5000"),
+    ("table", "1000", "1K", "-", "id=small"), ("table", "100000", "100K", "-", "id=big"),
+    ("table", "100000", "100K again", "-", "id=slow", "SLEEP_MS=6000"),
+    ("column", "memory", "max_rss", "MB", "Memory"),
+    ("row", "go", "coro_timer", "go-coro_timer", "-", "-", "Go"),
+    ("row", "cs", "coro_timer", "csharp-coro_timer", "-", "-", "C#"),
+    ("row", "rs", "coro_timer", "-", "-", "-", "Rust"),
+    ("fig", "go", "big", "memory", "100", "MB"), ("fig", "cs", "big", "memory", "50/150", "MB"),
+    ("fig", "rs", "big", "memory", "10", "MB"), ("fig", "go", "small", "memory", "-", "MB", "not printed"),
+]
+
+
+class WriteUps(unittest.TestCase):
+    def test_claims_are_judged_on_readings_and_ties(self):
+        pub = r.Published(tsv(*BASE))
+        j, figs = r.Judge(pub, pub.label), r.Figures(pub.lo, pub.hi, pub.shown)
+        for expr, want in (("memory rs < go at big", "yes"), ("memory cs < go at big", "no"), ("memory cs > go at big", "no"),
+                           ("min memory at big = rs", "yes"), ("max memory at big = go", "no"),
+                           ("ratio memory go / rs at big > 9.9", "yes"), ("ratio memory cs / rs at big > 4", "yes"),
+                           ("ratio memory cs / rs at big < 10", "no"), ("chain memory rs@big < go@big ~ cs@big", "yes"),
+                           ("chain memory rs@big < cs@big < go@big", "no"), ("memory go < rs at small", "cannot tell"),
+                           ("memory rs < go at big and memory go < rs at small", "cannot tell"),
+                           ("memory go < rs at big and memory go < rs at small", "no")):
+            self.assertEqual(j.judge(expr, figs)[0], want, expr)
+        self.assertEqual(j.judge("ratio memory cs / rs at big > 4", figs)[1], "C# / Rust = 5.00–15.00")
+        self.assertEqual(j.judge("min memory at small = go", figs), ("cannot tell", "-"))
+
+    def test_the_checker_names_each_problem_with_its_line(self):
+        bad = BASE + [("row", "go", "coro_timer", "go-coro_timer", "-", "-", "Go again"), ("fig", "rs", "small", "memory", "3", "KB"),
+                      ("bogus", "line"), ("claim", "min memory at big go", "yes", "words")]
+        n = len(BASE)
+        self.assertEqual(r.Check("dir/tiny.tsv", tsv(*bad)).problems,
+                         [f"dir/tiny.tsv:{n + 1}: second row go (first at line {n - 6})", f"dir/tiny.tsv:{n + 2}: fig in KB, its column is in MB",
+                          f'dir/tiny.tsv:{n + 3}: unknown kind "bogus"',
+                          f"dir/tiny.tsv:{n + 4}: a claim outside the grammar: min memory at big go (not of the form min COLUMN at T = ROW)"])
+        self.assertEqual(r.check("tiny.tsv", tsv(*BASE))[0], [])
+        self.assertIn("x/other.tsv:0: its name is tiny, not its file name", r.Check("x/other.tsv", tsv(*BASE)).problems)
+        odd = r.Check("tiny.tsv", tsv(*BASE, ("claim", "ratio memory go / rs at big > 1,000", "no", "words")).replace("1K\t", "1K\r\t", 1)).problems
+        self.assertFalse(any("ratio" in x for x in odd))
+        self.assertTrue(any(x.endswith("a carriage return: save the file with LF line ends") for x in odd))
+
+    def test_settings_problems_one_line_each(self):
+        base = [x for x in BASE if x[:2] != ("run", "SLEEP_MS")]
+        problems, _ = r.check("tiny.tsv", tsv(*base, ("run", "HITS", "010")))
+        self.assertEqual(problems, [f"tiny.tsv:{len(base) + 1}: its run lines: HITS=010 has a leading zero"])
+        problems, _ = r.check("tiny.tsv", tsv(*base[:-4], ("table", "10", "t", "-", "id=b", "BURST=5"), *base[-4:]))
+        self.assertEqual(len(problems), 1)
+        self.assertIn("this table's settings, over the run lines': BURST needs SPAWN_FROM=task", problems[0])
+
+    def test_every_data_file_parses_and_its_rows_have_programs(self):
+        folder = os.path.join(HERE, "..", "peers", "published")
+        tables = peers.Tables.load(os.path.join(HERE, "..", "peers", "lib.sh"))
+        files = sorted(f for f in os.listdir(folder) if f.endswith(".tsv"))
+        self.assertEqual(len(files), 7)
+        for f in files:
+            path = os.path.join(folder, f)
+            with open(path, encoding="utf-8", newline="") as fh:
+                problems, pub = r.check(path, fh.read())
+            self.assertEqual(problems, [], f)
+            for id_ in pub.rows:
+                w = pub.row[id_]
+                if w["prog"] != "-":
+                    self.assertIsNotNone(next((x for x in tables.catalogue if x["scen"] == w["scen"] and x["prog"] == w["prog"]
+                                               and w["variant"] in ("-", x["key"])), None), f"{f}: {id_}")
+
+    def test_groups_and_the_row_again_at_30_s(self):
+        pub = r.Published(tsv(*BASE))
+        self.assertEqual(r.groups(pub, False, 30000), [["1", "-", "1000 100000", "-"], ["2", "SLEEP_MS=6000", "100000", "-"],
+                                                       ["3", "SLEEP_MS=30000", "100000", "coro_timer", "1,2"]])
+        self.assertEqual(r.groups(pub, True, 30000), [["1", "-", "100 10000", "-"], ["2", "SLEEP_MS=6000", "10000", "-"]])
+        self.assertEqual([t["key"] for t in r.Published(tsv(*BASE), "big slow").tables], ["big", "slow"])
+
+    def test_a_section_from_records(self):
+        def rec(label, n, row, wall, rss):
+            return {"record": "run", "run": "R", "row": row, "label": label, "n": n, "failure": None,
+                    "time": {"wall_s": wall, "user_s": 1.0, "sys_s": 0.5, "max_rss_kib": rss},
+                    "samples": {"avg_rss_kib": None, "window_avg_kib": None}, "summary": {"scenario": "coro_timer", "n": n}}
+        records = [rec("go@1", 100000, 1, 5.2, 204800), rec("go@1", 100000, 1, 5.1, 102400), rec("go@3", 100000, 2, 30.1, 307200),
+                   rec("ours:coro_timer@1", 100000, 3, 5.0, 10240),
+                   {"record": "run", "run": "R", "row": 4, "label": "cs@1", "n": 100000, "failure": "failed (exit 1): boom"}]
+        context = {"run": "R", "head": ["## head", ""], "published": tsv(*BASE), "tables": "big", "quick": "", "long_ms": 30000,
+                   "runs_here": "2", "machine_here": "CPU: here", "notes": ["- a note"],
+                   "here": [["go", "go 1.19", "-", "go-coro_timer", "ok"], ["cs", "c# .NET 10", "-", "csharp-coro_timer", "ok"],
+                            ["rs", "", "-", "-", ""], ["ours:coro_timer", "c++20 (this repo)", "-", "coro_timer", "ok"]],
+                   "points": [{"label": "go@1", "n": 100000, "ref": "R/1"}, {"label": "go@2", "n": 100000, "ref": "R/2"},
+                              {"label": "ours:coro_timer@1", "n": 100000, "ref": "R/3"}, {"label": "cs@1", "n": 100000, "ref": "R/4"}]}
+        text = r.section(context, records).split("\n")
+        rows = [x for x in text if x.startswith("| ")]
+        self.assertIn("| Go | go 1.19 | 100.0 | 100 | 1.00 | - |", rows)  # the best run, in MB, the published figure, the ratio
+        self.assertIn("| Go | go 1.19, at a 30 s sleep | 300.0 |  |  | - |", rows)
+        self.assertIn("| C# | c# .NET 10 | failed (exit 1): boom | 50/150 | - | - |", rows)
+        self.assertIn("| Rust | not to be had here | - | 10 | - | - |", rows)
+        self.assertEqual(rows[-2:], ["| - | c++20 (this repo) | 10.0 |  |  | - |", "| - | c++20 (this repo), at a 30 s sleep | - |  |  | - |"])
+        self.assertEqual(text[-3:], ["- runs: x there; the best of RUNS=2 here", "", ""])
+        means = r.point_values(context["points"][:1], render.Measured(records))[("go@1", "100000")]
+        self.assertEqual((means["wall_mean"], means["max_rss_mean"]), (5.15, 153600))
+
+
+class Plans(unittest.TestCase):
+    def setUp(self):
+        groups = {g: dict(zip(("name", "tool", "runtime", "knob", "fixed"), v)) for g, v in (
+            ("go", ("go", "go", "go @V@", "GOMAXPROCS=@T@", "-")), ("node", ("node", "node", "node @V@", "-", "1 (one thread)")),
+            ("rs", ("rust-std", "rust", "rust @V@ std", "-", "one per task")), ("go@1", ("go", "go", "go @V@", "GOMAXPROCS=@T@", "-")))}
+        cat = [dict(zip(("scen", "prog", "group", "key", "opts", "suffix", "class", "variant"), (s, prog, g, "-", opts, "-", "-", "v " + prog)))
+               for s, prog, g, opts in (("coro_timer", "coro_timer", "ours", "-"), ("coro_timer", "go-coro_timer", "go", "-"),
+                                        ("coro_timer", "go-coro_timer@1", "go@1", "-"), ("coro_timer", "node-coro_timer", "node", "-"),
+                                        ("coro_timer", "rs-coro_timer", "rs", "-"), ("atomic_counter", "atomic_counter", "ours", "counter"))]
+        self.tables = peers.Tables([], groups, cat, {}, [], "", "")
+
+    def settings(self, **kw):
+        s = dict.fromkeys(p.SETTINGS, "")
+        s.update(scenarios="coro_timer", N="100", RUNS="2", THREAD_CAP="10", peers="yes", PEERS="go node rust-std", peers_sleep_ms="30000")
+        s.update(kw)
+        return s
+
+    def cells(self, s, keys=("kind", "group", "n", "threads", "env")):
+        return [tuple(getattr(c, k) or "-" for k in keys) for c in p.Planner(self.tables, s).plan()]
+
+    def test_a_peers_plan(self):
+        got = self.cells(self.settings(THREADS="1 2"))
+        self.assertEqual(got[:5], [("limit", "ours", "-", "-", "-"), ("base", "ours", "1", "1", "-"), ("row", "ours", "100", "1", "-"),
+                                   ("base", "go", "1", "1", "GOMAXPROCS=1"), ("row", "go", "100", "1", "GOMAXPROCS=1")])
+        self.assertEqual([c for c in got if c[1] == "node"], [("base", "node", "1", "1 (one thread)", "-"), ("row", "node", "100", "1 (one thread)", "-")])
+        self.assertEqual([c for c in got if c[1] == "rs"][:2], [("limit", "rs", "-", "-", "-"), ("base", "rs", "1", "one per task", "-")])
+        self.assertIn(("row", "rs", "10", "one per task", "-"), got)
+        self.assertIn(("row", "go@1", "100", "2", "GOMAXPROCS=2"), got)
+        self.assertFalse(any(c[1] == "node" for c in self.cells(self.settings(PEERS="go"))))
+
+    def test_a_sweep_and_ours(self):
+        rs = [c for c in self.cells(self.settings(N="", sweep="yes", sweep_ns="1 5 20"), ("kind", "n", "flags", "group")) if c[3] == "rs"]
+        self.assertEqual(rs, [("point", "1", "first", "rs"), ("point", "5", "-", "rs"), ("skip", "20", "-", "rs")])
+        self.assertEqual(self.cells(self.settings(peers="", THREADS="1 2", SLEEP_MS="50"), ("kind", "args")),
+                         [("row", "--sleep-ms 50 --threads 1"), ("row", "--sleep-ms 50 --threads 2")])
+        once = self.cells(self.settings(scenarios="atomic_counter", MODE="once", HITS="50", SPAWN_FROM="task", BURST="3"), ("kind", "args", "variant"))
+        self.assertEqual([c[:2] for c in once[1:]], [("base", "--sleep-ms 1000 --mode once --spawn-from task --burst 3"),
+                                                     ("row", "--sleep-ms 1000 --mode once --spawn-from task --burst 3")])
+        self.assertEqual(once[2][2], "v atomic_counter; once mode: one sleep, one hit, no loop, spawned from a task, bursts of 3 then 1000 ms")
+        self.assertEqual(self.cells(self.settings(scenarios="atomic_counter", HITS="600"), ("kind", "args"))[1:],
+                         [("base", "--sleep-ms 1000"), ("row", "--sleep-ms 1000 --hits 600")])
+
+    def test_the_default_time_limit(self):
+        for want, scen, ms, kw in ((60, "coro_timer", 5000, {}), (200, "coro_shared", 20000, {}), (101, "atomic_counter", 1000, {}),
+                                   (601, "atomic_counter", 1000, {"HITS": "6000"}), (110, "atomic_counter", 10000, {"MODE": "once", "POLL_MS": "1000"}),
+                                   (151, "atomic_counter", 10000, {"BURST": "10", "BURST_PAUSE_MS": "500", "MODE": "once"})):
+            self.assertEqual(p.Planner(self.tables, self.settings(**kw)).timeout(scen, ms, 100), want, (scen, kw))
+
+    def test_the_estimate(self):
+        plan = [p.Config("row", "coro_timer", program="./coro_timer", n="1000000", threads="1", args="--sleep-ms 1000", sleep="1000", runs="2", variant="v"),
+                p.Config("row", "coro_timer", group="python", program="python-coro_timer", n="1000000", threads="1", args="30000", sleep="30000", runs="1", limit="20"),
+                p.Config("row", "coro_timer", group="go", program="go-coro_timer", n="10", threads="1", args="30000", sleep="30000", runs="1", limit="300"),
+                p.Config("row", "coro_timer", group="tokio", program="tokio-coro_timer", n="10", threads="1", args="30000", sleep="30000", runs="1", limit="300")]
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "go.build_s"), "w") as f:
+                f.write("42\n")
+            self.assertEqual(p.estimate(plan, d), (int(3.2 + 20 + 31.00006 + 31.00002 + 0.5), 42 + 60 + 240, 2))
+
+    def test_a_replications_rows(self):
+        got = r.rows(self.tables, r.Published(tsv(*BASE)))
+        self.assertEqual([g[:3] for g in got], [("go", "coro_timer", "go-coro_timer"), ("go+1", "coro_timer", "go-coro_timer@1"),
+                                                ("cs", "coro_timer", "csharp-coro_timer"), ("rs", "coro_timer", "-"),
+                                                ("ours:coro_timer", "coro_timer", "coro_timer")])
+
+    def test_scenarios_table(self):
+        """The table's columns agree: a sleep and --sleep-ms, a thread per task and no --threads, variants and --sync
+        and "N KEY"; the summary starts with the keys every binary prints."""
+        self.assertEqual(list(sc.SCENARIOS), ["threads", "coro_timer", "coro_shared", "atomic_counter", "running_avg", "hash_collect"])
+        for name, d in sc.SCENARIOS.items():
+            with self.subTest(name):
+                opts, has_keys = d["options"], d["keys"] != ["-"]
+                self.assertEqual(d["sleep"] is not None, "--sleep-ms" in opts)
+                self.assertIn(d["peers_sleep"], (None, "long", str(d["sleep"])))
+                self.assertEqual(d["threads"], "--threads" not in opts)
+                self.assertEqual(has_keys, "--sync" in opts)
+                self.assertEqual(d["peer_args"], "N KEY" if has_keys else "N MS")
+                self.assertEqual(d["summary"][:11], sc.COMMON.split())
+                self.assertEqual(len(set(d["summary"])), len(d["summary"]))
+
+
+class Charts(unittest.TestCase):
+    def svg(self, lines, bars=False, title="", notes="", mark="", log=False):
+        out = charts.draw(lines, bars, title, "sub", "MiB", notes, mark, log)
+        ET.fromstring(out)  # well-formed, whatever the labels hold
+        return out
+
+    def markers(self, svg):
+        return [(m.get("data-series"), m.get("data-n"), m.get("data-x"), m.get("data-y"))
+                for m in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}g") if m.get("class") == "point"]
+
+    def through_markers(self, svg):
+        """Each line's points are exactly its markers' centres, in order."""
+        lines = [(x.get("data-series"), x.get("points")) for x in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}polyline")
+                 if x.get("class") == "series"]
+        return lines and all(pts == " ".join(f"{m[2]},{m[3]}" for m in self.markers(svg) if m[0] == s) for s, pts in lines)
+
+    def ticks(self, svg, cls):
+        return re.findall(rf'class="{cls}"[^>]*>([^<]*)</text>', svg)
+
+    def test_lines(self):
+        out = self.svg([("a", 1, "1.5"), ("a", 1000, "150"), ("b", 1, "2"), ("b", 10, "900.5")], title="T & <title>",
+                       notes="a note <b>")
+        self.assertIn("T &amp; &lt;title&gt;", out)
+        self.assertIn('data-y-scale="log"', out)
+        self.assertEqual(self.ticks(out, "ytick"), ["1", "10", "100", "1000"])
+        self.assertEqual(self.ticks(out, "xtick"), ["1", "10", "100", "1K"])
+        two = [("a", 1, "1.5"), ("a", 1000000, "60")]
+        out = self.svg(two)
+        self.assertIn('data-y-scale="linear"', out)
+        self.assertEqual(self.ticks(out, "xtick")[-1], "1M")
+        self.assertEqual(self.ticks(self.svg(two, log=True), "ytick"), ["1", "10", "100"])
+        self.assertTrue(self.through_markers(self.svg(two, log=True)))
+        shuffled = self.svg([("a", 1000, "9"), ("a", 1, "1.5"), ("a", 10, "2")])
+        self.assertEqual([m[1] for m in self.markers(shuffled)], ["1", "10", "1000"])  # drawn in increasing N
+        self.assertTrue(self.through_markers(shuffled))
+        marked = self.svg([("ours (T=1)", 1, "3"), ("ours (T=1)", 10, "4"), ("go", 1, "5"), ("go", 10, "9")], mark="ours")
+        self.assertEqual(marked.count('data-marked="yes"'), 1)
+        self.assertEqual(re.findall(r'<g id="(series-[0-9])', marked), ["series-2", "series-1"])  # ours drawn last, on top
+
+    def test_figures_a_chart_cannot_show(self):
+        for rows, bars, msg in (([("a", 1, "1.5"), ("a", 1, "1.6")], False, "a second point for a at N=1"),
+                                ([("a", 1, "0.0")], False, "a at N=1: a max RSS of 0.0 MiB"), ([], False, "no points"),
+                                ([("a", "10", "-", "-"), ("a", "20", "-", "-")], True, "a second bar for a"),
+                                ([("a", "0.0", "-", "-")], True, "a: a max RSS of 0.0 MiB"), ([], True, "no bars to draw")):
+            with self.assertRaisesRegex(charts.Bad, re.escape(msg)):
+                self.svg(rows, bars)
+
+    def test_bars(self):
+        out = self.svg([("ours", "49.3", "-", "-"), ("c# <aot> & co", "190.1", "196.59", "-"), ("go", "9597.8", "-", "-")],
+                       bars=True, mark="ours")
+        self.assertEqual(re.findall(r'<g class="bar"[^>]*data-label="([^"]*)"', out), ["ours", "c# &lt;aot&gt; &amp; co", "go"])
+        self.assertEqual(out.count('class="published"'), 1)
+        self.assertIn(">190.1 here, 196.59 published, 3.9 × ours<", out)
+        self.assertIn(">9597.8, 195 × ours<", out)
+        out = self.svg([("ours", "10", "-", "yes"), ("slow", "15", "-", "no")], bars=True, mark="ours")
+        self.assertNotIn("× ours", out)
+        self.assertIn(">15, not all alive<", out)
+
+
+if __name__ == "__main__":
+    unittest.main()
