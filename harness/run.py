@@ -64,9 +64,9 @@ def usage(tables):
                  compared); at a commit, a replication or a peers run stopped halfway resumes on the
                  same machine, its results kept in PEERS_BUILD
   --plan         every run the rest would make and the time they will take here; runs nothing
-  --render       SECTION again (its heading's time as RESULTS prints it, or its run id), its
-                 tables from the store's records; the store holds the tables of the sections
-                 written since 2026-12-07 01:55, those before it cannot be rendered again
+  --render       SECTION again (its heading's time as RESULTS prints it, or its run id) from the
+                 store's records, byte for byte for a section written since 2026-12-07 01:55; one
+                 before has no record (the store began 2026-12-06 19:30) or none of its tables
   --export       the store's run records of every run or of SECTION as CSV or JSON, or SECTION
                  as Markdown (md), on stdout
   --check-store  each line of STORE that is no record, named with its number and why (a run

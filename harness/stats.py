@@ -1,6 +1,8 @@
 """The statistics, each rule once: which run a row keeps, the spread over its runs, the units, and whether a program
 held all N tasks at once. Every table, chart, export and replication uses these."""
 
+import statistics
+
 from result import num
 
 
@@ -14,6 +16,28 @@ def best(runs):
 def spread(values):
     """(lowest, highest) of a figure over a row's runs."""
     return min(values), max(values)
+
+
+# The noise rule (METHODOLOGY.md, "Noise"), the one every table, --compare and the write-ups' verdicts use. A figure is
+# known only as the range of its runs: on this VM a run is slowed by its neighbours, never sped up.
+WIDE = 0.10  # a row's spread is wide when (max − min) / median passes this
+ONE_RUN = "cannot be told: one run"
+
+
+def wide(values):
+    """Whether the runs' range passes WIDE of their median: the row's best figure is then less sure than it looks."""
+    mid = statistics.median(values)
+    return len(values) > 1 and mid > 0 and (max(values) - min(values)) / mid > WIDE
+
+
+def against(a, b):
+    """B's figure against A's, each given as its runs' values: "same within noise" where their ranges overlap, else
+    "lower" or "higher"; ONE_RUN where a side has a single run, which has no range."""
+    if len(a) < 2 or len(b) < 2:
+        return ONE_RUN
+    if max(b) < min(a):
+        return "lower"
+    return "higher" if min(b) > max(a) else "same within noise"
 
 
 def mib(kib):

@@ -106,6 +106,19 @@ class Statistics(unittest.TestCase):
         self.assertIs(stats.best(twins), twins[0])  # then the earlier
         self.assertEqual(stats.spread([x.max_rss_kib for x in runs]), (2048, 4096))
 
+    def test_the_noise_rule(self):
+        # Ranges 1.0–1.2 and 1.1–1.3 overlap; 1.0–1.2 and 1.3–1.4 do not, the second higher; one run has no range.
+        self.assertEqual(stats.against([1.0, 1.2], [1.1, 1.3]), "same within noise")
+        self.assertEqual(stats.against([1.0, 1.2], [1.2, 1.3]), "same within noise")  # touching is overlapping
+        self.assertEqual(stats.against([1.0, 1.2], [1.3, 1.4]), "higher")
+        self.assertEqual(stats.against([1.3, 1.4], [1.0, 1.2]), "lower")
+        self.assertEqual(stats.against([1.0], [2.0, 2.1]), "cannot be told: one run")
+        # (max − min) / median: 0.2 / 1.05 = 19 % is wide; 0.5 / 10 = 5 % and exactly 10 % (1 / 10) are not.
+        self.assertTrue(stats.wide([1.0, 1.05, 1.2]))
+        self.assertFalse(stats.wide([9.8, 10.0, 10.3]))
+        self.assertFalse(stats.wide([9.5, 10.0, 10.5]))
+        self.assertFalse(stats.wide([5.0]))
+
     def test_units(self):
         self.assertEqual([stats.mib(k) for k in (512, 1536, None, 104858)], ["0.5", "1.5", "-", "102.4"])
         self.assertEqual([stats.minutes(s) for s in (40, 720, 7500)], ["40 s", "12 min", "2 h 05 min"])
@@ -136,6 +149,31 @@ class Cells(unittest.TestCase):
     def test_one_runs_spread_is_its_max_rss_twice(self):
         self.assertEqual(self.cell("spread", [run(0.05, 1536)]), "1.5–1.5")
         self.assertEqual(self.cell("spread", [run(0.05, 2048), run(0.04, 4096)]), "2.0–4.0")
+
+    def test_a_ranged_cell_is_the_best_runs_figure_then_the_range_and_a_mark_where_it_is_wide(self):
+        runs = [run(1.05, 10240), run(1.00, 10240), run(1.20, 10752)]
+        cell = lambda key, rs: render.cell(key, rs, 1000, "", False, True)  # noqa: E731
+        # Wall: best 1.00, range 1.00–1.20, (1.20 − 1.00) / 1.05 = 19 %: wide. Max RSS of the best run: 10.0 MiB,
+        # range 10.0–10.5, 512 / 10240 = 5 %. CPU: user + sys of each, 0.01 + 0.0 as run() makes them.
+        self.assertEqual(cell("wall", runs), "1.00 (1.00–1.20) †")
+        self.assertEqual(cell("max_rss", runs), "10.0 (10.0–10.5)")
+        self.assertEqual(cell("cpu", runs), "0.01 (0.01–0.01)")
+        self.assertEqual(cell("wall", runs[:1]), "1.05")  # one run: no range
+        self.assertEqual(self.cell("wall", runs), "1.00")  # a section before schema 2: the best alone
+
+    def test_a_section_of_schema_2_shows_ranges_and_says_why_and_an_older_one_renders_as_written(self):
+        recs = [{"record": "run", "run": "r", "row": 1, "try": i, "time": {"wall_s": w, "user_s": 0.5, "sys_s": 0.1,
+                 "max_rss_kib": 2048}, "summary": {}} for i, w in ((1, 1.0), (2, 1.5))]
+        ctx = {"kind": "sweep", "head": ["## h", ""], "notes": ["- a note"],
+               "rows": [{"cells": {"scenario": "coro_timer", "variant": "-", "n": "1", "tcell": "1"}, "ref": "r/1"}]}
+        old = render.section(ctx, recs)
+        self.assertIn("| max RSS spread MiB |", old)
+        self.assertNotIn("CPU s", old)
+        self.assertNotIn("†", old)
+        new = render.section(dict(ctx, schema=2), recs)
+        self.assertIn("| wall s | CPU s | max RSS MiB |", new)
+        self.assertIn("| 1.00 (1.00–1.50) † | 0.60 (0.60–0.60) | 2.0 (2.0–2.0) |", new)
+        self.assertTrue(new.endswith("- a note\n" + render.NOISE_NOTE + "\n\n"))
 
 
 class Failures(unittest.TestCase):
