@@ -67,8 +67,9 @@ def usage(tables):
   --render       SECTION again (its heading's time as RESULTS prints it, or its run id) from the
                  store's records, byte for byte for a section written since 2026-12-07 01:55; one
                  before has no record (the store began 2026-12-06 19:30) or none of its tables
-  --export       the store's run records of every run or of SECTION as CSV or JSON, or SECTION
-                 as Markdown (md), on stdout
+  --export       the store's run records of every run or of SECTION as CSV or JSON, each with its
+                 "schema" version (1: written before records carried one; results.schema.json
+                 describes every field), or SECTION as Markdown (md), on stdout
   --check-store  each line of STORE that is no record, named with its number and why (a run
                  passes over such lines); --repair moves them into STORE.bad-DATE beside it
 environment (a bad value is refused before anything runs):
@@ -378,12 +379,12 @@ class Run:
                                               int(c.limit) if c.limit else None, self.lock)
             measure.check(r, c.scenario, n)
             f = r.fields()
-            self.keep([dict(record="run", **self.head, date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                            kind=c.kind, scenario=c.scenario, runtime=self.t.runtime_label(c.group, self.pw),
-                            variant=c.variant, threads=c.threads, label=c.label, row=row,
-                            program=os.path.basename(program), n=n, options=" ".join(args), env=c.env, **{"try": i},
-                            of=times, status=status, failure=f["failure"], time=f["time"], time_output=figures,
-                            summary=f["summary"], samples=f["samples"])])
+            self.keep([dict(record="run", schema=store.SCHEMA, **self.head,
+                            date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), kind=c.kind, scenario=c.scenario,
+                            runtime=self.t.runtime_label(c.group, self.pw), variant=c.variant, threads=c.threads,
+                            label=c.label, row=row, program=os.path.basename(program), n=n, options=" ".join(args),
+                            env=c.env, **{"try": i}, of=times, status=status, failure=f["failure"], time=f["time"],
+                            time_output=figures, summary=f["summary"], samples=f["samples"])])
             if r.failure:
                 why = r.failure
                 break
@@ -696,8 +697,8 @@ class Run:
 
     def context(self, head, notes):
         """The section's own record: its runs, heading, command and charts, its text around the table, its rows."""
-        c = {"record": "section", "run": self.run_id, "heading": self.when, "command": self.s["command_line"],
-             "charts": " ".join(self.charts), "resumed": self.resumed,
+        c = {"record": "section", "schema": store.SCHEMA, "run": self.run_id, "heading": self.when,
+             "command": self.s["command_line"], "charts": " ".join(self.charts), "resumed": self.resumed,
              "runs": [self.run_id] + list(dict.fromkeys(x for x in self.sittings if x != self.run_id)),
              "kind": self.kind, "head": head, "rows": self.rows, "notes": notes}
         if self.kind == "replicate":

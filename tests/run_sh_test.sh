@@ -382,20 +382,29 @@ interrupted TERM slow_coro_timer STORE="$store" RUNS=1 ./run.sh 10 threads coro_
 check "a stopped run leaves the records of what ended, whole, and no section record" \
   eval '[ "$rc" -eq 143 ] && [ "$(records "r[\"record\"] + \" \" + r.get(\"scenario\", \"-\")" | tail -n 1)" = "run threads" ] && [ -z "$(tail -c 1 "$store")" ]'
 bench STORE="$store" ./run.sh --export csv
-check "--export csv: a header of every field, then a line per run record, each with its section's heading" \
+check "--export csv: a header of every field, then a line per run record, each with its schema version and section's heading" \
   eval '[ "$rc" -eq 0 ] && [ "$(printf "%s\n" "$out" | wc -l)" -eq "$(($(grep -c "\"record\":\"run\"" "$store") + 1))" ] &&
-    has "$(printf "%s\n" "$out" | head -n 1)" "^record,run,section,commit,machine[.]os,.*,time[.]max_rss_kib,.*,summary[.]frame_bytes," &&
-    has "$(printf "%s\n" "$out" | sed -n 2p)" "^run,[0-9]{8}T[0-9]{6}Z-[0-9]+,[0-9-]+ [0-9:]+ UTC,"'
-check "a stopped run's records belong to no section" has "$(printf '%s\n' "$out" | tail -n 1)" '^run,[0-9]{8}T[0-9]{6}Z-[0-9]+,,'
+    has "$(printf "%s\n" "$out" | head -n 1)" "^record,schema,run,section,commit,machine[.]os,.*,time[.]max_rss_kib,.*,summary[.]frame_bytes," &&
+    has "$(printf "%s\n" "$out" | sed -n 2p)" "^run,2,[0-9]{8}T[0-9]{6}Z-[0-9]+,[0-9-]+ [0-9:]+ UTC,"'
+check "a stopped run's records belong to no section" has "$(printf '%s\n' "$out" | tail -n 1)" '^run,2,[0-9]{8}T[0-9]{6}Z-[0-9]+,,'
+# fits FILE: every record of the store FILE fits results.schema.json, or the first misfits, named.
+fits() { python3 -c 'import json, sys
+sys.path.insert(0, sys.argv[1])
+import test_harness as t
+schema = t.schema_file()
+bad = [f"{i}: {x}" for i, line in enumerate(open(sys.argv[2]), 1) for x in t.problems(json.loads(line), schema, schema)]
+print(*bad[:3], sep="\n")
+sys.exit(1 if bad else 0)' "$repo/tests" "$1"; }
+check "every record these runs wrote, a failed and a stopped one's too, fits results.schema.json" fits "$store"
 
 first=$(records 'r["run"]' | sed -n 1p)
 bench STORE="$store" ./run.sh --export json "$first"
-check "--export json SECTION: that section's runs (named by its run id), as a JSON array" \
-  eval '[ "$rc" -eq 0 ] && [ "$(printf "%s\n" "$out" | python3 -c "import json, sys; print(len(json.load(sys.stdin)))")" -eq 4 ]'
+check "--export json SECTION: that section's runs (named by its run id), as a JSON array, each with its schema version" \
+  eval '[ "$rc" -eq 0 ] && [ "$(printf "%s\n" "$out" | python3 -c "import json, sys; print(*[r[\"schema\"] for r in json.load(sys.stdin)])")" = "2 2 2 2" ]'
 printf '%s\n' '{"record":"run","run":"a"}' '{"record":"section","run":"a","heading":"2001-01-01 10:00 UTC"}' \
   '{"record":"run","run":"b"}' '{"record":"run","run":"b"}' '{"record":"section","run":"b","heading":"2001-01-01 10:01 UTC"}' >"$tmp/two.jsonl"
 bench STORE="$tmp/two.jsonl" ./run.sh --export csv "2001-01-01 10:01"
-check "or by its heading's time, as RESULTS prints it" [ "$out" = "$(printf 'record,run,section\nrun,b,2001-01-01 10:01 UTC\nrun,b,2001-01-01 10:01 UTC')" ]
+check "or by its heading's time, as RESULTS prints it (records without a version: 1)" [ "$out" = "$(printf 'record,schema,run,section\nrun,1,b,2001-01-01 10:01 UTC\nrun,1,b,2001-01-01 10:01 UTC')" ]
 printf '%s\n' '{"record":"section","run":"c","heading":"2001-01-01 10:01 UTC"}' >>"$tmp/two.jsonl"
 cp "$res" "$tmp/before"
 bad_case "2 sections have the heading '2001-01-01 10:01 UTC': name one by the run id run.sh printed at its end \(b, c\)" STORE="$tmp/two.jsonl" ./run.sh --export csv "2001-01-01 10:01 UTC"

@@ -14,6 +14,8 @@ import os
 import re
 import sys
 import tempfile
+import time
+import types
 import unittest
 import xml.etree.ElementTree as ET
 from unittest import mock
@@ -23,11 +25,13 @@ sys.path.insert(0, os.path.join(HERE, "..", "harness"))
 
 import charts  # noqa: E402
 import export  # noqa: E402
+import machine  # noqa: E402
 import measure  # noqa: E402
 import peers  # noqa: E402
 import plan as p  # noqa: E402
 import render  # noqa: E402
 import replicate as r  # noqa: E402
+import run as harness  # noqa: E402
 import scenarios as sc  # noqa: E402
 import settings  # noqa: E402
 import stats  # noqa: E402
@@ -279,11 +283,197 @@ class Store(unittest.TestCase):
         with self.assertRaisesRegex(store.StoreError, r"no section 'c' in the store \(its latest: "):
             store.find_section(self.path, "c")
         out = io.StringIO()
-        export.to_csv(self.path, None, out)
-        self.assertEqual(out.getvalue(), "record,run,section,row\nrun,a,2001-01-01 10:00 UTC,\nrun,b,2001-01-01 10:01 UTC,1\n")
+        export.to_csv(self.path, None, out)  # records without "schema": version 1
+        self.assertEqual(out.getvalue(), "record,schema,run,section,row\nrun,1,a,2001-01-01 10:00 UTC,\n"
+                                         "run,1,b,2001-01-01 10:01 UTC,1\n")
         out = io.StringIO()
         export.to_json(self.path, "b", out)
-        self.assertEqual(json.loads(out.getvalue()), [{"record": "run", "run": "b", "section": "2001-01-01 10:01 UTC", "row": 1}])
+        self.assertEqual(json.loads(out.getvalue()),
+                         [{"record": "run", "schema": 1, "run": "b", "section": "2001-01-01 10:01 UTC", "row": 1}])
+
+
+# results.schema.json, read by a checker of the part of JSON Schema (2020-12) it uses: a keyword this checker does not
+# read fails the test, so the file cannot promise a check that nothing makes.
+ROOT = os.path.join(HERE, "..")
+CHECKED = {"$ref", "type", "const", "enum", "pattern", "oneOf", "if", "then", "required", "properties",
+           "additionalProperties", "prefixItems", "items"}
+SAID = {"$schema", "title", "description", "version", "unit", "$defs"}  # for the reader, or read through $ref
+TYPES = {"object": dict, "array": list, "string": str, "null": type(None), "boolean": bool, "integer": int,
+         "number": (int, float)}
+
+
+def schema_file():
+    with open(os.path.join(ROOT, "results.schema.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def of_type(value, name):
+    return isinstance(value, TYPES[name]) and (name == "boolean" or not isinstance(value, bool))
+
+
+def problems(value, schema, root, where="record"):
+    """Where VALUE breaks SCHEMA, a line each (none: it fits)."""
+    if schema is True or schema is False:
+        return [] if schema else [f"{where}: not in the schema"]
+    unknown = set(schema) - CHECKED - SAID
+    if unknown:
+        raise AssertionError(f"results.schema.json uses {sorted(unknown)}, which the tests' checker does not read")
+    out, target = [], root
+    if "$ref" in schema:
+        for part in schema["$ref"].removeprefix("#/").split("/"):
+            target = target[part]
+        out += problems(value, target, root, where)
+    types = schema.get("type")
+    if types and not any(of_type(value, t) for t in ([types] if isinstance(types, str) else types)):
+        return out + [f"{where}: {type(value).__name__} {json.dumps(value)[:40]}, where the schema has {types}"]
+    out += [f"{where}: {json.dumps(value)[:40]}, not {json.dumps(schema[k])}" for k in ("const", "enum")
+            if k in schema and value not in ([schema[k]] if k == "const" else schema[k])]
+    if "pattern" in schema and isinstance(value, str) and not re.search(schema["pattern"], value):
+        out.append(f"{where}: '{value}' does not match {schema['pattern']}")
+    if "oneOf" in schema:
+        fits = [problems(value, s, root, where) for s in schema["oneOf"]]
+        n = sum(not f for f in fits)
+        if n != 1:
+            out.append(f"{where}: fits {n} of its {len(fits)} forms"
+                       + ("" if n else "; the nearest: " + "; ".join(min(fits, key=len))))
+    if "if" in schema and not problems(value, schema["if"], root, where):
+        out += problems(value, schema.get("then", True), root, where)
+    if isinstance(value, dict):
+        out += [f"{where}: no {k}" for k in schema.get("required", []) if k not in value]
+        for k, v in value.items():
+            out += problems(v, schema.get("properties", {}).get(k, schema.get("additionalProperties", True)), root,
+                            f"{where}.{k}")
+    if isinstance(value, list):
+        first = schema.get("prefixItems", [])
+        for i, v in enumerate(value):
+            out += problems(v, first[i] if i < len(first) else schema.get("items", True), root, f"{where}[{i}]")
+    return out
+
+
+class Schema(unittest.TestCase):
+    """Every record of the store, and every record the code writes now, fits results.schema.json."""
+
+    def setUp(self):
+        self.schema = schema_file()
+
+    def fits(self, record):
+        return problems(record, self.schema, self.schema)
+
+    def test_the_file_is_the_version_run_sh_writes_and_says_what_every_field_is(self):
+        self.assertEqual(self.schema["version"], store.SCHEMA)
+        self.assertEqual(self.schema["$defs"]["schema"]["enum"], [store.SCHEMA])
+        defs = self.schema["$defs"]
+        self.assertEqual(defs["run"]["properties"]["scenario"]["enum"], list(sc.SCENARIOS))
+        known = defs["summary"]["properties"]
+        self.assertEqual([k for d in sc.SCENARIOS.values() for k in d["summary"] if k not in known], [])
+
+        def said(schema, where):  # every field's meaning: its own description, or its $ref's
+            for name, sub in schema.get("properties", {}).items():
+                target = defs[sub["$ref"].rpartition("/")[2]] if "$ref" in sub else sub
+                self.assertIn("description", target, f"{where}.{name}")
+                said(target, f"{where}.{name}")
+        for name, d in defs.items():
+            said(d, name)
+        self.assertEqual(defs["time"]["properties"]["wall_s"]["unit"], "s")
+
+    def test_the_checker_names_what_does_not_fit(self):
+        old = json.loads(data("record_2026-12-06.jsonl"))
+        self.assertEqual(self.fits(old), [])  # version 1: no "schema", no "row"
+        bad = dict(old, schema=2, extra=1, n="1")  # version 2 without its row, a field the schema lacks, N as text
+        del bad["commit"]
+        self.assertEqual(self.fits(bad), ["record: fits 0 of its 2 forms; the nearest: record: no row; record: no"
+                                          " commit; record.n: str \"1\", where the schema has integer; record.extra:"
+                                          " not in the schema"])
+        self.assertTrue(self.fits({"record": "sweep", "run": old["run"]}))
+        self.assertEqual(self.fits(dict(old, schema=1, row=1)),
+                         ["record: fits 0 of its 2 forms; the nearest: record.schema: 1, not [2]"])
+        with self.assertRaisesRegex(AssertionError, r"uses \['minimum'\]"):
+            problems(1, {"minimum": 2}, {})
+
+    def test_every_record_of_the_store_fits(self):
+        seen, bad = {}, []
+        for number, rec in store.records(os.path.join(ROOT, "results.jsonl")):
+            seen[rec["record"]] = seen.get(rec["record"], 0) + 1
+            bad += [f"results.jsonl:{number}: {x}" for x in self.fits(rec)]
+        self.assertEqual(bad[:5], [])
+        self.assertGreater(seen.get("run", 0), 800)  # 885 run records and 16 sections as this is written
+        self.assertGreater(seen.get("section", 0), 10)
+
+    def test_a_record_written_now_says_its_version_and_fits(self):
+        """The records run.py makes: an execution's, a plain section's and a replication's."""
+        with tempfile.TemporaryDirectory() as d, mock.patch("sys.stderr", io.StringIO()):
+            s = dict.fromkeys(p.SETTINGS + ("plan",), "")
+            s.update(scenarios="coro_timer", N="10", RUNS="1", command_line="./run.sh 10 coro_timer")
+            run_ = harness.Run(s, peers.Tables([], {}, [], {}, [], "", ""), {}, os.path.join(d, "RESULTS.md"),
+                               os.path.join(d, "results.jsonl"), "")
+            fresh = "first touch 1 MB/s, again 2 MB/s (256 MiB, a write a page)"
+            with mock.patch("machine.fresh", return_value=fresh):  # tools/fault_rate takes seconds
+                here = machine.describe(ROOT)
+            run_.work = run_.pw = d
+            run_.lock, run_.run_id, run_.planned, run_.run_start = None, "20261207T160000Z-1", 1, time.monotonic()
+            run_.head, run_.when = {"run": run_.run_id, "commit": "3e6a6e7", "machine": here}, "2026-12-07 16:00 UTC"
+            *figures, report = parse_time(data("time_gnu.txt"))
+            ran = Run(*figures, avg_rss_kib=2000,
+                      summary=summary_of("scenario=coro_timer n=10 spawn_ms=1 completed=10"))
+            config = p.Config("row", "coro_timer", n="10", threads="1", args="--sleep-ms 5", runs="1", variant="-",
+                              label="-")
+            with mock.patch("measure.once", return_value=(ran, 0, {k: as_json(v) for k, v in report.items()})):
+                run_.execute(config, 1, "/x/coro_timer", 10, ["--sleep-ms", "5"], 1, "run.sh: coro_timer 10")
+            run_.row("coro_timer", "", "-", 10, "1", "20261207T160000Z-1/1")
+            section = run_.context(["## head"], ["- a note"])
+            tables = peers.Tables.load(os.path.join(ROOT, "peers", "lib.sh"))
+            s.update(replicate="yes", pubfile=os.path.join(ROOT, "peers", "published", "kjpgit-2019.tsv"), PEERS="go",
+                     peers_sleep_ms="30000")
+            rep = harness.Run(s, tables, {}, run_.res, run_.st, "")
+            rep.run_id, rep.when, rep.machine, rep.pw = run_.run_id, run_.when, here, d
+            rep.builder = types.SimpleNamespace(state={"go": "ok"})
+            rep.rep = [("go@1", 1000, "-", 2048, "20261207T160000Z-1/1"),
+                       ("go@1", 10000, "timed out after 60 s", None, None)]
+            stored = [rec for _, rec in store.records(run_.st)]
+        written = [run_.records[0], section, rep.context(["## head"], [])]
+        self.assertEqual(stored, written[:1])
+        for rec in written:
+            self.assertEqual(list(rec)[:3], ["record", "schema", "run"])
+            self.assertEqual(rec["schema"], 2)
+            self.assertEqual(self.fits(rec), [], rec["record"])
+        self.assertEqual(self.fits({k: v for k, v in written[2].items() if k != "points"}), ["record: fits 0 of its 2"
+                         " forms; the nearest: record: no points"])  # a replication's points are a must from now on
+
+    def test_an_old_record_without_a_schema_version_still_reads(self):
+        """A version-1 record (the bash harness's, 2026-12-06) beside a version-2 one: both export, each with its
+        version after its kind; the old one's figures read."""
+        old = data("record_2026-12-06.jsonl")
+        new = json.loads(old)
+        new = {"record": "run", "schema": 2, **{k: v for k, v in new.items() if k != "record"}, "row": 1}
+        new["run"] = "20261207T160000Z-1"
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "results.jsonl")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(old + json.dumps(new) + "\n")
+            got = list(export.exported(path))
+            out = io.StringIO()
+            export.to_csv(path, None, out)
+            csv_lines = out.getvalue().split("\n")
+            out = io.StringIO()
+            export.to_json(path, None, out)
+        self.assertEqual([(list(x)[:4], x["schema"]) for x in got], [(["record", "schema", "run", "section"], 1),
+                                                                      (["record", "schema", "run", "section"], 2)])
+        self.assertEqual([x for x in got[0] if x not in ("schema", "section")], list(json.loads(old)))  # nothing else
+        self.assertTrue(csv_lines[0].startswith("record,schema,run,section,commit,machine.os,"))
+        self.assertTrue(csv_lines[1].startswith("run,1,20261206T191359Z-10829,,ea8d153,"))
+        self.assertTrue(csv_lines[2].startswith("run,2,20261207T160000Z-1,,ea8d153,"))
+        self.assertEqual([x["schema"] for x in json.loads(out.getvalue())], [1, 2])
+        self.assertEqual(Run.of(got[0]).max_rss_kib, 2376)
+
+    def test_a_section_of_version_1_renders(self):
+        """The store's 2026-12-07 13:00 section and its 30 runs were written before "schema": --render reads them,
+        a row for each of its 6 thread counts."""
+        out = io.StringIO()
+        export.markdown(os.path.join(ROOT, "results.jsonl"), "2026-12-07 13:00", out)
+        lines = out.getvalue().split("\n")
+        self.assertTrue(lines[0].startswith("## 2026-12-07 13:00 UTC — N=2000000, RUNS=5"))
+        self.assertEqual([x.split(" | ")[3] for x in lines if x.startswith("| atomic_counter |")],
+                         ["1", "2", "4", "8", "16", "32"])
 
 
 class Settings(unittest.TestCase):
