@@ -1,6 +1,7 @@
 """The statistics, each rule once: which run a row keeps, the spread over its runs, the units, and whether a program
 held all N tasks at once. Every table, chart, export and replication uses these."""
 
+import math
 import statistics
 
 from result import num
@@ -38,6 +39,44 @@ def against(a, b):
     if max(b) < min(a):
         return "lower"
     return "higher" if min(b) > max(a) else "same within noise"
+
+
+U_TEST_RUNS = 5  # --compare gives the U test's p only from this many runs a side: below it, no p can be small
+
+
+def mann_whitney(a, b):
+    """The two-sided p of the Mann–Whitney U test of A's values against B's: how often, were all of them drawn from
+    one distribution, their ranks would split at least as unevenly. Without ties it is exact, the orders of the ranks
+    counted; with ties (time reports hundredths, so runs often tie) it is the normal approximation, its variance
+    corrected for the ties and its distance from the mean for continuity."""
+    m, n = len(a), len(b)
+    if not m or not n:
+        raise ValueError("the U test needs a value on each side")
+    values, rank, ties, i = sorted(list(a) + list(b)), {}, 0, 0
+    while i < m + n:  # a value's rank: the mean of the places it holds; a group of t ties adds t³ − t
+        j = i
+        while j < m + n and values[j] == values[i]:
+            j += 1
+        rank[values[i]], ties, i = (i + 1 + j) / 2, ties + (j - i) ** 3 - (j - i), j
+    u = sum(rank[x] for x in a) - m * (m + 1) / 2  # the pairs in which A's value is the larger, a tie counting half
+    if not ties:
+        return min(1.0, 2 * _orders_up_to(m, n, round(min(u, m * n - u))) / math.comb(m + n, m))
+    var = m * n / 12 * (m + n + 1 - ties / ((m + n) * (m + n - 1)))
+    if var <= 0:  # every value the same: nothing tells them apart
+        return 1.0
+    return math.erfc(max(0.0, abs(u - m * n / 2) - 0.5) / math.sqrt(var) / math.sqrt(2))
+
+
+def _orders_up_to(m, n, k):
+    """Of the orders of M values from A and N from B, how many have U (the pairs in which A's is the larger) <= K.
+    By the largest value: from A, it is larger than all of B's J, adding J; from B, it adds nothing."""
+    prev = [[1] + [0] * k for _ in range(n + 1)]  # no value from A: one order, U = 0
+    for _ in range(m):
+        row = [[1] + [0] * k]  # no value from B: one order, U = 0
+        for j in range(1, n + 1):
+            row.append([row[j - 1][u] + (prev[j][u - j] if u >= j else 0) for u in range(k + 1)])
+        prev = row
+    return sum(prev[n])
 
 
 def mib(kib):

@@ -24,6 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "harness"))
 
 import charts  # noqa: E402
+import compare  # noqa: E402
 import export  # noqa: E402
 import machine  # noqa: E402
 import measure  # noqa: E402
@@ -136,6 +137,41 @@ class Statistics(unittest.TestCase):
         self.assertEqual(alive(spawn_ms=50, ended_at_spawn=2), "no: 2 of 5 had ended")
         self.assertEqual(alive(spawn_ms=50, ended_at_spawn="x"), "? ended_at_spawn=x")
         self.assertEqual(stats.alive(run(0, 0)), "-")
+
+
+class UTest(unittest.TestCase):
+    """The Mann–Whitney U test's two-sided p. U counts the pairs (x of A, y of B) with x > y, a tie counting half."""
+
+    def test_exact_without_ties(self):
+        # A = 1 2 3, B = 4 5 6: U = 0. Of the C(6, 3) = 20 ways to give A three of the six ranks, only {1, 2, 3} has
+        # U <= 0: p = 2 × 1/20 = 0.1, and the same the other way round.
+        self.assertAlmostEqual(stats.mann_whitney([1, 2, 3], [4, 5, 6]), 0.1)
+        self.assertAlmostEqual(stats.mann_whitney([6, 5, 4], [3, 2, 1]), 0.1)
+        # A = 1 3, B = 2 4 5: U = 1 (3 > 2), the other tail 2 × 3 − 1 = 5. Of the C(5, 2) = 10 rank pairs for A,
+        # {1, 2} has U = 0 and {1, 3} U = 1: p = 2 × 2/10 = 0.4.
+        self.assertAlmostEqual(stats.mann_whitney([1, 3], [2, 4, 5]), 0.4)
+        # A = 1 4, B = 2 3: U = 2, the middle. Of the 6 rank pairs, {1,2} {1,3} {1,4} {2,3} have U <= 2: 2 × 4/6 > 1,
+        # so p = 1.
+        self.assertEqual(stats.mann_whitney([1, 4], [2, 3]), 1.0)
+        # Five runs a side, wholly apart: 2 × 1/C(10, 5) = 2/252, the smallest p five runs can give.
+        self.assertAlmostEqual(stats.mann_whitney([1.01, 1.02, 1.03, 1.04, 1.05], [1.06, 1.07, 1.08, 1.09, 1.1]),
+                               2 / 252)
+
+    def test_normal_approximation_with_ties(self):
+        # A = 1 2 2, B = 2 3 4. Ranks: 1 → 1; the three 2s hold places 2, 3, 4 → 3 each; 3 → 5; 4 → 6. A's rank sum 7,
+        # U = 7 − 3 × 4 / 2 = 1; its mean 3 × 3 / 2 = 4.5. One group of 3 ties: 3³ − 3 = 24. Variance
+        # 9/12 × (7 − 24 / (6 × 5)) = 0.75 × 6.2 = 4.65. z = (|1 − 4.5| − 0.5) / √4.65 = 3 / 2.15639 = 1.39122;
+        # p = 2 × (1 − Φ(1.39122)) = 0.16416.
+        self.assertAlmostEqual(stats.mann_whitney([1, 2, 2], [2, 3, 4]), 0.16416, places=5)
+        # Every value the same: no variance, nothing tells the sides apart.
+        self.assertEqual(stats.mann_whitney([2.13] * 5, [2.13] * 5), 1.0)
+        # A = 1 2, B = 2 3: ranks 1, 2.5 | 2.5, 4; A's rank sum 3.5, U = 3.5 − 3 = 0.5, its mean 2. One pair of ties:
+        # 2³ − 2 = 6. Variance 4/12 × (5 − 6 / (4 × 3)) = 1.5; z = (1.5 − 0.5) / √1.5 = 0.81650; p = 0.41422.
+        self.assertAlmostEqual(stats.mann_whitney([1, 2], [2, 3]), 0.41422, places=5)
+        # A = B = 1 2: U = 2, the mean itself; the continuity correction does not push |U − mean| below 0: p = 1.
+        self.assertEqual(stats.mann_whitney([1, 2], [1, 2]), 1.0)
+        with self.assertRaises(ValueError):
+            stats.mann_whitney([], [1])
 
 
 class Cells(unittest.TestCase):
@@ -474,6 +510,117 @@ class Schema(unittest.TestCase):
         self.assertTrue(lines[0].startswith("## 2026-12-07 13:00 UTC — N=2000000, RUNS=5"))
         self.assertEqual([x.split(" | ")[3] for x in lines if x.startswith("| atomic_counter |")],
                          ["1", "2", "4", "8", "16", "32"])
+
+
+class Compare(unittest.TestCase):
+    """./run.sh --compare on a store made here. Sections a and b (AMD, one machine) hold: X (coro_timer, N=10), three
+    runs each; Y (coro_timer, N=20), one run each; hash_collect only in a; running_avg only in b; threads, whose one
+    run in b failed. Section d (AMD) and run c (Intel, no section) hold X five times each; section e holds X with
+    GOMAXPROCS=1, which is another configuration."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.path = os.path.join(self.dir.name, "results.jsonl")
+        recs = []
+
+        def runs(run, cpu, *figures, scenario="coro_timer", n=10, env="", failure=None):
+            machine = {"cpu": cpu, "cores": "2", "memory": "1.0 GiB", "fresh_memory": f"first touch {len(cpu)} MB/s"}
+            for wall, user, sys_, rss in figures or [(0, 0, 0, 0)]:
+                recs.append({"record": "run", "run": run, "machine": machine, "scenario": scenario, "runtime": "ours",
+                             "variant": "-", "threads": "1", "n": n, "options": "", "env": env, "failure": failure,
+                             "time": {} if failure else {"wall_s": wall, "user_s": user, "sys_s": sys_,
+                                                         "max_rss_kib": rss}})
+
+        def section(run, minute):
+            recs.append({"record": "section", "run": run, "heading": f"2001-01-01 10:{minute} UTC", "runs": [run]})
+        runs("a", "AMD", (1.2, 0.5, 0.1, 3072), (1.0, 0.4, 0.1, 2048), (1.1, 0.6, 0.1, 1024))
+        runs("a", "AMD", (1.0, 0.2, 0.0, 1024), n=20)
+        runs("a", "AMD", (1.0, 0.2, 0.0, 1024), scenario="hash_collect")
+        runs("a", "AMD", (1.0, 0.2, 0.0, 1024), scenario="threads")
+        section("a", "00")
+        runs("b", "AMD", (2.0, 0.9, 0.1, 2048), (2.2, 1.0, 0.1, 2048), (2.1, 1.1, 0.1, 2048))
+        runs("b", "AMD", (0.5, 0.1, 0.0, 1024), n=20)
+        runs("b", "AMD", (1.0, 0.2, 0.0, 1024), scenario="running_avg")
+        runs("b", "AMD", scenario="threads", failure="failed (exit 1): boom | ulimit -u")
+        section("b", "01")
+        runs("c", "Intel", *[(1.06 + i / 100, 0.1, 0.0, 1024) for i in range(5)])
+        runs("d", "AMD", *[(1.01 + i / 100, 0.1, 0.0, 1024 + i) for i in range(5)])
+        section("d", "02")
+        runs("e", "AMD", (1.0, 0.1, 0.0, 1024), env="GOMAXPROCS=1")
+        section("e", "03")
+        store.append(self.path, recs)
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def out(self, fmt, a, b):
+        out = io.StringIO()
+        compare.FORMATS[fmt](self.path, a, b, out)
+        return out.getvalue()
+
+    def test_both_sides_best_range_ratio_verdict_and_geometric_mean(self):
+        lines = self.out("md", "2001-01-01 10:00", "b").split("\n")
+        self.assertEqual(lines[:4], ["A and B ran on one machine: CPU: AMD; cores: 2; memory: 1.0 GiB.", "",
+                                     "- A: 2001-01-01 10:00 UTC (run a)", "- B: 2001-01-01 10:01 UTC (run b)"])
+        # X. A's best run is the 1.0 s one: CPU 0.4 + 0.1, 2048 KiB; its ranges 1.0–1.2 s, 0.5–0.7 s, 1–3 MiB. B's,
+        # the 2.0 s one: CPU 1.0, 2 MiB; 2.0–2.2 s, 1.0–1.2 s, 2–2 MiB. Wall and CPU ranges do not overlap (B's lowest
+        # above A's highest): higher, × 2. B's memory lies within A's range: the same within noise, × 1. Three runs
+        # a side: no p.
+        self.assertEqual(lines[7:10], [
+            "| coro_timer | ours | - | 10 | 1 | - | wall s | 1.00 (1.00–1.20) | 2.00 (2.00–2.20) | 2.000 | higher"
+            " | - |",
+            "|  |  |  |  |  |  | CPU s | 0.50 (0.50–0.70) | 1.00 (1.00–1.20) | 2.000 | higher | - |",
+            "|  |  |  |  |  |  | max RSS MiB | 2.0 (1.0–3.0) | 2.0 (2.0–2.0) | 1.000 | same within noise | - |"])
+        # Y: one run a side, 1.0 s then 0.5 s, CPU 0.2 then 0.1: × 0.5, but one run has no range.
+        self.assertEqual(lines[10], "| coro_timer | ours | - | 20 | 1 | - | wall s | 1.00 (1.00–1.00) |"
+                                    " 0.50 (0.50–0.50) | 0.500 | cannot be told: one run | - |")
+        # The geometric means: wall √(2 × 0.5) = 1, CPU √(2 × 0.5) = 1, memory √(1 × 1) = 1; threads has no ratio.
+        self.assertEqual(lines[14], "Geometric mean of B / A: wall s 1.000 (2 configurations); CPU s 1.000 (2"
+                                    " configurations); max RSS MiB 1.000 (2 configurations).")
+        self.assertEqual(lines[16:25], [
+            "Only in A (1):", "- hash_collect, ours, -, N=10, threads 1", "",
+            "Only in B (1):", "- running_avg, ours, -, N=10, threads 1", "",
+            "Failed (1):", "- threads, ours, -, N=10, threads 1: failed in B: failed (exit 1): boom | ulimit -u", ""])
+
+    def test_two_machines_are_said_first_and_five_runs_a_side_give_p(self):
+        lines = self.out("md", "d", "c").split("\n")
+        self.assertEqual(lines[:6], [
+            "**A and B ran on different machines**: each ratio below compares the machines as well as the runs.",
+            "- A: CPU: AMD; cores: 2; memory: 1.0 GiB; fresh memory: first touch 3 MB/s",
+            "- B: CPU: Intel; cores: 2; memory: 1.0 GiB; fresh memory: first touch 5 MB/s", "",
+            "- A: 2001-01-01 10:02 UTC (run d)", "- B: run c"])  # c wrote no section: its run records are enough
+        # Walls 1.01–1.05 against 1.06–1.10, no ties: the exact p, 2/252 = 0.0079. CPU 0.1 on all ten: p = 1.
+        self.assertEqual(lines[9], "| coro_timer | ours | - | 10 | 1 | - | wall s | 1.01 (1.01–1.05) |"
+                                   " 1.06 (1.06–1.10) | 1.050 | higher | 0.008 |")
+        self.assertEqual(lines[10], "|  |  |  |  |  |  | CPU s | 0.10 (0.10–0.10) | 0.10 (0.10–0.10) | 1.000 | same"
+                                    " within noise | 1.000 |")
+
+    def test_csv_and_json_give_a_row_per_configuration_and_measure(self):
+        rows = json.loads(self.out("json", "a", "b"))
+        self.assertEqual(len(rows), 5 * 3)  # X, Y, hash_collect, running_avg and threads, three measures each
+        self.assertEqual(rows[0], {"scenario": "coro_timer", "runtime": "ours", "variant": "-", "n": 10,
+                                   "threads": "1", "options": "", "env": "", "measure": "wall_s", "a_runs": 3,
+                                   "a_best": 1.0, "a_min": 1.0, "a_max": 1.2, "b_runs": 3, "b_best": 2.0,
+                                   "b_min": 2.0, "b_max": 2.2, "ratio": 2.0, "verdict": "higher", "p": None})
+        # Those both hold first (threads among them, failed in B), then A's own, then B's.
+        self.assertEqual([r["verdict"] for r in rows[6::3]], ["failed in B: failed (exit 1): boom | ulimit -u",
+                                                              "only in A", "only in B"])
+        text = self.out("csv", "a", "b").split("\n")
+        self.assertEqual(text[0], "scenario,runtime,variant,n,threads,options,env,measure,a_runs,a_best,a_min,a_max,"
+                                  "b_runs,b_best,b_min,b_max,ratio,verdict,p")
+        self.assertEqual(text[3], "coro_timer,ours,-,10,1,,,max_rss_kib,3,2048,1024,3072,3,2048,2048,2048,1.0,"
+                                  "same within noise,")
+        self.assertEqual(len(text), 1 + 15 + 1)  # the header, the rows, and the last line's end
+
+    def test_bad_requests_are_one_line(self):
+        for a, b, said in (("zz", "b", "no section or run 'zz' in the store (its latest: "),
+                           ("a", "2001-01-01 10:00", "A and B are one run, 2001-01-01 10:00 UTC (run a): name two"),
+                           ("a", "e", "2001-01-01 10:00 UTC (run a) and 2001-01-01 10:03 UTC (run e) have no"
+                                      " configuration in common")):  # e's X runs with GOMAXPROCS=1: another setting
+            with self.assertRaises(store.StoreError) as caught:
+                self.out("md", a, b)
+            self.assertIn(said, str(caught.exception))
+            self.assertEqual(caught.exception.code, 2)
 
 
 class Settings(unittest.TestCase):
