@@ -8,6 +8,7 @@ stats.U_TEST_RUNS runs a side, the Mann–Whitney U test's p; then the geometric
 import csv
 import json
 import math
+import sys
 
 import stats
 import store
@@ -44,10 +45,9 @@ class Side:
         self.machine = recs[0].get("machine") or {}
 
     def outcome(self, key):
-        """(why, runs) of a configuration: its successful runs, or, when every run failed, why the last did."""
+        """(why, runs) of a configuration, as its table row has it: why its last run failed, else its runs."""
         recs = self.configs[key]
-        runs = [Run.of(r) for r in recs if not r.get("failure")]
-        return (None, runs) if runs else (recs[-1]["failure"], [])
+        return (recs[-1]["failure"], []) if recs[-1].get("failure") else (None, [Run.of(r) for r in recs])
 
 
 def label(key):
@@ -85,17 +85,21 @@ def rows(path, key_a, key_b):
         for name, _, get, _ in MEASURES:
             fa, fb = figures(runs_a, get), figures(runs_b, get)
             row = dict(zip(KEY, key), measure=name, a_runs=len(runs_a), a_best=fa[0], a_min=fa[1], a_max=fa[2],
-                       b_runs=len(runs_b), b_best=fb[0], b_min=fb[1], b_max=fb[2], ratio=None, verdict="", p=None)
+                       b_runs=len(runs_b), b_best=fb[0], b_min=fb[1], b_max=fb[2], ratio=None, verdict="", p=None,
+                       _a=fa[3], _b=fb[3])  # "_": the values, for Markdown's cells, not written to csv or json
             if key not in b.configs or key not in a.configs:
                 row["verdict"] = "only in A" if key in a.configs else "only in B"
             elif why_a or why_b:
                 row["verdict"] = "; ".join(f"failed in {s}: {w}" for s, w in (("A", why_a), ("B", why_b)) if w)
             else:
-                row["ratio"] = round(fb[0] / fa[0], 4) if fa[0] else None  # no ratio to a zero (CPU 0.00 s)
+                row["ratio"] = fb[0] / fa[0] if fa[0] else None  # no ratio to a zero (CPU 0.00 s)
                 row["verdict"] = stats.against(fa[3], fb[3])
                 if min(len(runs_a), len(runs_b)) >= stats.U_TEST_RUNS:
-                    row["p"] = round(stats.mann_whitney(fa[3], fb[3]), 4)
+                    row["p"] = stats.mann_whitney(fa[3], fb[3])
             out.append(row)
+    if not any(r["a_runs"] and r["b_runs"] for r in out):
+        raise store.StoreError(f"{a.name} and {b.name} have no configuration in common that ran on both sides:"
+                               " nothing to compare")
     return a, b, out
 
 
@@ -131,8 +135,8 @@ def markdown(path, key_a, key_b, out):
             continue
         config = [escape(r[k]) for k in ("scenario", "runtime", "variant", "n", "threads")] + [
             escape(settings(r) or "-")] if name == MEASURES[0][0] else [""] * 6
-        ratio = r["b_best"] / r["a_best"] if r["a_best"] else None
-        cells = [f"{show(r[s + '_best'])} ({show(r[s + '_min'])}–{show(r[s + '_max'])})" for s in ("a", "b")]
+        ratio = r["ratio"]
+        cells = [stats.ranged(r[s + "_best"], r["_" + s], show) for s in ("a", "b")]
         lines.append("| " + " | ".join(config + [header] + cells + [
             "-" if ratio is None else f"{ratio:.3f}", r["verdict"],
             "-" if r["p"] is None else f"{r['p']:.3f}" if r["p"] >= 0.001 else "< 0.001"]) + " |")
@@ -143,15 +147,26 @@ def markdown(path, key_a, key_b, out):
     lines += ["", "Geometric mean of B / A: " + ("; ".join(means) or "none (no ratio)") + ".", ""]
     for group, items in apart.items():
         lines += [f"{group[0].upper()}{group[1:]} ({len(items)}):"] + items + [""] if items else []
-    lines += ["Each figure is the best run's (the run with the lowest wall time), then the range over the runs. B"
-              " against A: \"same within noise\" where the ranges overlap (METHODOLOGY.md, \"Noise\"). p: the"
-              f" two-sided Mann–Whitney U test's, from {stats.U_TEST_RUNS} runs a side."]
+    lines += ["Each figure is the best run's (the run with the lowest wall time), then the range over the runs, † where"
+              " that passes 10 % of its median. B against A: \"same within noise\" where the ranges overlap"
+              " (METHODOLOGY.md, \"Noise\")." + (f" p: the two-sided Mann–Whitney U test's, from {stats.U_TEST_RUNS}"
+                                                   " runs a side." if any(r["p"] is not None for r in table) else "")]
     out.write("\n".join(lines) + "\n")
+
+
+def data_rows(path, key_a, key_b):
+    """The rows as csv and json give them; that A and B ran on different machines is said on stderr."""
+    a, b, table = rows(path, key_a, key_b)
+    if a.machine and b.machine and any(a.machine.get(k) != b.machine.get(k) for k in MACHINE):
+        print(f"run.sh: --compare: A and B ran on different machines: {' '.join(machine_lines(a, b)[1:3])}",
+              file=sys.stderr)
+    return [{k: round(v, 4) if k in ("ratio", "p") and v is not None else v for k, v in r.items() if k[0] != "_"}
+            for r in table]
 
 
 def to_csv(path, key_a, key_b, out):
     """A header of the rows' fields, then a line per row."""
-    table = rows(path, key_a, key_b)[2]
+    table = data_rows(path, key_a, key_b)
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(list(table[0]))
     writer.writerows(["" if v is None else v for v in r.values()] for r in table)
@@ -159,8 +174,7 @@ def to_csv(path, key_a, key_b, out):
 
 def to_json(path, key_a, key_b, out):
     """One JSON array, a row a line."""
-    table = rows(path, key_a, key_b)[2]
-    out.write("[\n" + ",\n".join(json.dumps(r, ensure_ascii=False) for r in table) + "\n]\n")
+    out.write("[\n" + ",\n".join(json.dumps(r, ensure_ascii=False) for r in data_rows(path, key_a, key_b)) + "\n]\n")
 
 
 FORMATS = {"md": markdown, "csv": to_csv, "json": to_json}

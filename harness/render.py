@@ -34,7 +34,7 @@ COLUMNS = {(kind, ranged): [(k, "l" if k in ("scenario", "runtime", "variant", "
 # The figures whose range a ranged cell shows: each run's value and how it prints.
 RANGED = {"wall": (lambda r: r.wall_s, stats.seconds), "cpu": (lambda r: r.cpu_s, stats.seconds),
           "max_rss": (lambda r: r.max_rss_kib, stats.mib)}
-NOISE_NOTE = ("- Beside a best figure, in brackets: its range over the row's runs, lowest–highest. † marks a wide one,"
+NOISE_NOTE = ("- Beside a figure, in brackets: its range over the row's runs, lowest–highest. † marks a wide one,"
               " whose range passes 10 % of its median: the best figure is then less sure than it looks"
               " (METHODOLOGY.md, \"Noise\").")
 FIELDS = {"threads": "threads", "own_bytes": "bytes_per_task", "frame": "frame_bytes", "late": "late_max_ms",
@@ -83,11 +83,7 @@ def base_cell(base, n, run=None):
 
 def ranged(runs, value, show):
     """The best run's figure, then its range over RUNS where there are several, marked † where it is wide."""
-    values = [value(r) for r in runs]
-    text = show(value(stats.best(runs)))
-    if len(runs) > 1:
-        text += f" ({show(min(values))}–{show(max(values))})"
-    return text + (" †" if stats.wide(values) else "")
+    return stats.ranged(value(stats.best(runs)), [value(r) for r in runs], show)
 
 
 def cell(key, runs, n, base, sweep, ranges=False):

@@ -67,8 +67,8 @@ def usage(tables):
                  same machine, its results kept in PEERS_BUILD
   --plan         every run the rest would make and the time they will take here; runs nothing
   --render       SECTION again (its heading's time as RESULTS prints it, or its run id) from the
-                 store's records, byte for byte for a section written since 2026-12-07 01:55; one
-                 before has no record (the store began 2026-12-06 19:30) or none of its tables
+                 store's records, byte for byte for one written since the harness moved to Python;
+                 a section before 2026-12-07 01:55 has no record, or one without its tables
   --export       the store's run records of every run or of SECTION as CSV or JSON, each with its
                  "schema" version (1: written before records carried one; results.schema.json
                  describes every field), or SECTION as Markdown (md), on stdout
@@ -835,7 +835,7 @@ def offline(argv, env, here):
         sys.stdout.flush()
     except store.StoreError as e:
         fail(str(e), e.code)
-    except (LookupError, ValueError) as e:
+    except (LookupError, ValueError, AttributeError, TypeError) as e:  # a record unlike any run.sh writes
         fail(f"the {'comparison could not be made' if what == '--compare' else 'section could not be rendered'}:"
              f" {type(e).__name__}: {e}", 1)
     except BrokenPipeError:  # `| head`: the reader has what it wanted

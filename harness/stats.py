@@ -1,6 +1,7 @@
 """The statistics, each rule once: which run a row keeps, the spread over its runs, the units, and whether a program
 held all N tasks at once. Every table, chart, export and replication uses these."""
 
+import itertools
 import math
 import statistics
 
@@ -28,7 +29,16 @@ ONE_RUN = "cannot be told: one run"
 def wide(values):
     """Whether the runs' range passes WIDE of their median: the row's best figure is then less sure than it looks."""
     mid = statistics.median(values)
-    return len(values) > 1 and mid > 0 and (max(values) - min(values)) / mid > WIDE
+    return len(values) > 1 and mid > 0 and max(values) - min(values) > WIDE * mid + 1e-9  # 1.0 to 1.1 is 10 %, not more
+
+
+def ranged(best, values, show):
+    """A best figure as a table prints it: then, where there are several runs, its range over them, "(LOW–HIGH)", and
+    † where that is wide. SHOW prints one value."""
+    text = show(best)
+    if len(values) > 1:
+        text += f" ({show(min(values))}–{show(max(values))})" + (" †" if wide(values) else "")
+    return text
 
 
 def against(a, b):
@@ -45,10 +55,10 @@ U_TEST_RUNS = 5  # --compare gives the U test's p only from this many runs a sid
 
 
 def mann_whitney(a, b):
-    """The two-sided p of the Mann–Whitney U test of A's values against B's: how often, were all of them drawn from
-    one distribution, their ranks would split at least as unevenly. Without ties it is exact, the orders of the ranks
-    counted; with ties (time reports hundredths, so runs often tie) it is the normal approximation, its variance
-    corrected for the ties and its distance from the mean for continuity."""
+    """The two-sided p of the Mann–Whitney U test of A's values against B's: of every way to deal the pooled values
+    into A's and B's (exact, since runs are few: 252 ways at 5 a side), the share whose U lies at least as far from its
+    mean as A's does. U counts the pairs in which A's value is the larger, a tie counting half, so ties (time reports
+    hundredths) are counted as they are. Past EXACT ways, the normal approximation, corrected for ties and continuity."""
     m, n = len(a), len(b)
     if not m or not n:
         raise ValueError("the U test needs a value on each side")
@@ -58,25 +68,16 @@ def mann_whitney(a, b):
         while j < m + n and values[j] == values[i]:
             j += 1
         rank[values[i]], ties, i = (i + 1 + j) / 2, ties + (j - i) ** 3 - (j - i), j
-    u = sum(rank[x] for x in a) - m * (m + 1) / 2  # the pairs in which A's value is the larger, a tie counting half
-    if not ties:
-        return min(1.0, 2 * _orders_up_to(m, n, round(min(u, m * n - u))) / math.comb(m + n, m))
+    far = abs(sum(rank[x] for x in a) - m * (m + 1) / 2 - m * n / 2) - 1e-9
+    ranks = [rank[v] for v in values]
+    if math.comb(m + n, m) <= EXACT:
+        deals = [abs(sum(d) - m * (m + 1) / 2 - m * n / 2) >= far for d in itertools.combinations(ranks, m)]
+        return sum(deals) / len(deals)
     var = m * n / 12 * (m + n + 1 - ties / ((m + n) * (m + n - 1)))
-    if var <= 0:  # every value the same: nothing tells them apart
-        return 1.0
-    return math.erfc(max(0.0, abs(u - m * n / 2) - 0.5) / math.sqrt(var) / math.sqrt(2))
+    return 1.0 if var <= 0 else math.erfc(max(0.0, far - 0.5) / math.sqrt(var) / math.sqrt(2))
 
 
-def _orders_up_to(m, n, k):
-    """Of the orders of M values from A and N from B, how many have U (the pairs in which A's is the larger) <= K.
-    By the largest value: from A, it is larger than all of B's J, adding J; from B, it adds nothing."""
-    prev = [[1] + [0] * k for _ in range(n + 1)]  # no value from A: one order, U = 0
-    for _ in range(m):
-        row = [[1] + [0] * k]  # no value from B: one order, U = 0
-        for j in range(1, n + 1):
-            row.append([row[j - 1][u] + (prev[j][u - j] if u >= j else 0) for u in range(k + 1)])
-        prev = row
-    return sum(prev[n])
+EXACT = 200000  # the U test counts every deal up to this many (20 runs a side is 137,846,528,820)
 
 
 def mib(kib):

@@ -157,19 +157,26 @@ class UTest(unittest.TestCase):
         self.assertAlmostEqual(stats.mann_whitney([1.01, 1.02, 1.03, 1.04, 1.05], [1.06, 1.07, 1.08, 1.09, 1.1]),
                                2 / 252)
 
-    def test_normal_approximation_with_ties(self):
+    def test_exact_with_ties(self):
         # A = 1 2 2, B = 2 3 4. Ranks: 1 → 1; the three 2s hold places 2, 3, 4 → 3 each; 3 → 5; 4 → 6. A's rank sum 7,
-        # U = 7 − 3 × 4 / 2 = 1; its mean 3 × 3 / 2 = 4.5. One group of 3 ties: 3³ − 3 = 24. Variance
-        # 9/12 × (7 − 24 / (6 × 5)) = 0.75 × 6.2 = 4.65. z = (|1 − 4.5| − 0.5) / √4.65 = 3 / 2.15639 = 1.39122;
-        # p = 2 × (1 − Φ(1.39122)) = 0.16416.
-        self.assertAlmostEqual(stats.mann_whitney([1, 2, 2], [2, 3, 4]), 0.16416, places=5)
-        # Every value the same: no variance, nothing tells the sides apart.
+        # U = 7 − 3 × 4 / 2 = 1, 3.5 from its mean 4.5. Of the 20 deals of three ranks to A, U <= 1 (a rank sum <= 7)
+        # takes the 1 and two of the three 3s: 3 deals; U >= 8 (a sum >= 14) one 3, the 5 and the 6: 3 deals. p = 6/20.
+        self.assertAlmostEqual(stats.mann_whitney([1, 2, 2], [2, 3, 4]), 0.3)
+        # Every value the same: every deal is as far from the mean as A's, nothing tells the sides apart.
         self.assertEqual(stats.mann_whitney([2.13] * 5, [2.13] * 5), 1.0)
-        # A = 1 2, B = 2 3: ranks 1, 2.5 | 2.5, 4; A's rank sum 3.5, U = 3.5 − 3 = 0.5, its mean 2. One pair of ties:
-        # 2³ − 2 = 6. Variance 4/12 × (5 − 6 / (4 × 3)) = 1.5; z = (1.5 − 0.5) / √1.5 = 0.81650; p = 0.41422.
-        self.assertAlmostEqual(stats.mann_whitney([1, 2], [2, 3]), 0.41422, places=5)
-        # A = B = 1 2: U = 2, the mean itself; the continuity correction does not push |U − mean| below 0: p = 1.
+        self.assertEqual(stats.mann_whitney([2.13] * 5, [2.13] * 4 + [2.14]), 1.0)
+        # A = 1 2, B = 2 3: ranks 1, 2.5 | 2.5, 4; U = 3.5 − 3 = 0.5, 1.5 from its mean 2. Of the 6 deals, {1, 2.5}
+        # twice and {2.5, 4} twice are as far: p = 4/6.
+        self.assertAlmostEqual(stats.mann_whitney([1, 2], [2, 3]), 4 / 6)
+        # A = B = 1 2: U = 2, the mean itself: p = 1.
         self.assertEqual(stats.mann_whitney([1, 2], [1, 2]), 1.0)
+
+    def test_normal_approximation_past_the_exact_count(self):
+        # 20 a side, wholly apart: C(40, 20) deals is past EXACT. U = 0, its mean 200, variance 400 / 12 × 41 =
+        # 1366.67; z = (200 − 0.5) / 36.968 = 5.3966; p = erfc(z / √2) = 6.8e-8.
+        p = stats.mann_whitney(list(range(20)), list(range(20, 40)))
+        self.assertGreater(p, 6.0e-8)
+        self.assertLess(p, 7.5e-8)
         with self.assertRaises(ValueError):
             stats.mann_whitney([], [1])
 
@@ -565,15 +572,16 @@ class Compare(unittest.TestCase):
         # X. A's best run is the 1.0 s one: CPU 0.4 + 0.1, 2048 KiB; its ranges 1.0–1.2 s, 0.5–0.7 s, 1–3 MiB. B's,
         # the 2.0 s one: CPU 1.0, 2 MiB; 2.0–2.2 s, 1.0–1.2 s, 2–2 MiB. Wall and CPU ranges do not overlap (B's lowest
         # above A's highest): higher, × 2. B's memory lies within A's range: the same within noise, × 1. Three runs
-        # a side: no p.
+        # a side: no p. Wide (†), past 10 % of the median: A's wall 0.2 / 1.1, CPU 0.2 / 0.6, memory 2 / 2; B's CPU
+        # 0.2 / 1.1; not B's wall, 0.2 / 2.1 = 9.5 %.
         self.assertEqual(lines[7:10], [
-            "| coro_timer | ours | - | 10 | 1 | - | wall s | 1.00 (1.00–1.20) | 2.00 (2.00–2.20) | 2.000 | higher"
+            "| coro_timer | ours | - | 10 | 1 | - | wall s | 1.00 (1.00–1.20) † | 2.00 (2.00–2.20) | 2.000 | higher"
             " | - |",
-            "|  |  |  |  |  |  | CPU s | 0.50 (0.50–0.70) | 1.00 (1.00–1.20) | 2.000 | higher | - |",
-            "|  |  |  |  |  |  | max RSS MiB | 2.0 (1.0–3.0) | 2.0 (2.0–2.0) | 1.000 | same within noise | - |"])
+            "|  |  |  |  |  |  | CPU s | 0.50 (0.50–0.70) † | 1.00 (1.00–1.20) † | 2.000 | higher | - |",
+            "|  |  |  |  |  |  | max RSS MiB | 2.0 (1.0–3.0) † | 2.0 (2.0–2.0) | 1.000 | same within noise | - |"])
         # Y: one run a side, 1.0 s then 0.5 s, CPU 0.2 then 0.1: × 0.5, but one run has no range.
-        self.assertEqual(lines[10], "| coro_timer | ours | - | 20 | 1 | - | wall s | 1.00 (1.00–1.00) |"
-                                    " 0.50 (0.50–0.50) | 0.500 | cannot be told: one run | - |")
+        self.assertEqual(lines[10], "| coro_timer | ours | - | 20 | 1 | - | wall s | 1.00 | 0.50 | 0.500 |"
+                                    " cannot be told: one run | - |")
         # The geometric means: wall √(2 × 0.5) = 1, CPU √(2 × 0.5) = 1, memory √(1 × 1) = 1; threads has no ratio.
         self.assertEqual(lines[14], "Geometric mean of B / A: wall s 1.000 (2 configurations); CPU s 1.000 (2"
                                     " configurations); max RSS MiB 1.000 (2 configurations).")
@@ -621,6 +629,12 @@ class Compare(unittest.TestCase):
                 self.out("md", a, b)
             self.assertIn(said, str(caught.exception))
             self.assertEqual(caught.exception.code, 2)
+        # Run f holds only threads, which failed there: a configuration in common, but none that ran on both sides.
+        store.append(self.path, [{"record": "run", "run": "f", "machine": {"cpu": "AMD"}, "scenario": "threads",
+                                  "runtime": "ours", "variant": "-", "threads": "1", "n": 10, "options": "", "env": "",
+                                  "failure": "failed (exit 1): x", "time": {}}])
+        with self.assertRaisesRegex(store.StoreError, "no configuration in common that ran on both sides"):
+            self.out("md", "a", "f")
 
 
 class Settings(unittest.TestCase):
