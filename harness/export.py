@@ -1,7 +1,7 @@
 """The exporters, behind one interface: EXPORTERS[FORMAT](STORE, SECTION, OUT) writes what the store holds of SECTION
 (as store.find_section finds it), or of every run where SECTION is None, to OUT: "md", the section itself, its tables
 computed from its runs as when it was written (`./run.sh --render SECTION`); "csv" and "json", the run records, each
-with the heading of its section after its run id, streamed from the store (`./run.sh --export`)."""
+with its schema version and the heading of its section, streamed from the store (`./run.sh --export`)."""
 
 import csv
 import json
@@ -38,15 +38,22 @@ def headings(path):
 
 
 def exported(path, section=None, warn=True):
-    """The run records to export, streamed, each with its section's heading."""
+    """The run records to export, streamed, each with its schema version after its kind (1 where the record has none,
+    from before the field: a reader tells the versions apart on every row) and its section's heading after its run."""
     ids = set(store.sittings(store.find_section(path, section))) if section else None
     heads = headings(path)
     want = (lambda raw: any(f'"run":"{i}"'.encode() in raw[:80] for i in ids)) if ids else None
     for _, r in store.records(path, want, warn):
         if r["record"] == "run" and (ids is None or r["run"] in ids):
-            items = list(r.items())
-            at = [k for k, _ in items].index("run") + 1
-            yield dict(items[:at] + [("section", heads.get(r["run"], ""))] + items[at:])
+            out = {}
+            for k, v in r.items():
+                if k != "schema":
+                    out[k] = v
+                if k == "record":
+                    out["schema"] = store.version(r)
+                elif k == "run":
+                    out["section"] = heads.get(r["run"], "")
+            yield out
 
 
 def flat(record, prefix=""):

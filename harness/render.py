@@ -10,24 +10,33 @@ from result import Run, num
 # The columns' headers, by key: scenario runtime variant n tcell, the row's own (tcell: its threads cell); threads
 # own_bytes frame late hits, the summary's threads=, bytes_per_task=, frame_bytes=, late_max_ms=, hits_per_s=; wall
 # user sys, seconds from time; max_rss avg_rss, MiB: time's max RSS and the mean of run.sh's own 100 ms samples;
-# rss_wait rss_avg, MiB: the summary's rss_wait_kib= and rss_avg_kib=; spread, min–max of max RSS over the runs; base,
-# the max RSS at N = 1; per_task, bytes/task from outside; spawn alive, how long spawning took and whether all N were
-# alive at once.
+# rss_wait rss_avg, MiB: the summary's rss_wait_kib= and rss_avg_kib=; cpu, user + sys; spread, min–max of max RSS over
+# the runs; base, the max RSS at N = 1; per_task, bytes/task from outside; spawn alive, how long spawning took and
+# whether all N were alive at once.
 HEADERS = {"scenario": "scenario", "runtime": "runtime", "variant": "variant", "n": "N", "threads": "threads",
            "tcell": "threads", "wall": "wall s", "user": "user s", "sys": "sys s", "spawn": "spawn s",
            "max_rss": "max RSS MiB", "avg_rss": "avg RSS MiB", "rss_wait": "RSS at wait MiB",
            "rss_avg": "own avg RSS MiB", "own_bytes": "bytes/task", "per_task": "bytes/task", "frame": "frame bytes",
            "late": "late max ms", "spread": "max RSS spread MiB", "base": "max RSS at N=1 MiB", "alive": "all alive",
-           "hits": "hits/s", "sweep:per_task": "bytes/task from max RSS", "sweep:own_bytes": "bytes/task from binary"}
-# Each table's columns, scenario first and spread last: key, alignment (l or r), header ("KIND:KEY" in HEADERS: the
-# table's own).
-KEYS = {"plain": "variant n threads wall user sys spawn max_rss avg_rss rss_wait rss_avg own_bytes frame late",
-        "sweep": "variant n threads wall max_rss rss_wait per_task own_bytes frame late",
-        "peers": "runtime variant n tcell wall user sys max_rss rss_wait avg_rss base per_task spawn alive hits"}
+           "hits": "hits/s", "cpu": "CPU s", "sweep:per_task": "bytes/task from max RSS",
+           "sweep:own_bytes": "bytes/task from binary"}
+# Each table's columns, scenario first: key, alignment (l or r), header ("KIND:KEY" in HEADERS: the table's own). A
+# section of schema 2 on (store.SCHEMA) folds each best wall, CPU and max RSS's range over the runs into its cell; one
+# before it has no CPU column and ends with the max RSS's spread, and renders again as it was written.
+KEYS = {"plain": "variant n threads wall user sys cpu spawn max_rss avg_rss rss_wait rss_avg own_bytes frame late",
+        "sweep": "variant n threads wall cpu max_rss rss_wait per_task own_bytes frame late",
+        "peers": "runtime variant n tcell wall user sys cpu max_rss rss_wait avg_rss base per_task spawn alive hits"}
 KEYS["peers_sweep"] = KEYS["peers"].replace(" base", "")
-COLUMNS = {kind: [(k, "l" if k in ("scenario", "runtime", "variant", "alive") else "r",
-                   HEADERS.get(f"{kind}:{k}", HEADERS[k])) for k in f"scenario {keys} spread".split()]
-           for kind, keys in KEYS.items()}
+COLUMNS = {(kind, ranged): [(k, "l" if k in ("scenario", "runtime", "variant", "alive") else "r",
+                             HEADERS.get(f"{kind}:{k}", HEADERS[k]))
+                            for k in f"scenario {keys if ranged else keys.replace(' cpu', '') + ' spread'}".split()]
+           for kind, keys in KEYS.items() for ranged in (False, True)}
+# The figures whose range a ranged cell shows: each run's value and how it prints.
+RANGED = {"wall": (lambda r: r.wall_s, stats.seconds), "cpu": (lambda r: r.cpu_s, stats.seconds),
+          "max_rss": (lambda r: r.max_rss_kib, stats.mib)}
+NOISE_NOTE = ("- Beside a figure, in brackets: its range over the row's runs, lowest–highest. † marks a wide one,"
+              " whose range passes 10 % of its median: the best figure is then less sure than it looks"
+              " (METHODOLOGY.md, \"Noise\").")
 FIELDS = {"threads": "threads", "own_bytes": "bytes_per_task", "frame": "frame_bytes", "late": "late_max_ms",
           "hits": "hits_per_s"}
 
@@ -72,11 +81,20 @@ def base_cell(base, n, run=None):
     return escape(base) if isinstance(base, str) else stats.mib(base)
 
 
-def cell(key, runs, n, base, sweep):
-    """Cell KEY of a row measured by RUNS."""
+def ranged(runs, value, show):
+    """The best run's figure, then its range over RUNS where there are several, marked † where it is wide."""
+    return stats.ranged(value(stats.best(runs)), [value(r) for r in runs], show)
+
+
+def cell(key, runs, n, base, sweep, ranges=False):
+    """Cell KEY of a row measured by RUNS; with RANGES, a wall, CPU or max RSS with its range."""
     b = stats.best(runs)
+    if ranges and key in RANGED:
+        return ranged(runs, *RANGED[key])
     if key in FIELDS:
         return b.get(FIELDS[key])
+    if key == "cpu":
+        return stats.seconds(b.cpu_s)
     if key in ("wall", "user", "sys"):
         return stats.seconds(getattr(b, key + "_s"))
     if key in ("max_rss", "avg_rss"):
@@ -98,9 +116,9 @@ def cell(key, runs, n, base, sweep):
     return f"?{key}"
 
 
-def table(kind, rows, measured):
+def table(kind, rows, measured, ranges=False):
     """The table of a section: its header, then a line per row of its record."""
-    cols = COLUMNS[kind]
+    cols = COLUMNS[kind, ranges]
     lines = ["| " + " | ".join(h for _, _, h in cols) + " |",
              "".join("|---" if a == "l" else "|--:" for _, a, _ in cols) + "|"]
     for row in rows:
@@ -115,14 +133,19 @@ def table(kind, rows, measured):
             elif why is not None:
                 cells.append(escape(why) if key == "wall" else base_cell(base, 0) if key == "base" else "-")
             else:
-                cells.append(cell(key, runs, n, base, kind in ("sweep", "peers_sweep")))
+                cells.append(cell(key, runs, n, base, kind in ("sweep", "peers_sweep"), ranges))
         lines.append("| " + " | ".join(cells) + " |")
     return lines
 
 
 def section(context, records):
-    """The section's text: its lines before the table, the table from the records, its notes."""
-    out = list(context["head"]) + table(context["kind"], context["rows"], Measured(records)) + [""]
-    if context.get("notes"):
-        out += context["notes"] + [""]
+    """The section's text: its lines before the table, the table from the records, its notes (with the noise rule's,
+    where a row has several runs, in a section of schema 2 on)."""
+    measured, ranges = Measured(records), context.get("schema", 1) >= 2
+    out = list(context["head"]) + table(context["kind"], context["rows"], measured, ranges) + [""]
+    notes = list(context.get("notes") or [])
+    if ranges and any(len(runs) > 1 for runs in measured.runs.values()):
+        notes.append(NOISE_NOTE)
+    if notes:
+        out += notes + [""]
     return "\n".join(out) + "\n"

@@ -211,7 +211,8 @@ def point_values(points, measured):
         why, runs = (p["why"], []) if "ref" not in p else measured.outcome(p["ref"])
         b = None if why is not None else stats.best(runs)
         values[p["label"], str(p["n"])] = {"why": why} if why is not None else {
-            "why": "-", "run": b, "alive": stats.alive(b), "wall_mean": sum(r.wall_s for r in runs) / len(runs),
+            "why": "-", "run": b, "runs": runs, "alive": stats.alive(b),
+            "wall_mean": sum(r.wall_s for r in runs) / len(runs),
             "max_rss_mean": sum(r.max_rss_kib for r in runs) / len(runs)}
     return values
 
@@ -223,6 +224,7 @@ class Section:
         self.ctx, self.values = context, point_values(context["points"], render.Measured(records))
         self.pub = Published(context["published"], context.get("tables", ""))
         self.quick, self.long_ms = context.get("quick", "") != "", context["long_ms"]
+        self.ranges, self.ranged = context.get("schema", 1) >= 2, False  # schema 2 on: each figure's range beside it
         here = context["here"]
         self.here = {h[0]: dict(zip(("label", "variant", "prog", "state"), h[1:5])) for h in here}
         self.ours = [h[0] for h in here if h[0].startswith("ours:")]
@@ -242,23 +244,37 @@ class Section:
     def base_of(self, id_):
         return self.base.get(id_, id_)
 
-    def figure(self, l, n, m, u):
-        """Label L's (ROW@GROUP) figure here at N of measure M in unit U, as the table shows it; "" for none."""
+    def figure(self, l, n, m, u, run=None):
+        """Label L's (ROW@GROUP) figure here at N of measure M in unit U, as the table shows it, of its kept run (or of
+        RUN, one of its runs; a mean then that run's own figure); "" for none."""
         v = self.values.get((l, str(n)))
         if v is None or v["why"] != "-":
             return ""
-        size, r = UNITS[u][1], v["run"]
+        size, r = UNITS[u][1], run or v["run"]
         if "rss" in m:
             kib = {"max_rss": r.max_rss_kib, "avg_rss": r.avg_rss_kib, "rss_wait": num(r.get("rss_wait_kib")),
-                   "avg_rss_window": r.window_avg_kib, "max_rss_mean": v["max_rss_mean"]}[m]
+                   "avg_rss_window": r.window_avg_kib,
+                   "max_rss_mean": r.max_rss_kib if run else v["max_rss_mean"]}[m]
             if kib is None:
                 return ""
             return f"{int(kib):,}" if u == "KiB," else "%.2f" % (kib / size) if u == "GB" \
                 else "%.1f" % (kib / size) if size > 1 else "%d" % int(kib / size)
         if m == "cpu_pct":
             return "%d" % int(r.cpu_s / r.wall_s * 100 + 0.5) if r.wall_s > 0 else ""
-        x = {"wall": r.wall_s, "user": r.user_s, "sys": r.sys_s, "wall_mean": v["wall_mean"]}[m]
+        x = {"wall": r.wall_s, "user": r.user_s, "sys": r.sys_s, "wall_mean": r.wall_s if run else v["wall_mean"]}[m]
         return "%d:%02d" % (int(x / 60), int(x) % 60) if u == "m:ss" else "%.2f" % (x * 1000 if u == "ms" else x)
+
+    def spread(self, l, n, m, u):
+        """In a section of schema 2 on, " (LOW–HIGH)" of label L's figure over its runs, " †" after it where that is
+        wide (stats.wide); "" for a single run."""
+        runs = self.values.get((l, str(n)), {}).get("runs", [])
+        shown = [self.figure(l, n, m, u, r) for r in runs]
+        if not self.ranges or len(shown) < 2 or "" in shown:
+            return ""
+        self.ranged = True
+        xs = [numeric(h) for h in shown]
+        lo, hi = shown[xs.index(min(xs))], shown[xs.index(max(xs))]
+        return f" ({lo}–{hi})" + (" †" if stats.wide(xs) else "")
 
     def unit_of(self, id_, t, c):
         """Row ID's unit in column C of table T: its figure's there, else its row's elsewhere, else C's first."""
@@ -279,6 +295,7 @@ class Section:
         for c, col in enumerate(pub.cols):
             u = self.unit_of(b, t["key"], col)
             h = self.figure(l, n, pub.measure[col], u)
+            rng = self.spread(l, n, pub.measure[col], u) if h else ""
             fk, hk = (b, t["key"], col), (id_, t["key"], col)
             p = pub.fig.get(fk, "")
             x = None if h == "" else numeric(h) * UNITS[u][1]
@@ -289,6 +306,7 @@ class Section:
             if "/" in pub.units[col]:  # a column of mixed units says each figure's
                 h += " " + u if x is not None else ""
                 p += " " + pub.funit[fk] if p not in ("", "-") else ""
+            h += rng
             cells = [h] if self.quick else [h, "", ""] if ours or long else [h, p or "-", ra]
             line += "".join(f" {escape(cell)} |" for cell in cells)
         return line + " " + escape((v or {}).get("alive") or "-") + " |"
@@ -341,7 +359,7 @@ class Section:
                    f" defined it: {about['unit']}")
         out.append("- the write-up: \"{title}\", {author}, {published} ({url}), read {read}; its machine: {machine};"
                    " its versions: {versions}; its runs: {runs}".format_map(about))
-        out += self.ctx.get("notes", []) + [""]
+        out += self.ctx.get("notes", []) + ([render.NOISE_NOTE] if self.ranged else []) + [""]
         judged_on, judge = self.judged_on(mine), Judge(pub, pub.label)
         if pub.claims and quick:
             out += ["- its claims: not judged with --quick, whose N are not the write-up's", ""]

@@ -17,6 +17,7 @@ import traceback
 import zlib
 
 import charts
+import compare
 import export
 import machine
 import measure
@@ -34,7 +35,7 @@ from scenarios import SCENARIOS
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIB = peers.LIB
 LOCK = os.environ.get("BENCH_TEST_LOCK", "/tmp/bench-run.lock")  # only the tests set it
-OFFLINE = ("--export", "--render", "--check-store")  # they read the store and run nothing
+OFFLINE = ("--export", "--render", "--compare", "--check-store")  # they read the store and run nothing
 
 
 def fail(message, code=2):
@@ -51,6 +52,7 @@ def usage(tables):
        ./run.sh --plan ARGS...
        ./run.sh --render SECTION
        ./run.sh --export csv|json|md [SECTION]
+       ./run.sh --compare A B [md|csv|json]
        ./run.sh --check-store [--repair]
   N              tasks (threads) per scenario, digits only: RUNS runs of each scenario (and variant)
                  under /usr/bin/time, the one with the lowest wall time a row of a section
@@ -64,11 +66,15 @@ def usage(tables):
                  compared); at a commit, a replication or a peers run stopped halfway resumes on the
                  same machine, its results kept in PEERS_BUILD
   --plan         every run the rest would make and the time they will take here; runs nothing
-  --render       SECTION again (its heading's time as RESULTS prints it, or its run id), its
-                 tables from the store's records; the store holds the tables of the sections
-                 written since 2026-12-07 01:55, those before it cannot be rendered again
-  --export       the store's run records of every run or of SECTION as CSV or JSON, or SECTION
-                 as Markdown (md), on stdout
+  --render       SECTION again (its heading's time as RESULTS prints it, or its run id) from the
+                 store's records, byte for byte for one written since the harness moved to Python;
+                 a section before 2026-12-07 01:55 has no record, or one without its tables
+  --export       the store's run records of every run or of SECTION as CSV or JSON, each with its
+                 "schema" version (1: written before records carried one; results.schema.json
+                 describes every field), or SECTION as Markdown (md), on stdout
+  --compare      run B against run A (each a run id or a section's heading time): for each
+                 configuration both hold, the best and range of wall, CPU and max RSS, B / A, the
+                 noise rule's verdict and, from 5 runs a side, a U test's p; md (default), csv, json
   --check-store  each line of STORE that is no record, named with its number and why (a run
                  passes over such lines); --repair moves them into STORE.bad-DATE beside it
 environment (a bad value is refused before anything runs):
@@ -127,9 +133,10 @@ def parse(argv, env, tables, out, here):
                        " [scenario ...])",
             "--plan": "--plan comes first (usage: ./run.sh --plan ARGS ...)"}.get(a))
         need(a not in OFFLINE, f"{a} comes first, alone (usage: ./run.sh --export csv|json|md [SECTION], ./run.sh"
-             " --render SECTION, ./run.sh --check-store [--repair])")
+             " --render SECTION, ./run.sh --compare A B [md|csv|json], ./run.sh --check-store [--repair])")
         need(not a.startswith("-"), f"unknown option '{a}' (allowed: --plan, --sweep, --peers, --replicate [NAME"
-             " [--quick]], --export, --render, --check-store, --help; settings go in the environment, see --help)")
+             " [--quick]], --export, --render, --compare, --check-store, --help; settings go in the environment, see"
+             " --help)")
     need(not env.get("TABLES") or s["replicate"], "TABLES is for --replicate NAME: it picks which of a write-up's"
          " tables run")
     if s["sweep"] and not s["replicate"]:
@@ -378,12 +385,12 @@ class Run:
                                               int(c.limit) if c.limit else None, self.lock)
             measure.check(r, c.scenario, n)
             f = r.fields()
-            self.keep([dict(record="run", **self.head, date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                            kind=c.kind, scenario=c.scenario, runtime=self.t.runtime_label(c.group, self.pw),
-                            variant=c.variant, threads=c.threads, label=c.label, row=row,
-                            program=os.path.basename(program), n=n, options=" ".join(args), env=c.env, **{"try": i},
-                            of=times, status=status, failure=f["failure"], time=f["time"], time_output=figures,
-                            summary=f["summary"], samples=f["samples"])])
+            self.keep([dict(record="run", schema=store.SCHEMA, **self.head,
+                            date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), kind=c.kind, scenario=c.scenario,
+                            runtime=self.t.runtime_label(c.group, self.pw), variant=c.variant, threads=c.threads,
+                            label=c.label, row=row, program=os.path.basename(program), n=n, options=" ".join(args),
+                            env=c.env, **{"try": i}, of=times, status=status, failure=f["failure"], time=f["time"],
+                            time_output=figures, summary=f["summary"], samples=f["samples"])])
             if r.failure:
                 why = r.failure
                 break
@@ -696,8 +703,8 @@ class Run:
 
     def context(self, head, notes):
         """The section's own record: its runs, heading, command and charts, its text around the table, its rows."""
-        c = {"record": "section", "run": self.run_id, "heading": self.when, "command": self.s["command_line"],
-             "charts": " ".join(self.charts), "resumed": self.resumed,
+        c = {"record": "section", "schema": store.SCHEMA, "run": self.run_id, "heading": self.when,
+             "command": self.s["command_line"], "charts": " ".join(self.charts), "resumed": self.resumed,
              "runs": [self.run_id] + list(dict.fromkeys(x for x in self.sittings if x != self.run_id)),
              "kind": self.kind, "head": head, "rows": self.rows, "notes": notes}
         if self.kind == "replicate":
@@ -794,15 +801,18 @@ def append(path, text):
 # ---- The commands that run nothing, and main. ----------------------------------------------------
 
 def offline(argv, env, here):
-    """--export, --render, --check-store."""
+    """--export, --render, --compare, --check-store."""
     _, st = place(env, here)
     what, args = argv[0], argv[1:]
     form, ok = {"--render": ("SECTION (its heading's time, as RESULTS prints it, or its run id)", len(args) == 1),
                 "--export": ("csv|json|md [SECTION]", 1 <= len(args) <= 2),
+                "--compare": ("A B [md|csv|json] (each a run id, or a section's heading time)", len(args) in (2, 3)),
                 "--check-store": ("[--repair]", args in ([], ["--repair"]))}[what]
     need(ok, f"usage: ./run.sh {what} {form}")
     if what == "--export":
         need(args[0] in export.EXPORTERS, f"--export takes csv, json or md, got '{args[0]}'")
+    if what == "--compare":
+        need(args[2:3] in ([], ["md"], ["csv"], ["json"]), f"--compare writes md, csv or json, got '{args[-1]}'")
     try:
         store.regular(st)
         if what == "--check-store":
@@ -817,13 +827,17 @@ def offline(argv, env, here):
             elif not bad:
                 print(f"{st}: every line is a record")
             return 1 if bad and not args else 0
-        args = ["md"] + args if what == "--render" else args
-        export.EXPORTERS[args[0]](st, args[1] if len(args) == 2 else None, sys.stdout)
+        if what == "--compare":
+            compare.FORMATS[args[2] if len(args) == 3 else "md"](st, args[0], args[1], sys.stdout)
+        else:
+            args = ["md"] + args if what == "--render" else args
+            export.EXPORTERS[args[0]](st, args[1] if len(args) == 2 else None, sys.stdout)
         sys.stdout.flush()
     except store.StoreError as e:
         fail(str(e), e.code)
-    except (LookupError, ValueError) as e:
-        fail(f"the section could not be rendered: {type(e).__name__}: {e}", 1)
+    except (LookupError, ValueError, AttributeError, TypeError) as e:  # a record unlike any run.sh writes
+        fail(f"the {'comparison could not be made' if what == '--compare' else 'section could not be rendered'}:"
+             f" {type(e).__name__}: {e}", 1)
     except BrokenPipeError:  # `| head`: the reader has what it wanted
         sys.stderr.close()
     except OSError as e:

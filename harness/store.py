@@ -11,6 +11,11 @@ import os
 import sys
 import time
 
+# The version of the records run.sh writes now, each record's "schema" (after "record"); results.schema.json
+# describes every field of every version. A record without the field is version 1, written before the field existed:
+# it reads as a version-2 record does, for version 2 added only the field.
+SCHEMA = 2
+
 
 class StoreError(Exception):
     """What is wrong with the request (code 2) or with the store itself (code 1): one line."""
@@ -152,6 +157,11 @@ def repair(path):
             os.unlink(tmp)
         raise
     return aside, len(bad)
+
+
+def version(record):
+    """The schema version RECORD was written in."""
+    return record.get("schema", 1)
 
 
 def sittings(section):

@@ -27,8 +27,9 @@ mask() {
       sub(/ [|]$/, ""); n = split($0, c, " [|] "); line = c[1]
       for (i = 2; i <= n; i++) {
         v = c[i]
-        # Seconds, MiB, bytes/task and spreads; the avg RSS cell also holds "-" when a run was too
-        # short for a sample.
+        # Seconds, MiB, bytes/task and spreads, a range over the runs and its wide mark too; the avg
+        # RSS cell also holds "-" when a run was too short for a sample.
+        if (v ~ /^[0-9]+[.][0-9]+ [(][0-9.]+–[0-9.]+[)]( †)?$/) v = "# (#–#)"
         if (v ~ /^[0-9]+[.][0-9]+(–[0-9]+[.][0-9]+)?( [(]this run[)])?$/) sub(/^[0-9.–]+/, "#", v)
         if (i == avg) v = "~"
         line = line " | " v

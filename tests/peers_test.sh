@@ -21,8 +21,8 @@ every_row_has_17_cells() {
 # / N within the rounding of the one-decimal MiB cells; and never the program's own 999999.9.
 external_bytes_ok() {
   table_rows | grep -v failed | awk -F' [|] ' '
-    { d = ($9 - $12) * 1048576 / $4 - $13; tol = 0.1 * 1048576 / $4 + 0.1
-      if ($13 !~ /^-?[0-9]+[.][0-9]$/ || d > tol || d < -tol || $13 == "999999.9") bad = 1; n++ }
+    { d = ($10 - $13) * 1048576 / $4 - $14; tol = 0.1 * 1048576 / $4 + 0.1
+      if ($14 !~ /^-?[0-9]+[.][0-9]$/ || d > tol || d < -tol || $14 == "999999.9") bad = 1; n++ }
     END { exit bad || n == 0 }'
 }
 # ran NAME N TIMES: args.log shows NAME run TIMES times with N tasks.
@@ -38,7 +38,7 @@ check "a peers run exits 0" [ "$rc" -eq 0 ]
 check "--render prints the peers section again from the store, baselines and all" renders_again
 check "the heading names peers, N and RUNS" has "$sec" '^## .* UTC — peers N=50, RUNS=1$'
 check "the machine is described as in a plain run" has "$sec" '^- compiler: g\+\+ \(Fake\) 12.2.0$'
-check "the header has the runtime column and units" has "$sec" '^\| scenario \| runtime \| variant \| N \| threads \| wall s \| user s \| sys s \| max RSS MiB \| RSS at wait MiB \| avg RSS MiB \| max RSS at N=1 MiB \| bytes/task \| spawn s \| all alive \| hits/s \| max RSS spread MiB \|$'
+check "the header has the runtime column and units" has "$sec" '^\| scenario \| runtime \| variant \| N \| threads \| wall s \| user s \| sys s \| CPU s \| max RSS MiB \| RSS at wait MiB \| avg RSS MiB \| max RSS at N=1 MiB \| bytes/task \| spawn s \| all alive \| hits/s \|$'
 check "every row has 17 cells" every_row_has_17_cells
 check "ours comes first in each scenario" \
   [ "$(table_rows | awk -F' [|] ' 'prev != $1 { print $2 } { prev = $1 }' | sort -u)" = "c++20 (this repo)" ]
@@ -64,7 +64,7 @@ check "each program ran once with 1 task, the baseline" ran go-coro_timer 1 1
 check "ours gets the same 1-task run" ran coro_shared 1 1
 check "the interpreted peers too" ran elixir-coro_shared 1 1
 check "bytes/task is (max RSS at N − max RSS at N=1) × 1024 / N for every row" external_bytes_ok
-check "the N=1 column is a MiB figure" [ "$(table_rows | awk -F' [|] ' '$12 !~ /^[0-9]+[.][0-9]$/' | wc -l)" -eq 0 ]
+check "the N=1 column is a MiB figure" [ "$(table_rows | awk -F' [|] ' '$13 !~ /^[0-9]+[.][0-9]$/' | wc -l)" -eq 0 ]
 check "a peer gets N and SLEEP_MS as plain arguments" grep -q '^node-coro_timer 50 50$' args.log
 check "ours gets --sleep-ms" grep -q '^coro_timer 50 --sleep-ms 50$' args.log
 check "the section names each toolchain's version" has "$sec" '^- go: go version go1.19.8 linux/amd64$'
@@ -80,7 +80,7 @@ bars() { grep '<g class="bar"' "$1" | sed 's/.* data-label="\([^"]*\)" data-mib=
 check_bars() { python3 -c 'import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])' "$1"; }
 check "the coro_timer chart is well-formed XML" check_bars "$c"
 check "a bar per coro_timer row, each the row's max RSS, smallest first" \
-  [ "$(bars "$c" | cut -d'|' -f2 | tr '\n' ' ')" = "$(table_rows | awk -F' [|] ' '$1 == "| coro_timer" { print $9 }' | sort -n | tr '\n' ' ')" ]
+  [ "$(bars "$c" | cut -d'|' -f2 | tr '\n' ' ')" = "$(table_rows | awk -F' [|] ' '$1 == "| coro_timer" { print $10 }' | sort -n | tr '\n' ' ')" ]
 check "a bar is labelled with its runtime, and the tokio programs apart" \
   eval 'bars "$c" | grep -q "^rust tokio 1.99.0 join_all|" && bars "$c" | grep -q "^rust tokio 1.99.0|" && bars "$c" | grep -q "^c# .NET 10.0.2 NativeAOT Task list|"'
 check "ours is marked, and only ours" \
@@ -101,8 +101,8 @@ bench RUNS=3 THREADS=2 PEERS="go tokio" ./run.sh --peers 10 coro_timer atomic_co
 check "a run without SLEEP_MS exits 0" [ "$rc" -eq 0 ]
 check "each program ran RUNS times with N tasks" ran tokio-coro_timer_join_all 10 3
 check "and once with 1 task" ran tokio-coro_timer_join_all 1 1
-check "the spread column is the min–max of max RSS over RUNS" \
-  [ "$(table_rows | awk -F' [|] ' '$17 !~ /^[0-9]+[.][0-9]–[0-9]+[.][0-9] [|]$/' | wc -l)" -eq 0 ]
+check "wall, CPU and max RSS each stand with their range over RUNS" \
+  [ "$(table_rows | awk -F' [|] ' -v r='^[0-9.]+ [(][0-9.]+–[0-9.]+[)]( †)?$' '$6 !~ r || $9 !~ r || $10 !~ r' | wc -l)" -eq 0 ]
 check "a peer gets 30000" grep -q '^go-coro_timer 10 30000$' args.log
 check "an atomic_counter peer gets 1000" grep -q '^tokio-atomic_counter 10 1000$' args.log
 check "ours gets --sleep-ms 30000, and THREADS" grep -q '^coro_timer 10 --sleep-ms 30000 --threads 2$' args.log
@@ -123,7 +123,7 @@ touch early_go-coro_timer due_node-coro_timer
 bench RUNS=1 SLEEP_MS=50 PEERS="go node" ./run.sh --peers 10 coro_timer coro_shared atomic_counter
 rm early_go-coro_timer due_node-coro_timer
 # cells SCENARIO RUNTIME: its row's spawn s, all alive and hits/s cells, ";"-separated.
-cells() { table_rows | awk -F' [|] ' -v s="| $1" -v r="$2" '$1 == s && $2 == r { print $14 ";" $15 ";" $16; exit }'; }
+cells() { table_rows | awk -F' [|] ' -v s="| $1" -v r="$2" '{ sub(/ [|]$/, "") } $1 == s && $2 == r { print $15 ";" $16 ";" $17; exit }'; }
 check "a run with flagged rows exits 0: they are measured, and say what they are" [ "$rc" -eq 0 ]
 check "spawn s, from the program's spawn_ms" [ "$(cells coro_shared "go 1.19.8")" = "0.00;yes;-" ]
 check "tasks ended before spawning did: no, with how many" [ "$(cells coro_timer "go 1.19.8")" = "0.06;no: 2 of 10 had ended;-" ]
@@ -217,7 +217,7 @@ check "a failed run makes run.sh exit 1" [ "$rc" -eq 1 ]
 check "the failed row quotes the program's error" \
   has "$(table_rows)" '^\| coro_timer \| node 20.0.0 \| [^|]+ \| 10 \| [^|]+ \| failed \(exit 1\): coro_timer: check failed: completed 0 of 10 \|'
 check "a lost task is a failure too" has "$(table_rows)" '^\| coro_timer \| python 3.11.0 \| [^|]+ \| 10 \| [^|]+ \| failed: completed=9 of 10 \|'
-check "so is a failed 1-task run, in its own cell" has "$(table_rows)" '^\| coro_timer \| python 3.11.0 \| .* \| N=1 failed: completed=0 of 1 \| - \| - \| - \| - \| - \|$'
+check "so is a failed 1-task run, in its own cell" has "$(table_rows)" '^\| coro_timer \| python 3.11.0 \| .* \| N=1 failed: completed=0 of 1 \| - \| - \| - \| - \|$'
 
 # A run past PEER_TIMEOUT is stopped (TERM to its group), its row says so and how far it got, the
 # remaining runs of that program at that N are skipped, and the other peers still run.
@@ -371,7 +371,7 @@ check "the chart tells an eager bar from a gated one" \
   eval 'bars "$(dirname "$res")/charts/$(charts_of_section | grep running_avg)" | grep -q "^go 1.19.8, mutex, eager|"'
 bench RUNS=1 SLEEP_MS=50 PEERS=go ./run.sh --peers 10 coro_timer
 check "RSS at wait is the program's own rss_wait_kib, in MiB" \
-  [ "$(table_rows | awk -F' [|] ' '$2 == "go 1.19.8" { print $10 }')" = 1.4 ]
+  [ "$(table_rows | awk -F' [|] ' '$2 == "go 1.19.8" { print $11 }')" = 1.4 ]
 
 # 8c. --sweep --peers: every runtime at every N, one table, a chart per scenario with a line per
 # runtime, ours marked, memory on a log axis; a run that timed out ends its series, the others go on.
@@ -388,7 +388,7 @@ check "one row per runtime and N, in the peers table's shape" \
 check "every row has 16 cells" \
   eval '[ "$(table_rows | awk '"'"'{ gsub(/\\\|/, ""); if (gsub(/\|/, "|") != 17) bad = 1 } END { print bad + 0 }'"'"')" = 0 ]'
 check "each N=1 row that ran is its program's baseline (node's coro_shared timed out)" \
-  [ "$(table_rows | awk -F' [|] ' '$4 == 1 && $12 == "baseline"' | wc -l)" -eq 6 ]
+  [ "$(table_rows | awk -F' [|] ' '$4 == 1 && $13 == "baseline"' | wc -l)" -eq 6 ]
 check "the peers got N and the sleep at every N" eval 'ran go-coro_timer 1 1 && ran go-coro_timer 10 1 && ran go-coro_timer 100 1'
 check "the run that timed out says so" \
   has "$(table_rows)" '^\| coro_shared \| node 20.0.0 \| [^|]+ \| 1 \| [^|]+ \| timed out after 1 s \(last: coro_shared: 3 of 1 done\) \|'
@@ -409,7 +409,7 @@ check "ours is marked, and only ours" \
 check "memory is on a log axis" grep -q 'data-y-scale="log"' "$c"
 check "the chart names the machine's compiler and the date" grep -qF -- "g++ (Fake) 12.2.0 · $(date -u +%Y-%m-%d)" "$c"
 check "its points are the table's max RSS" [ "$(grep -o 'data-series="go 1.19.8" data-n="[0-9]*" data-mib="[0-9.]*"' "$c" | sed 's/.*data-n="\([0-9]*\)" data-mib="\([0-9.]*\)"/\1:\2/' | tr '\n' ' ')" = \
-  "$(table_rows | awk -F' [|] ' '$1 == "| coro_timer" && $2 == "go 1.19.8" { printf "%s:%s ", $4, $9 }')" ]
+  "$(table_rows | awk -F' [|] ' '$1 == "| coro_timer" && $2 == "go 1.19.8" { printf "%s:%s ", $4, $10 }')" ]
 c=$tmp/charts/$(charts_of_section | grep coro_shared)
 check "the chart notes the run that timed out" grep -q 'node 20.0.0 at N=1: timed out after 1 s' "$c"
 check "the timed-out runtime has no line" [ "$(grep -c 'data-series="node 20.0.0"' "$c")" -eq 0 ]

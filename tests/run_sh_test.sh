@@ -47,11 +47,12 @@ all_rows_have_16_cells() {
   last_section | grep '^|' | { ok=1; while IFS= read -r l; do [ "$(cells "$l")" = 16 ] || exit 1; ok=0; done; exit $ok; }
 }
 # numbers_parse: there are successful rows, and in each, columns N..late max ms are numbers or
-# "-", the spread is "a–b".
+# "-", wall, CPU and max RSS each with its range over the runs, "(a–b)", and † where that is wide.
 numbers_parse() {
   table_rows | grep -v 'failed' | awk -F' [|] ' '{
-      for (i = 3; i <= 15; i++) if ($i !~ /^([0-9]+([.][0-9]+)?|-)$/) bad = 1
-      if ($16 !~ /^[0-9]+[.][0-9]–[0-9]+[.][0-9] [|]$/) bad = 1
+      sub(/ [|]$/, "")
+      for (i = 3; i <= 16; i++) if ($i !~ /^([0-9]+([.][0-9]+)?( [(][0-9.]+–[0-9.]+[)]( †)?)?|-)$/) bad = 1
+      if ($5 !~ /–/ || $8 !~ /–/ || $10 !~ /–/) bad = 1
       n++
     } END { exit bad || n == 0 }'
 }
@@ -71,14 +72,15 @@ check "the heading says how fast fresh memory came, first touch and again" \
   has "$sec" '^- fresh memory: first touch [1-9][0-9]* MB/s, again [1-9][0-9]* MB/s [(]256 MiB, a write a page[)]$'
 check "the compiler line comes from make print-build" has "$sec" '^- compiler: g\+\+ \(Fake\) 12.2.0$'
 check "the flags line comes from make print-build" has "$sec" '^- flags: -std=c\+\+20 -pthread -O2$'
-check "the header row has 16 columns with units" has "$sec" '^\| scenario \| variant \| N \| threads \| wall s \| user s \| sys s \| spawn s \| max RSS MiB \| avg RSS MiB \| RSS at wait MiB \| own avg RSS MiB \| bytes/task \| frame bytes \| late max ms \| max RSS spread MiB \|$'
+check "the header row has 16 columns with units" has "$sec" '^\| scenario \| variant \| N \| threads \| wall s \| user s \| sys s \| CPU s \| spawn s \| max RSS MiB \| avg RSS MiB \| RSS at wait MiB \| own avg RSS MiB \| bytes/task \| frame bytes \| late max ms \|$'
 check "a separator row follows the header" has "$sec" '^\|---\|'
 check "one row per scenario and variant, in order" \
   [ "$(table_rows | awk -F' [|] ' '{ printf "%s/%s ", substr($1, 3), $2 }')" = "threads/- coro_timer/- coro_shared/- atomic_counter/- running_avg/--sync mutex running_avg/--sync channel hash_collect/--sync mutex hash_collect/--sync channel " ]
 check "every row has 16 cells" all_rows_have_16_cells
 check "numeric cells are numbers" numbers_parse
-check "the row shows the summary's values" has "$(table_rows | grep coro_timer)" '\| 10 \| 1 \| [0-9.]* \| [0-9.]* \| [0-9.]* \| 0.00 \| [0-9.]* \| ([0-9.]+|-) \| 1.6 \| 1.5 \| 102.4 \| 64 \| 3.25 \| '
-check "threads has no frame bytes and no lateness" has "$(table_rows | grep '^| threads')" '\| 102.4 \| - \| - \| '
+ranged='[0-9.]+ [(][0-9.]+–[0-9.]+[)]( †)?'  # a best figure with its range over the runs
+check "the row shows the summary's values" has "$(table_rows | grep coro_timer)" "\\| 10 \\| 1 \\| $ranged \\| [0-9.]* \\| [0-9.]* \\| $ranged \\| 0.00 \\| $ranged \\| ([0-9.]+|-) \\| 1.6 \\| 1.5 \\| 102.4 \\| 64 \\| 3.25 \\|$"
+check "threads has no frame bytes and no lateness" has "$(table_rows | grep '^| threads')" '\| 102.4 \| - \| - \|$'
 check "each variant ran RUNS times" [ "$(grep -c 'running_avg 10 --sync channel$' args.log)" -eq 2 ]
 check "each progress line says which run of how many: 1 to 16 of 16 (8 rows, RUNS=2)" \
   [ "$(printf '%s\n' "$err" | sed -n 's/.*(run [12]\/2; \([0-9]*\) of \([0-9]*\) runs.*/\1\/\2/p' | tr '\n' ' ')" = \
@@ -184,7 +186,7 @@ bad_case "THREADS must be" THREADS=-1 ./run.sh 10
 bad_case "THREADS must be" THREADS="1 x" ./run.sh 10
 bad_case "THREADS must be" THREADS="2 1025" ./run.sh 10
 bad_case "SLEEP_MS must be" SLEEP_MS=1.5 ./run.sh 10
-bad_case "unknown option '--fast' [(]allowed: --plan, --sweep, --peers, --replicate [[]NAME [[]--quick[]][]], --export, --render, --check-store, --help;" ./run.sh --fast 10
+bad_case "unknown option '--fast' [(]allowed: --plan, --sweep, --peers, --replicate [[]NAME [[]--quick[]][]], --export, --render, --compare, --check-store, --help;" ./run.sh --fast 10
 bad_case "HITS must be a whole number from 1 to 9007199254740991, got '0'" HITS=0 ./run.sh 10
 bad_case "HITS must be a whole number" HITS=9007199254740992 ./run.sh 10
 bad_case "MODE must be loop or once, got 'twice'" MODE=twice ./run.sh 10
@@ -321,14 +323,14 @@ EOF
   "${CXX:-c++}" -O1 -o coro_timer "$tmp/hold.cpp"
   bench RUNS=1 ./run.sh 10 coro_timer
   row=$(table_rows)
-  avg=$(printf '%s\n' "$row" | awk -F' [|] ' '{ print $10 }') held=$(printf '%s\n' "$row" | awk -F' [|] ' '{ print $11 }')
+  avg=$(printf '%s\n' "$row" | awk -F' [|] ' '{ print $11 }') held=$(printf '%s\n' "$row" | awk -F' [|] ' '{ print $12 }')
   touched=$(<touched_ms)
   echo "  avg RSS $avg MiB, the program's own resident set $held MiB, touched in $touched ms" >&2
   # The share of the samples that can predate the held memory: the touching, and one 100 ms sample.
   check "avg RSS is sampled from outside: at most 102 % of the program's own steady resident set, at least 90 % of its share of the run" \
     awk -v a="$avg" -v h="$held" -v t="$touched" 'BEGIN { exit !(h > 64 && a >= 0.9 * h * 3000 / (3000 + t + 100) && a <= 1.02 * h) }'
   check "the binary's own avg RSS is a column of its own (none here)" \
-    [ "$(printf '%s\n' "$row" | awk -F' [|] ' '{ print $12 }')" = - ]
+    [ "$(printf '%s\n' "$row" | awk -F' [|] ' '{ print $13 }')" = - ]
   rm -f coro_timer touched_ms
   mv coro_timer.sh coro_timer
 fi
@@ -368,9 +370,10 @@ check "a record holds the machine as the heading has it" \
 check "what ran: program, N, options, threads and the figures read from time, the summary and the samples" \
   [ "$(records 'r.get("program"), r.get("n"), r.get("options"), r.get("status"), r.get("failure"), r.get("summary", {}).get("frame_bytes"), r.get("summary", {}).get("late_max_ms"), type(r.get("time", {}).get("max_rss_kib")).__name__, "Exit status" in r.get("time_output", {}), "avg_rss_kib" in r.get("samples", {})' | sed -n 3p)" = \
     "('coro_timer', 10, '', 0, None, 64, 3.25, 'int', True, True)" ]
-cell=$(table_rows | awk -F' [|] ' '$1 == "| coro_timer" { print $9 }')
-check "the max RSS in the table is that of one of its two records" \
-  eval '[ -n "$cell" ] && records "\"%.1f\" % (r[\"time\"][\"max_rss_kib\"] / 1024) if r.get(\"scenario\") == \"coro_timer\" else \"\"" | grep -qxF -- "$cell"'
+cell=$(table_rows | awk -F' [|] ' '$1 == "| coro_timer" { print $10 }') cell=${cell% †}
+mibs=$(records '"%.1f" % (r["time"]["max_rss_kib"] / 1024) if r.get("scenario") == "coro_timer" else ""' | grep . | sort -n)
+check "the max RSS in the table is that of one of its two records, and its range theirs" \
+  eval '[ -n "$cell" ] && printf "%s\n" "$mibs" | grep -qxF -- "${cell%% *}" && [ "${cell#* }" = "($(printf "%s\n" "$mibs" | head -n 1)–$(printf "%s\n" "$mibs" | tail -n 1))" ]'
 touch fail_coro_timer
 bench STORE="$store" RUNS=2 ./run.sh 10 coro_timer
 rm fail_coro_timer
@@ -382,20 +385,29 @@ interrupted TERM slow_coro_timer STORE="$store" RUNS=1 ./run.sh 10 threads coro_
 check "a stopped run leaves the records of what ended, whole, and no section record" \
   eval '[ "$rc" -eq 143 ] && [ "$(records "r[\"record\"] + \" \" + r.get(\"scenario\", \"-\")" | tail -n 1)" = "run threads" ] && [ -z "$(tail -c 1 "$store")" ]'
 bench STORE="$store" ./run.sh --export csv
-check "--export csv: a header of every field, then a line per run record, each with its section's heading" \
+check "--export csv: a header of every field, then a line per run record, each with its schema version and section's heading" \
   eval '[ "$rc" -eq 0 ] && [ "$(printf "%s\n" "$out" | wc -l)" -eq "$(($(grep -c "\"record\":\"run\"" "$store") + 1))" ] &&
-    has "$(printf "%s\n" "$out" | head -n 1)" "^record,run,section,commit,machine[.]os,.*,time[.]max_rss_kib,.*,summary[.]frame_bytes," &&
-    has "$(printf "%s\n" "$out" | sed -n 2p)" "^run,[0-9]{8}T[0-9]{6}Z-[0-9]+,[0-9-]+ [0-9:]+ UTC,"'
-check "a stopped run's records belong to no section" has "$(printf '%s\n' "$out" | tail -n 1)" '^run,[0-9]{8}T[0-9]{6}Z-[0-9]+,,'
+    has "$(printf "%s\n" "$out" | head -n 1)" "^record,schema,run,section,commit,machine[.]os,.*,time[.]max_rss_kib,.*,summary[.]frame_bytes," &&
+    has "$(printf "%s\n" "$out" | sed -n 2p)" "^run,2,[0-9]{8}T[0-9]{6}Z-[0-9]+,[0-9-]+ [0-9:]+ UTC,"'
+check "a stopped run's records belong to no section" has "$(printf '%s\n' "$out" | tail -n 1)" '^run,2,[0-9]{8}T[0-9]{6}Z-[0-9]+,,'
+# fits FILE: every record of the store FILE fits results.schema.json, or the first misfits, named.
+fits() { python3 -c 'import json, sys
+sys.path.insert(0, sys.argv[1])
+import test_harness as t
+schema = t.schema_file()
+bad = [f"{i}: {x}" for i, line in enumerate(open(sys.argv[2]), 1) for x in t.problems(json.loads(line), schema, schema)]
+print(*bad[:3], sep="\n")
+sys.exit(1 if bad else 0)' "$repo/tests" "$1"; }
+check "every record these runs wrote, a failed and a stopped one's too, fits results.schema.json" fits "$store"
 
 first=$(records 'r["run"]' | sed -n 1p)
 bench STORE="$store" ./run.sh --export json "$first"
-check "--export json SECTION: that section's runs (named by its run id), as a JSON array" \
-  eval '[ "$rc" -eq 0 ] && [ "$(printf "%s\n" "$out" | python3 -c "import json, sys; print(len(json.load(sys.stdin)))")" -eq 4 ]'
+check "--export json SECTION: that section's runs (named by its run id), as a JSON array, each with its schema version" \
+  eval '[ "$rc" -eq 0 ] && [ "$(printf "%s\n" "$out" | python3 -c "import json, sys; print(*[r[\"schema\"] for r in json.load(sys.stdin)])")" = "2 2 2 2" ]'
 printf '%s\n' '{"record":"run","run":"a"}' '{"record":"section","run":"a","heading":"2001-01-01 10:00 UTC"}' \
   '{"record":"run","run":"b"}' '{"record":"run","run":"b"}' '{"record":"section","run":"b","heading":"2001-01-01 10:01 UTC"}' >"$tmp/two.jsonl"
 bench STORE="$tmp/two.jsonl" ./run.sh --export csv "2001-01-01 10:01"
-check "or by its heading's time, as RESULTS prints it" [ "$out" = "$(printf 'record,run,section\nrun,b,2001-01-01 10:01 UTC\nrun,b,2001-01-01 10:01 UTC')" ]
+check "or by its heading's time, as RESULTS prints it (records without a version: 1)" [ "$out" = "$(printf 'record,schema,run,section\nrun,1,b,2001-01-01 10:01 UTC\nrun,1,b,2001-01-01 10:01 UTC')" ]
 printf '%s\n' '{"record":"section","run":"c","heading":"2001-01-01 10:01 UTC"}' >>"$tmp/two.jsonl"
 cp "$res" "$tmp/before"
 bad_case "2 sections have the heading '2001-01-01 10:01 UTC': name one by the run id run.sh printed at its end \(b, c\)" STORE="$tmp/two.jsonl" ./run.sh --export csv "2001-01-01 10:01 UTC"

@@ -40,7 +40,7 @@ chart_of_last_section() {
 }
 # table_points: "series|N|MiB" of every row with a max RSS, series written as the chart names it.
 table_points() {
-  table_rows | awk -F' [|] ' '$6 ~ /^[0-9.]+$/ { s = substr($1, 3); if ($2 != "-") s = s " (" $2 ")"; print s "|" $3 "|" $6 }' | sort
+  table_rows | awk -F' [|] ' '$7 ~ /^[0-9.]+$/ { s = substr($1, 3); if ($2 != "-") s = s " (" $2 ")"; print s "|" $3 "|" $7 }' | sort
 }
 # attrs FILE TAG NAME...: for each element TAG on its own line, the values of NAME... joined by "|".
 attrs() {
@@ -90,9 +90,9 @@ check_xml() { # check_xml NAME FILE: the well-formedness check, skipped by name 
 # × 1024 / N, within the rounding of the table's one-decimal MiB.
 external_bytes_ok() {
   table_rows | awk -F' [|] ' '
-    $3 == 1 { base[$1 $2] = $6; next }
-    { d = ($6 - base[$1 $2]) * 1048576 / $3 - $8; tol = 0.1 * 1048576 / $3 + 0.1
-      if (d > tol || d < -tol || $8 !~ /^-?[0-9]+[.][0-9]$/) bad = 1; n++ }
+    $3 == 1 { base[$1 $2] = $7; next }
+    { d = ($7 - base[$1 $2]) * 1048576 / $3 - $9; tol = 0.1 * 1048576 / $3 + 0.1
+      if (d > tol || d < -tol || $9 !~ /^-?[0-9]+[.][0-9]$/) bad = 1; n++ }
     END { exit bad || n != 7 }'
 }
 # title_names_machine_and_date: the SVG title (the subtitle whole: drawn, it may wrap) names the
@@ -116,7 +116,7 @@ check "--render prints the sweep's section again from the store" renders_again
 check "the heading names the sweep's N in increasing order" has "$sec" '^## .* UTC — sweep N=1,10,100, RUNS=1$'
 check "the settings line names SWEEP, RUNS, THREAD_CAP, SLEEP_MS" has "$sec" '^- SWEEP=1 10 100, RUNS=1, THREAD_CAP=10, SLEEP_MS=50$'
 check "the machine is described as in a plain run" has "$sec" '^- compiler: g\+\+ \(Fake\) 12.2.0$'
-check "the header names both bytes/task columns" has "$sec" '^\| scenario \| variant \| N \| threads \| wall s \| max RSS MiB \| RSS at wait MiB \| bytes/task from max RSS \| bytes/task from binary \| frame bytes \| late max ms \| max RSS spread MiB \|$'
+check "the header names both bytes/task columns" has "$sec" '^\| scenario \| variant \| N \| threads \| wall s \| CPU s \| max RSS MiB \| RSS at wait MiB \| bytes/task from max RSS \| bytes/task from binary \| frame bytes \| late max ms \|$'
 check "bytes/task from max RSS is explained under the table" has "$sec" '^- bytes/task from max RSS: \(max RSS at N − max RSS at N=1\) × 1024 / N'
 check "bytes/task from binary is explained under the table" has "$sec" '^- bytes/task from binary: '
 check "rows: each series at each N, in order; threads stops at THREAD_CAP" \
@@ -127,12 +127,12 @@ check "a note says which threads N were skipped and why" has "$sec" '^- threads:
 check "coro_timer gets --sleep-ms" [ "$(grep '^coro_timer 10 ' args.log)" = "coro_timer 10 --sleep-ms 50" ]
 check "running_avg gets --sync, no --sleep-ms" \
   [ "$(grep '^running_avg 10 ' args.log | tr '\n' ';')" = "running_avg 10 --sync mutex;running_avg 10 --sync channel;" ]
-check "the N=1 rows are the baseline" [ "$(table_rows | awk -F' [|] ' '$3 == 1 && $8 == "baseline"' | wc -l)" -eq 4 ]
+check "the N=1 rows are the baseline" [ "$(table_rows | awk -F' [|] ' '$3 == 1 && $9 == "baseline"' | wc -l)" -eq 4 ]
 check "bytes/task from max RSS is (max RSS − max RSS at N=1) × 1024 / N" external_bytes_ok
-check "bytes/task from binary is the summary's bytes_per_task" [ "$(table_rows | awk -F' [|] ' '$9 == "40960.0"' | wc -l)" -eq 11 ]
+check "bytes/task from binary is the summary's bytes_per_task" [ "$(table_rows | awk -F' [|] ' '$10 == "40960.0"' | wc -l)" -eq 11 ]
 check "RSS at wait comes from the summary" has "$(table_rows | grep '^| coro_timer | - | 100 |')" '\| 5.4 \| [0-9.]+ \| 40960.0 \| 64 \| '
 check "the max RSS of the fakes grows with N" \
-  [ "$(table_rows | awk -F' [|] ' '$1 == "| coro_timer" { print $6 }' | sort -n | tr '\n' ' ')" = "$(table_rows | awk -F' [|] ' '$1 == "| coro_timer" { print $6 }' | tr '\n' ' ')" ]
+  [ "$(table_rows | awk -F' [|] ' '$1 == "| coro_timer" { print $7 }' | sort -n | tr '\n' ' ')" = "$(table_rows | awk -F' [|] ' '$1 == "| coro_timer" { print $7 }' | tr '\n' ' ')" ]
 check "the section links its chart under charts/" has "$sec" '^!\[[^]]+\]\(charts/sweep-[0-9]{8}-[0-9]{4}\.svg\)$'
 check "the chart file exists beside RESULTS" [ -s "${chart:-/no/chart}" ]
 check_xml "the chart is well-formed XML" "$chart"
@@ -186,7 +186,7 @@ rm fail_coro_timer_10
 chart=$(chart_of_last_section)
 check "a failed point makes the sweep exit 1" [ "$rc" -eq 1 ]
 check "the failed row quotes the error" has "$(table_rows)" '^\| coro_timer \| - \| 10 \| - \| failed \(exit 1\): coro_timer: mmap: Cannot allocate memory \| - \| - \| - \| - \| - \| - \| - \|$'
-check "the larger N still ran and kept its baseline" has "$(table_rows)" '^\| coro_timer \| - \| 100 \| 1 \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9]+[.][0-9] \|'
+check "the larger N still ran and kept its baseline" has "$(table_rows)" '^\| coro_timer \| - \| 100 \| 1 \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9]+[.][0-9] \|'
 check "the chart still exists" [ -s "${chart:-/no/chart}" ]
 check_xml "the chart with a failed point is well-formed XML" "$chart"
 check "the failed point is not drawn" [ "$(markers "$chart" | grep -c '^coro_timer|10|')" -eq 0 ]

@@ -14,6 +14,8 @@ import os
 import re
 import sys
 import tempfile
+import time
+import types
 import unittest
 import xml.etree.ElementTree as ET
 from unittest import mock
@@ -22,12 +24,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "harness"))
 
 import charts  # noqa: E402
+import compare  # noqa: E402
 import export  # noqa: E402
+import machine  # noqa: E402
 import measure  # noqa: E402
 import peers  # noqa: E402
 import plan as p  # noqa: E402
 import render  # noqa: E402
 import replicate as r  # noqa: E402
+import run as harness  # noqa: E402
 import scenarios as sc  # noqa: E402
 import settings  # noqa: E402
 import stats  # noqa: E402
@@ -106,6 +111,19 @@ class Statistics(unittest.TestCase):
         self.assertIs(stats.best(twins), twins[0])  # then the earlier
         self.assertEqual(stats.spread([x.max_rss_kib for x in runs]), (2048, 4096))
 
+    def test_the_noise_rule(self):
+        # Ranges 1.0–1.2 and 1.1–1.3 overlap; 1.0–1.2 and 1.3–1.4 do not, the second higher; one run has no range.
+        self.assertEqual(stats.against([1.0, 1.2], [1.1, 1.3]), "same within noise")
+        self.assertEqual(stats.against([1.0, 1.2], [1.2, 1.3]), "same within noise")  # touching is overlapping
+        self.assertEqual(stats.against([1.0, 1.2], [1.3, 1.4]), "higher")
+        self.assertEqual(stats.against([1.3, 1.4], [1.0, 1.2]), "lower")
+        self.assertEqual(stats.against([1.0], [2.0, 2.1]), "cannot be told: one run")
+        # (max − min) / median: 0.2 / 1.05 = 19 % is wide; 0.5 / 10 = 5 % and exactly 10 % (1 / 10) are not.
+        self.assertTrue(stats.wide([1.0, 1.05, 1.2]))
+        self.assertFalse(stats.wide([9.8, 10.0, 10.3]))
+        self.assertFalse(stats.wide([9.5, 10.0, 10.5]))
+        self.assertFalse(stats.wide([5.0]))
+
     def test_units(self):
         self.assertEqual([stats.mib(k) for k in (512, 1536, None, 104858)], ["0.5", "1.5", "-", "102.4"])
         self.assertEqual([stats.minutes(s) for s in (40, 720, 7500)], ["40 s", "12 min", "2 h 05 min"])
@@ -119,6 +137,48 @@ class Statistics(unittest.TestCase):
         self.assertEqual(alive(spawn_ms=50, ended_at_spawn=2), "no: 2 of 5 had ended")
         self.assertEqual(alive(spawn_ms=50, ended_at_spawn="x"), "? ended_at_spawn=x")
         self.assertEqual(stats.alive(run(0, 0)), "-")
+
+
+class UTest(unittest.TestCase):
+    """The Mann–Whitney U test's two-sided p. U counts the pairs (x of A, y of B) with x > y, a tie counting half."""
+
+    def test_exact_without_ties(self):
+        # A = 1 2 3, B = 4 5 6: U = 0. Of the C(6, 3) = 20 ways to give A three of the six ranks, only {1, 2, 3} has
+        # U <= 0: p = 2 × 1/20 = 0.1, and the same the other way round.
+        self.assertAlmostEqual(stats.mann_whitney([1, 2, 3], [4, 5, 6]), 0.1)
+        self.assertAlmostEqual(stats.mann_whitney([6, 5, 4], [3, 2, 1]), 0.1)
+        # A = 1 3, B = 2 4 5: U = 1 (3 > 2), the other tail 2 × 3 − 1 = 5. Of the C(5, 2) = 10 rank pairs for A,
+        # {1, 2} has U = 0 and {1, 3} U = 1: p = 2 × 2/10 = 0.4.
+        self.assertAlmostEqual(stats.mann_whitney([1, 3], [2, 4, 5]), 0.4)
+        # A = 1 4, B = 2 3: U = 2, the middle. Of the 6 rank pairs, {1,2} {1,3} {1,4} {2,3} have U <= 2: 2 × 4/6 > 1,
+        # so p = 1.
+        self.assertEqual(stats.mann_whitney([1, 4], [2, 3]), 1.0)
+        # Five runs a side, wholly apart: 2 × 1/C(10, 5) = 2/252, the smallest p five runs can give.
+        self.assertAlmostEqual(stats.mann_whitney([1.01, 1.02, 1.03, 1.04, 1.05], [1.06, 1.07, 1.08, 1.09, 1.1]),
+                               2 / 252)
+
+    def test_exact_with_ties(self):
+        # A = 1 2 2, B = 2 3 4. Ranks: 1 → 1; the three 2s hold places 2, 3, 4 → 3 each; 3 → 5; 4 → 6. A's rank sum 7,
+        # U = 7 − 3 × 4 / 2 = 1, 3.5 from its mean 4.5. Of the 20 deals of three ranks to A, U <= 1 (a rank sum <= 7)
+        # takes the 1 and two of the three 3s: 3 deals; U >= 8 (a sum >= 14) one 3, the 5 and the 6: 3 deals. p = 6/20.
+        self.assertAlmostEqual(stats.mann_whitney([1, 2, 2], [2, 3, 4]), 0.3)
+        # Every value the same: every deal is as far from the mean as A's, nothing tells the sides apart.
+        self.assertEqual(stats.mann_whitney([2.13] * 5, [2.13] * 5), 1.0)
+        self.assertEqual(stats.mann_whitney([2.13] * 5, [2.13] * 4 + [2.14]), 1.0)
+        # A = 1 2, B = 2 3: ranks 1, 2.5 | 2.5, 4; U = 3.5 − 3 = 0.5, 1.5 from its mean 2. Of the 6 deals, {1, 2.5}
+        # twice and {2.5, 4} twice are as far: p = 4/6.
+        self.assertAlmostEqual(stats.mann_whitney([1, 2], [2, 3]), 4 / 6)
+        # A = B = 1 2: U = 2, the mean itself: p = 1.
+        self.assertEqual(stats.mann_whitney([1, 2], [1, 2]), 1.0)
+
+    def test_normal_approximation_past_the_exact_count(self):
+        # 20 a side, wholly apart: C(40, 20) deals is past EXACT. U = 0, its mean 200, variance 400 / 12 × 41 =
+        # 1366.67; z = (200 − 0.5) / 36.968 = 5.3966; p = erfc(z / √2) = 6.8e-8.
+        p = stats.mann_whitney(list(range(20)), list(range(20, 40)))
+        self.assertGreater(p, 6.0e-8)
+        self.assertLess(p, 7.5e-8)
+        with self.assertRaises(ValueError):
+            stats.mann_whitney([], [1])
 
 
 class Cells(unittest.TestCase):
@@ -136,6 +196,31 @@ class Cells(unittest.TestCase):
     def test_one_runs_spread_is_its_max_rss_twice(self):
         self.assertEqual(self.cell("spread", [run(0.05, 1536)]), "1.5–1.5")
         self.assertEqual(self.cell("spread", [run(0.05, 2048), run(0.04, 4096)]), "2.0–4.0")
+
+    def test_a_ranged_cell_is_the_best_runs_figure_then_the_range_and_a_mark_where_it_is_wide(self):
+        runs = [run(1.05, 10240), run(1.00, 10240), run(1.20, 10752)]
+        cell = lambda key, rs: render.cell(key, rs, 1000, "", False, True)  # noqa: E731
+        # Wall: best 1.00, range 1.00–1.20, (1.20 − 1.00) / 1.05 = 19 %: wide. Max RSS of the best run: 10.0 MiB,
+        # range 10.0–10.5, 512 / 10240 = 5 %. CPU: user + sys of each, 0.01 + 0.0 as run() makes them.
+        self.assertEqual(cell("wall", runs), "1.00 (1.00–1.20) †")
+        self.assertEqual(cell("max_rss", runs), "10.0 (10.0–10.5)")
+        self.assertEqual(cell("cpu", runs), "0.01 (0.01–0.01)")
+        self.assertEqual(cell("wall", runs[:1]), "1.05")  # one run: no range
+        self.assertEqual(self.cell("wall", runs), "1.00")  # a section before schema 2: the best alone
+
+    def test_a_section_of_schema_2_shows_ranges_and_says_why_and_an_older_one_renders_as_written(self):
+        recs = [{"record": "run", "run": "r", "row": 1, "try": i, "time": {"wall_s": w, "user_s": 0.5, "sys_s": 0.1,
+                 "max_rss_kib": 2048}, "summary": {}} for i, w in ((1, 1.0), (2, 1.5))]
+        ctx = {"kind": "sweep", "head": ["## h", ""], "notes": ["- a note"],
+               "rows": [{"cells": {"scenario": "coro_timer", "variant": "-", "n": "1", "tcell": "1"}, "ref": "r/1"}]}
+        old = render.section(ctx, recs)
+        self.assertIn("| max RSS spread MiB |", old)
+        self.assertNotIn("CPU s", old)
+        self.assertNotIn("†", old)
+        new = render.section(dict(ctx, schema=2), recs)
+        self.assertIn("| wall s | CPU s | max RSS MiB |", new)
+        self.assertIn("| 1.00 (1.00–1.50) † | 0.60 (0.60–0.60) | 2.0 (2.0–2.0) |", new)
+        self.assertTrue(new.endswith("- a note\n" + render.NOISE_NOTE + "\n\n"))
 
 
 class Failures(unittest.TestCase):
@@ -241,11 +326,315 @@ class Store(unittest.TestCase):
         with self.assertRaisesRegex(store.StoreError, r"no section 'c' in the store \(its latest: "):
             store.find_section(self.path, "c")
         out = io.StringIO()
-        export.to_csv(self.path, None, out)
-        self.assertEqual(out.getvalue(), "record,run,section,row\nrun,a,2001-01-01 10:00 UTC,\nrun,b,2001-01-01 10:01 UTC,1\n")
+        export.to_csv(self.path, None, out)  # records without "schema": version 1
+        self.assertEqual(out.getvalue(), "record,schema,run,section,row\nrun,1,a,2001-01-01 10:00 UTC,\n"
+                                         "run,1,b,2001-01-01 10:01 UTC,1\n")
         out = io.StringIO()
         export.to_json(self.path, "b", out)
-        self.assertEqual(json.loads(out.getvalue()), [{"record": "run", "run": "b", "section": "2001-01-01 10:01 UTC", "row": 1}])
+        self.assertEqual(json.loads(out.getvalue()),
+                         [{"record": "run", "schema": 1, "run": "b", "section": "2001-01-01 10:01 UTC", "row": 1}])
+
+
+# results.schema.json, read by a checker of the part of JSON Schema (2020-12) it uses: a keyword this checker does not
+# read fails the test, so the file cannot promise a check that nothing makes.
+ROOT = os.path.join(HERE, "..")
+CHECKED = {"$ref", "type", "const", "enum", "pattern", "oneOf", "if", "then", "required", "properties",
+           "additionalProperties", "prefixItems", "items"}
+SAID = {"$schema", "title", "description", "version", "unit", "$defs"}  # for the reader, or read through $ref
+TYPES = {"object": dict, "array": list, "string": str, "null": type(None), "boolean": bool, "integer": int,
+         "number": (int, float)}
+
+
+def schema_file():
+    with open(os.path.join(ROOT, "results.schema.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def of_type(value, name):
+    return isinstance(value, TYPES[name]) and (name == "boolean" or not isinstance(value, bool))
+
+
+def problems(value, schema, root, where="record"):
+    """Where VALUE breaks SCHEMA, a line each (none: it fits)."""
+    if schema is True or schema is False:
+        return [] if schema else [f"{where}: not in the schema"]
+    unknown = set(schema) - CHECKED - SAID
+    if unknown:
+        raise AssertionError(f"results.schema.json uses {sorted(unknown)}, which the tests' checker does not read")
+    out, target = [], root
+    if "$ref" in schema:
+        for part in schema["$ref"].removeprefix("#/").split("/"):
+            target = target[part]
+        out += problems(value, target, root, where)
+    types = schema.get("type")
+    if types and not any(of_type(value, t) for t in ([types] if isinstance(types, str) else types)):
+        return out + [f"{where}: {type(value).__name__} {json.dumps(value)[:40]}, where the schema has {types}"]
+    out += [f"{where}: {json.dumps(value)[:40]}, not {json.dumps(schema[k])}" for k in ("const", "enum")
+            if k in schema and value not in ([schema[k]] if k == "const" else schema[k])]
+    if "pattern" in schema and isinstance(value, str) and not re.search(schema["pattern"], value):
+        out.append(f"{where}: '{value}' does not match {schema['pattern']}")
+    if "oneOf" in schema:
+        fits = [problems(value, s, root, where) for s in schema["oneOf"]]
+        n = sum(not f for f in fits)
+        if n != 1:
+            out.append(f"{where}: fits {n} of its {len(fits)} forms"
+                       + ("" if n else "; the nearest: " + "; ".join(min(fits, key=len))))
+    if "if" in schema and not problems(value, schema["if"], root, where):
+        out += problems(value, schema.get("then", True), root, where)
+    if isinstance(value, dict):
+        out += [f"{where}: no {k}" for k in schema.get("required", []) if k not in value]
+        for k, v in value.items():
+            out += problems(v, schema.get("properties", {}).get(k, schema.get("additionalProperties", True)), root,
+                            f"{where}.{k}")
+    if isinstance(value, list):
+        first = schema.get("prefixItems", [])
+        for i, v in enumerate(value):
+            out += problems(v, first[i] if i < len(first) else schema.get("items", True), root, f"{where}[{i}]")
+    return out
+
+
+class Schema(unittest.TestCase):
+    """Every record of the store, and every record the code writes now, fits results.schema.json."""
+
+    def setUp(self):
+        self.schema = schema_file()
+
+    def fits(self, record):
+        return problems(record, self.schema, self.schema)
+
+    def test_the_file_is_the_version_run_sh_writes_and_says_what_every_field_is(self):
+        self.assertEqual(self.schema["version"], store.SCHEMA)
+        self.assertEqual(self.schema["$defs"]["schema"]["enum"], [store.SCHEMA])
+        defs = self.schema["$defs"]
+        self.assertEqual(defs["run"]["properties"]["scenario"]["enum"], list(sc.SCENARIOS))
+        known = defs["summary"]["properties"]
+        self.assertEqual([k for d in sc.SCENARIOS.values() for k in d["summary"] if k not in known], [])
+
+        def said(schema, where):  # every field's meaning: its own description, or its $ref's
+            for name, sub in schema.get("properties", {}).items():
+                target = defs[sub["$ref"].rpartition("/")[2]] if "$ref" in sub else sub
+                self.assertIn("description", target, f"{where}.{name}")
+                said(target, f"{where}.{name}")
+        for name, d in defs.items():
+            said(d, name)
+        self.assertEqual(defs["time"]["properties"]["wall_s"]["unit"], "s")
+
+    def test_the_checker_names_what_does_not_fit(self):
+        old = json.loads(data("record_2026-12-06.jsonl"))
+        self.assertEqual(self.fits(old), [])  # version 1: no "schema", no "row"
+        bad = dict(old, schema=2, extra=1, n="1")  # version 2 without its row, a field the schema lacks, N as text
+        del bad["commit"]
+        self.assertEqual(self.fits(bad), ["record: fits 0 of its 2 forms; the nearest: record: no row; record: no"
+                                          " commit; record.n: str \"1\", where the schema has integer; record.extra:"
+                                          " not in the schema"])
+        self.assertTrue(self.fits({"record": "sweep", "run": old["run"]}))
+        self.assertEqual(self.fits(dict(old, schema=1, row=1)),
+                         ["record: fits 0 of its 2 forms; the nearest: record.schema: 1, not [2]"])
+        with self.assertRaisesRegex(AssertionError, r"uses \['minimum'\]"):
+            problems(1, {"minimum": 2}, {})
+
+    def test_every_record_of_the_store_fits(self):
+        seen, bad = {}, []
+        for number, rec in store.records(os.path.join(ROOT, "results.jsonl")):
+            seen[rec["record"]] = seen.get(rec["record"], 0) + 1
+            bad += [f"results.jsonl:{number}: {x}" for x in self.fits(rec)]
+        self.assertEqual(bad[:5], [])
+        self.assertGreater(seen.get("run", 0), 800)  # 885 run records and 16 sections as this is written
+        self.assertGreater(seen.get("section", 0), 10)
+
+    def test_a_record_written_now_says_its_version_and_fits(self):
+        """The records run.py makes: an execution's, a plain section's and a replication's."""
+        with tempfile.TemporaryDirectory() as d, mock.patch("sys.stderr", io.StringIO()):
+            s = dict.fromkeys(p.SETTINGS + ("plan",), "")
+            s.update(scenarios="coro_timer", N="10", RUNS="1", command_line="./run.sh 10 coro_timer")
+            run_ = harness.Run(s, peers.Tables([], {}, [], {}, [], "", ""), {}, os.path.join(d, "RESULTS.md"),
+                               os.path.join(d, "results.jsonl"), "")
+            fresh = "first touch 1 MB/s, again 2 MB/s (256 MiB, a write a page)"
+            with mock.patch("machine.fresh", return_value=fresh):  # tools/fault_rate takes seconds
+                here = machine.describe(ROOT)
+            run_.work = run_.pw = d
+            run_.lock, run_.run_id, run_.planned, run_.run_start = None, "20261207T160000Z-1", 1, time.monotonic()
+            run_.head, run_.when = {"run": run_.run_id, "commit": "3e6a6e7", "machine": here}, "2026-12-07 16:00 UTC"
+            *figures, report = parse_time(data("time_gnu.txt"))
+            ran = Run(*figures, avg_rss_kib=2000,
+                      summary=summary_of("scenario=coro_timer n=10 spawn_ms=1 completed=10"))
+            config = p.Config("row", "coro_timer", n="10", threads="1", args="--sleep-ms 5", runs="1", variant="-",
+                              label="-")
+            with mock.patch("measure.once", return_value=(ran, 0, {k: as_json(v) for k, v in report.items()})):
+                run_.execute(config, 1, "/x/coro_timer", 10, ["--sleep-ms", "5"], 1, "run.sh: coro_timer 10")
+            run_.row("coro_timer", "", "-", 10, "1", "20261207T160000Z-1/1")
+            section = run_.context(["## head"], ["- a note"])
+            tables = peers.Tables.load(os.path.join(ROOT, "peers", "lib.sh"))
+            s.update(replicate="yes", pubfile=os.path.join(ROOT, "peers", "published", "kjpgit-2019.tsv"), PEERS="go",
+                     peers_sleep_ms="30000")
+            rep = harness.Run(s, tables, {}, run_.res, run_.st, "")
+            rep.run_id, rep.when, rep.machine, rep.pw = run_.run_id, run_.when, here, d
+            rep.builder = types.SimpleNamespace(state={"go": "ok"})
+            rep.rep = [("go@1", 1000, "-", 2048, "20261207T160000Z-1/1"),
+                       ("go@1", 10000, "timed out after 60 s", None, None)]
+            stored = [rec for _, rec in store.records(run_.st)]
+        written = [run_.records[0], section, rep.context(["## head"], [])]
+        self.assertEqual(stored, written[:1])
+        for rec in written:
+            self.assertEqual(list(rec)[:3], ["record", "schema", "run"])
+            self.assertEqual(rec["schema"], 2)
+            self.assertEqual(self.fits(rec), [], rec["record"])
+        self.assertEqual(self.fits({k: v for k, v in written[2].items() if k != "points"}), ["record: fits 0 of its 2"
+                         " forms; the nearest: record: no points"])  # a replication's points are a must from now on
+
+    def test_an_old_record_without_a_schema_version_still_reads(self):
+        """A version-1 record (the bash harness's, 2026-12-06) beside a version-2 one: both export, each with its
+        version after its kind; the old one's figures read."""
+        old = data("record_2026-12-06.jsonl")
+        new = json.loads(old)
+        new = {"record": "run", "schema": 2, **{k: v for k, v in new.items() if k != "record"}, "row": 1}
+        new["run"] = "20261207T160000Z-1"
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "results.jsonl")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(old + json.dumps(new) + "\n")
+            got = list(export.exported(path))
+            out = io.StringIO()
+            export.to_csv(path, None, out)
+            csv_lines = out.getvalue().split("\n")
+            out = io.StringIO()
+            export.to_json(path, None, out)
+        self.assertEqual([(list(x)[:4], x["schema"]) for x in got], [(["record", "schema", "run", "section"], 1),
+                                                                      (["record", "schema", "run", "section"], 2)])
+        self.assertEqual([x for x in got[0] if x not in ("schema", "section")], list(json.loads(old)))  # nothing else
+        self.assertTrue(csv_lines[0].startswith("record,schema,run,section,commit,machine.os,"))
+        self.assertTrue(csv_lines[1].startswith("run,1,20261206T191359Z-10829,,ea8d153,"))
+        self.assertTrue(csv_lines[2].startswith("run,2,20261207T160000Z-1,,ea8d153,"))
+        self.assertEqual([x["schema"] for x in json.loads(out.getvalue())], [1, 2])
+        self.assertEqual(Run.of(got[0]).max_rss_kib, 2376)
+
+    def test_a_section_of_version_1_renders(self):
+        """The store's 2026-12-07 13:00 section and its 30 runs were written before "schema": --render reads them,
+        a row for each of its 6 thread counts."""
+        out = io.StringIO()
+        export.markdown(os.path.join(ROOT, "results.jsonl"), "2026-12-07 13:00", out)
+        lines = out.getvalue().split("\n")
+        self.assertTrue(lines[0].startswith("## 2026-12-07 13:00 UTC — N=2000000, RUNS=5"))
+        self.assertEqual([x.split(" | ")[3] for x in lines if x.startswith("| atomic_counter |")],
+                         ["1", "2", "4", "8", "16", "32"])
+
+
+class Compare(unittest.TestCase):
+    """./run.sh --compare on a store made here. Sections a and b (AMD, one machine) hold: X (coro_timer, N=10), three
+    runs each; Y (coro_timer, N=20), one run each; hash_collect only in a; running_avg only in b; threads, whose one
+    run in b failed. Section d (AMD) and run c (Intel, no section) hold X five times each; section e holds X with
+    GOMAXPROCS=1, which is another configuration."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.path = os.path.join(self.dir.name, "results.jsonl")
+        recs = []
+
+        def runs(run, cpu, *figures, scenario="coro_timer", n=10, env="", failure=None):
+            machine = {"cpu": cpu, "cores": "2", "memory": "1.0 GiB", "fresh_memory": f"first touch {len(cpu)} MB/s"}
+            for wall, user, sys_, rss in figures or [(0, 0, 0, 0)]:
+                recs.append({"record": "run", "run": run, "machine": machine, "scenario": scenario, "runtime": "ours",
+                             "variant": "-", "threads": "1", "n": n, "options": "", "env": env, "failure": failure,
+                             "time": {} if failure else {"wall_s": wall, "user_s": user, "sys_s": sys_,
+                                                         "max_rss_kib": rss}})
+
+        def section(run, minute):
+            recs.append({"record": "section", "run": run, "heading": f"2001-01-01 10:{minute} UTC", "runs": [run]})
+        runs("a", "AMD", (1.2, 0.5, 0.1, 3072), (1.0, 0.4, 0.1, 2048), (1.1, 0.6, 0.1, 1024))
+        runs("a", "AMD", (1.0, 0.2, 0.0, 1024), n=20)
+        runs("a", "AMD", (1.0, 0.2, 0.0, 1024), scenario="hash_collect")
+        runs("a", "AMD", (1.0, 0.2, 0.0, 1024), scenario="threads")
+        section("a", "00")
+        runs("b", "AMD", (2.0, 0.9, 0.1, 2048), (2.2, 1.0, 0.1, 2048), (2.1, 1.1, 0.1, 2048))
+        runs("b", "AMD", (0.5, 0.1, 0.0, 1024), n=20)
+        runs("b", "AMD", (1.0, 0.2, 0.0, 1024), scenario="running_avg")
+        runs("b", "AMD", scenario="threads", failure="failed (exit 1): boom | ulimit -u")
+        section("b", "01")
+        runs("c", "Intel", *[(1.06 + i / 100, 0.1, 0.0, 1024) for i in range(5)])
+        runs("d", "AMD", *[(1.01 + i / 100, 0.1, 0.0, 1024 + i) for i in range(5)])
+        section("d", "02")
+        runs("e", "AMD", (1.0, 0.1, 0.0, 1024), env="GOMAXPROCS=1")
+        section("e", "03")
+        store.append(self.path, recs)
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def out(self, fmt, a, b):
+        out = io.StringIO()
+        compare.FORMATS[fmt](self.path, a, b, out)
+        return out.getvalue()
+
+    def test_both_sides_best_range_ratio_verdict_and_geometric_mean(self):
+        lines = self.out("md", "2001-01-01 10:00", "b").split("\n")
+        self.assertEqual(lines[:4], ["A and B ran on one machine: CPU: AMD; cores: 2; memory: 1.0 GiB.", "",
+                                     "- A: 2001-01-01 10:00 UTC (run a)", "- B: 2001-01-01 10:01 UTC (run b)"])
+        # X. A's best run is the 1.0 s one: CPU 0.4 + 0.1, 2048 KiB; its ranges 1.0–1.2 s, 0.5–0.7 s, 1–3 MiB. B's,
+        # the 2.0 s one: CPU 1.0, 2 MiB; 2.0–2.2 s, 1.0–1.2 s, 2–2 MiB. Wall and CPU ranges do not overlap (B's lowest
+        # above A's highest): higher, × 2. B's memory lies within A's range: the same within noise, × 1. Three runs
+        # a side: no p. Wide (†), past 10 % of the median: A's wall 0.2 / 1.1, CPU 0.2 / 0.6, memory 2 / 2; B's CPU
+        # 0.2 / 1.1; not B's wall, 0.2 / 2.1 = 9.5 %.
+        self.assertEqual(lines[7:10], [
+            "| coro_timer | ours | - | 10 | 1 | - | wall s | 1.00 (1.00–1.20) † | 2.00 (2.00–2.20) | 2.000 | higher"
+            " | - |",
+            "|  |  |  |  |  |  | CPU s | 0.50 (0.50–0.70) † | 1.00 (1.00–1.20) † | 2.000 | higher | - |",
+            "|  |  |  |  |  |  | max RSS MiB | 2.0 (1.0–3.0) † | 2.0 (2.0–2.0) | 1.000 | same within noise | - |"])
+        # Y: one run a side, 1.0 s then 0.5 s, CPU 0.2 then 0.1: × 0.5, but one run has no range.
+        self.assertEqual(lines[10], "| coro_timer | ours | - | 20 | 1 | - | wall s | 1.00 | 0.50 | 0.500 |"
+                                    " cannot be told: one run | - |")
+        # The geometric means: wall √(2 × 0.5) = 1, CPU √(2 × 0.5) = 1, memory √(1 × 1) = 1; threads has no ratio.
+        self.assertEqual(lines[14], "Geometric mean of B / A: wall s 1.000 (2 configurations); CPU s 1.000 (2"
+                                    " configurations); max RSS MiB 1.000 (2 configurations).")
+        self.assertEqual(lines[16:25], [
+            "Only in A (1):", "- hash_collect, ours, -, N=10, threads 1", "",
+            "Only in B (1):", "- running_avg, ours, -, N=10, threads 1", "",
+            "Failed (1):", "- threads, ours, -, N=10, threads 1: failed in B: failed (exit 1): boom | ulimit -u", ""])
+
+    def test_two_machines_are_said_first_and_five_runs_a_side_give_p(self):
+        lines = self.out("md", "d", "c").split("\n")
+        self.assertEqual(lines[:6], [
+            "**A and B ran on different machines**: each ratio below compares the machines as well as the runs.",
+            "- A: CPU: AMD; cores: 2; memory: 1.0 GiB; fresh memory: first touch 3 MB/s",
+            "- B: CPU: Intel; cores: 2; memory: 1.0 GiB; fresh memory: first touch 5 MB/s", "",
+            "- A: 2001-01-01 10:02 UTC (run d)", "- B: run c"])  # c wrote no section: its run records are enough
+        # Walls 1.01–1.05 against 1.06–1.10, no ties: the exact p, 2/252 = 0.0079. CPU 0.1 on all ten: p = 1.
+        self.assertEqual(lines[9], "| coro_timer | ours | - | 10 | 1 | - | wall s | 1.01 (1.01–1.05) |"
+                                   " 1.06 (1.06–1.10) | 1.050 | higher | 0.008 |")
+        self.assertEqual(lines[10], "|  |  |  |  |  |  | CPU s | 0.10 (0.10–0.10) | 0.10 (0.10–0.10) | 1.000 | same"
+                                    " within noise | 1.000 |")
+
+    def test_csv_and_json_give_a_row_per_configuration_and_measure(self):
+        rows = json.loads(self.out("json", "a", "b"))
+        self.assertEqual(len(rows), 5 * 3)  # X, Y, hash_collect, running_avg and threads, three measures each
+        self.assertEqual(rows[0], {"scenario": "coro_timer", "runtime": "ours", "variant": "-", "n": 10,
+                                   "threads": "1", "options": "", "env": "", "measure": "wall_s", "a_runs": 3,
+                                   "a_best": 1.0, "a_min": 1.0, "a_max": 1.2, "b_runs": 3, "b_best": 2.0,
+                                   "b_min": 2.0, "b_max": 2.2, "ratio": 2.0, "verdict": "higher", "p": None})
+        # Those both hold first (threads among them, failed in B), then A's own, then B's.
+        self.assertEqual([r["verdict"] for r in rows[6::3]], ["failed in B: failed (exit 1): boom | ulimit -u",
+                                                              "only in A", "only in B"])
+        text = self.out("csv", "a", "b").split("\n")
+        self.assertEqual(text[0], "scenario,runtime,variant,n,threads,options,env,measure,a_runs,a_best,a_min,a_max,"
+                                  "b_runs,b_best,b_min,b_max,ratio,verdict,p")
+        self.assertEqual(text[3], "coro_timer,ours,-,10,1,,,max_rss_kib,3,2048,1024,3072,3,2048,2048,2048,1.0,"
+                                  "same within noise,")
+        self.assertEqual(len(text), 1 + 15 + 1)  # the header, the rows, and the last line's end
+
+    def test_bad_requests_are_one_line(self):
+        for a, b, said in (("zz", "b", "no section or run 'zz' in the store (its latest: "),
+                           ("a", "2001-01-01 10:00", "A and B are one run, 2001-01-01 10:00 UTC (run a): name two"),
+                           ("a", "e", "2001-01-01 10:00 UTC (run a) and 2001-01-01 10:03 UTC (run e) have no"
+                                      " configuration in common")):  # e's X runs with GOMAXPROCS=1: another setting
+            with self.assertRaises(store.StoreError) as caught:
+                self.out("md", a, b)
+            self.assertIn(said, str(caught.exception))
+            self.assertEqual(caught.exception.code, 2)
+        # Run f holds only threads, which failed there: a configuration in common, but none that ran on both sides.
+        store.append(self.path, [{"record": "run", "run": "f", "machine": {"cpu": "AMD"}, "scenario": "threads",
+                                  "runtime": "ours", "variant": "-", "threads": "1", "n": 10, "options": "", "env": "",
+                                  "failure": "failed (exit 1): x", "time": {}}])
+        with self.assertRaisesRegex(store.StoreError, "no configuration in common that ran on both sides"):
+            self.out("md", "a", "f")
 
 
 class Settings(unittest.TestCase):
