@@ -87,7 +87,9 @@ int main(int argc, char** argv) {
     // At least 1: with 0 a looping task would yield forever instead of sleeping.
     sleep_for = milliseconds{cli.number("--sleep-ms", 1000, 1, 86400000)};
     const auto threads = cli.threads();
-    cli.finish(bench::frame_of([&] { return loop_mode ? looper() : once(); }));  // one frame
+    // One frame a task; its sleeps, the monitor's polls and the pauses span at most the longest + 1 ms.
+    cli.finish(bench::frame_of([&] { return loop_mode ? looper() : once(); }),
+               double(std::max({sleep_for, poll, pause}).count() + 1));
     if (!loop_mode && hits_arg) bench::usage_error("--hits applies to --mode loop only (once mode ends at N hits)");
     if (burst && !from_task) bench::usage_error("--burst needs --spawn-from task");
     if (!burst && pause_arg != UINT64_MAX) bench::usage_error("--burst-pause-ms needs --burst");

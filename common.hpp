@@ -1538,6 +1538,40 @@ inline void install_handlers(const char* argv0) {
     std::signal(SIGTERM, detail::on_signal);
 }
 
+// The memory guard's reckoning: what N tasks need resident, all alive at once. Each task's own
+// bytes (its frame, measured by frame_of, and what the scenario keeps per task), then what does not
+// grow with a task, each measured here (METHODOLOGY.md, "The memory guard"; g++ 12 and clang 14 on
+// a 2-vCPU VM): an overhead not counted is a run killed halfway, on a machine without swap.
+namespace guard {
+// The process with one task: 3.2 to 3.5 MiB of max RSS (coro_timer 1, either compiler).
+inline constexpr double baseline = 4 << 20;
+// Each event loop: its thread (stack, poller) and its timer wheel's arrays, 26 KiB measured from 1
+// to 32 loops; and its current chunk of frames rounded up to the 2 MiB huge page a touch makes resident.
+inline constexpr double per_loop = (32 << 10) + os::huge_page;
+// A timer bucket: one per distinct pending millisecond of a loop, so at most sleep + jitter + 1 of
+// them, whatever N: a 64-byte hash node and its 8-byte slot (measured), with the table's growth room.
+inline constexpr double timer_bucket = 96;
+// Per byte of frames: the owner table touches a 4 KiB page per 32 MiB of them, and were the kernel
+// to give no huge page, their page tables would take 8 bytes per 4 KiB page, which RSS does not show.
+inline constexpr double per_frame_byte = 1 + 1.0 / 8192 + 1.0 / 512;
+
+// Bytes for N tasks of `per_task` bytes each on `loops` loops whose timers span `timer_ms`
+// milliseconds (0: no timer).
+inline double need(double n, double per_task, unsigned loops, double timer_ms) {
+    return n * per_task * per_frame_byte + baseline + loops * (per_loop + std::min(n, timer_ms) * timer_bucket);
+}
+// The largest N whose need fits in `room` bytes, 0 when none does: need grows with N, so halve.
+inline std::uint64_t most(double room, double per_task, unsigned loops, double timer_ms) {
+    double lo = 0, hi = std::floor(std::max(0.0, room) / (per_task * per_frame_byte));  // need(hi + 1) > room
+    while (lo < hi) {
+        const double mid = std::ceil((lo + hi) / 2);
+        if (need(mid, per_task, loops, timer_ms) <= room) lo = mid;
+        else hi = mid - 1;
+    }
+    return static_cast<std::uint64_t>(lo);
+}
+}  // namespace guard
+
 // Parses `NAME N [--option value]...`: the scenario reads each option once, then finish() rejects
 // the rest; --help anywhere prints the usage, exit 0. Every option read is echoed as key=value
 // (--sleep-ms 50: sleep_ms=50), defaults included, so that the summary line says what ran.
@@ -1586,9 +1620,11 @@ public:
     // --threads T: event loops, one per thread. More loops than tasks is allowed (some stay idle).
     unsigned threads() { return threads_ = static_cast<unsigned>(number("--threads", 1, 1, 1024)); }
 
-    // Rejects anything not read, then refuses an N whose resident memory would not fit in what is
-    // available now: a run killed for memory halfway is no measurement.
-    void finish(double resident_bytes_per_task) {
+    // Rejects anything not read, then refuses an N whose resident memory, every task alive at once
+    // (guard::need), would not fit in what is available now: a run killed for memory halfway is no
+    // measurement. `timer_ms`: how many milliseconds a loop's pending timers can span (sleep + jitter
+    // + 1), 0 for none.
+    void finish(double resident_bytes_per_task, double timer_ms = 0) {
         for (int i = 1; i < argc_; ++i)
             if (!used_[i]) {
                 std::string_view arg = argv_[i];
@@ -1613,12 +1649,20 @@ public:
                           std::floor(region / detail::probed_frame_bytes));
             usage_error(msg);
         }
-        const double need = static_cast<double>(n_) * resident_bytes_per_task;
+        const unsigned loops = threads_;
+        const double need = guard::need(double(n_), resident_bytes_per_task, loops, timer_ms);
         if (const os::memory_room have = os::available_memory(); need > have.bytes) {
-            char msg[800];
-            std::snprintf(msg, sizeof msg, "N=%llu needs about %.1f GiB resident, more than the %.1f GiB %s",
-                          static_cast<unsigned long long>(n_), need / (1 << 30), have.bytes / (1 << 30),
-                          have.bound.c_str());
+            char msg[900];
+            std::snprintf(msg, sizeof msg,
+                          "N=%llu needs about %.2f GiB resident with all N alive at once (%.0f bytes a task, %.2f %% "
+                          "more for page tables, and %.1f MiB besides), more than the %.2f GiB %s: at most %llu fit",
+                          static_cast<unsigned long long>(n_), need / (1 << 30), resident_bytes_per_task,
+                          (guard::per_frame_byte - 1) * 100,
+                          (need - double(n_) * resident_bytes_per_task * guard::per_frame_byte) / (1 << 20),
+                          have.bytes / (1 << 30),
+                          have.bound.c_str(),
+                          static_cast<unsigned long long>(guard::most(have.bytes, resident_bytes_per_task, loops,
+                                                                      timer_ms)));
             usage_error(msg);
         }
     }

@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
     // At least 1: with 0 the event would be set before anyone waits.
     const milliseconds sleep{cli.number("--sleep-ms", 5000, 1, 86400000)};
     const auto threads = cli.threads();
-    cli.finish(bench::frame_of([] { return waiter(); }));  // resident bytes per task: one frame
+    cli.finish(bench::frame_of([] { return waiter(); }), 1);  // resident bytes per task: one frame; one timer
 
     bench::runtime rt{threads};
     bench::report report{"coro_shared", cli};

@@ -28,7 +28,8 @@ int main(int argc, char** argv) {
     sleep_for = milliseconds{cli.number("--sleep-ms", 5000, 0, 86400000)};
     const milliseconds jitter{cli.number("--jitter-ms", 0, 0, 86400000)};
     const auto threads = cli.threads();
-    cli.finish(bench::frame_of([] { return sleeper(); }));  // resident bytes per task: one frame
+    // Resident bytes per task: one frame; a loop's pending deadlines span at most MS + J + 1 ms.
+    cli.finish(bench::frame_of([] { return sleeper(); }), double(sleep_for.count() + jitter.count() + 1));
 
     // Each sleep drawn from [MS, MS + J] when its task files it, from a fixed seed: no frame holds it.
     bench::runtime rt{threads, jitter, 20261130};

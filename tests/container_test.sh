@@ -42,11 +42,11 @@ timer() { in_cgroup "$1" "$2" "$bin/coro_timer" "$big" --sleep-ms 1; }
 timer "4:memory:/bench/child
 1:cpu,cpuacct:/" "$(v1 memory/bench/child $((64 * mib)) $mib)"
 check "cgroup v1 only: an N over memory.limit_in_bytes is refused, exit 2" \
-  exited 2 "^coro_timer: N=$big needs about 0\.[0-9] GiB resident, more than the 0\.[0-9] GiB left under the cgroup's memory\.limit_in_bytes \(0\.1 GiB, "
+  exited 2 "^coro_timer: N=$big needs about 0\.[0-9]+ GiB resident with all N alive at once \([0-9]+ bytes a task, 0[.]21 % more for page tables, and [0-9.]+ MiB besides\), more than the 0\.[0-9]+ GiB left under the cgroup's memory\.limit_in_bytes \(0\.1 GiB, "
 check "and the message names the file" has_text "$err" "(0.1 GiB, /sys/fs/cgroup/memory/bench/child/memory.limit_in_bytes)"
 timer "0::/" "$(v2 . $((64 * mib)) $mib)"
 check "cgroup v2 at /sys/fs/cgroup itself (a container's own namespace): refused at memory.max" \
-  eval 'exited 2 "more than the 0\.[0-9] GiB left under the cgroup.s memory\.max" && has_text "$err" "(0.1 GiB, /sys/fs/cgroup/memory.max)"'
+  eval 'exited 2 "more than the 0\.[0-9]+ GiB left under the cgroup.s memory\.max" && has_text "$err" "(0.1 GiB, /sys/fs/cgroup/memory.max)"'
 timer "4:memory:/
 0::/bench" "$(v2 unified/bench $((64 * mib)) $mib)"
 check "a hybrid host: v2's memory.max under /sys/fs/cgroup/unified" \
@@ -75,6 +75,30 @@ if [ -x "$bin/threads" ] || make threads >/dev/null; then
   in_cgroup "0::/bench" "$(v2 bench $((64 * mib)) $mib)" "$bin/threads" 100000 --sleep-ms 1
   check "threads' estimate (about 10 KiB a thread) is held against the cgroup too" exited 2 "left under the cgroup.s memory\.max"
 fi
+
+# 1b. The edge, exactly. With MemAvailable faked (a file bound over /proc/meminfo, in the private
+# namespace) or a cgroup's memory.max, the largest N that a refusal names runs, and one more is
+# refused before any task is spawned: one line with the need, every task reckoned alive at once, the
+# limit and that largest N.
+sed "s/^MemAvailable:.*/MemAvailable:      65536 kB/" /proc/meminfo >"$tmp/meminfo"
+edge() {  # edge WHAT TABLE SETUP: the checks on both sides of the edge that SETUP makes
+  local what=$1 table=$2 setup=$3 most
+  in_cgroup "$table" "$setup" "$bin/coro_timer" 100000000 --sleep-ms 1
+  most=$(printf '%s
+' "$err" | sed -n 's/.*: at most \([0-9]*\) fit (see --help)$/\1/p')
+  check "$what: an N that does not fit is refused, exit 2, naming the largest that does" \
+    eval '[ -n "$most" ] && [ "$most" -gt 1000000 ] && exited 2 "N=100000000 needs about [0-9.]+ GiB resident with all N alive at once \([0-9]+ bytes a task, 0[.]21 % more for page tables, and [0-9.]+ MiB besides\), more than"'
+  in_cgroup "$table" "$setup" "$bin/coro_timer" "$most" --sleep-ms 1
+  check "$what: that largest N runs, every task completed" eval '[ "$rc" -eq 0 ] && [ "$(field completed)" = "$most" ]'
+  in_cgroup "$table" "$setup" "$bin/coro_timer" $((most + 1)) --sleep-ms 1
+  check "$what: one more is refused, before any task is spawned" \
+    eval 'exited 2 "^coro_timer: N=$((most + 1)) needs about .*: at most $most fit \(see --help\)$" && [ -z "$out" ] &&
+      ! has_text "$err" "spawning"'
+}
+edge "MemAvailable faked at 64 MiB" "0::/" "mount --bind $tmp/meminfo /proc/meminfo"
+check "and the limit it names is MemAvailable's" has_text "$err" "more than the 0.06 GiB available now (MemAvailable)"
+edge "a cgroup's memory.max of 64 MiB" "0::/bench" "$(v2 bench $((64 * mib)) $mib)"
+check "and the limit it names is the cgroup's room" has_text "$err" "more than the 0.06 GiB left under the cgroup's memory.max (0.1 GiB, /sys/fs/cgroup/bench/memory.max)"
 
 # 2. run.sh: the heading states the limits, and the memory guard uses the cgroup's room.
 box=$tmp/sandbox
