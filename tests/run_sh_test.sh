@@ -403,7 +403,7 @@ check "every record these runs wrote, a failed and a stopped one's too, fits res
 first=$(records 'r["run"]' | sed -n 1p)
 bench STORE="$store" ./run.sh --export json "$first"
 check "--export json SECTION: that section's runs (named by its run id), as a JSON array, each with its schema version" \
-  eval '[ "$rc" -eq 0 ] && [ "$(printf "%s\n" "$out" | python3 -c "import json, sys; print(*[r[\"schema\"] for r in json.load(sys.stdin)])")" = "2 2 2 2" ]'
+  eval '[ "$rc" -eq 0 ] && [ "$(printf "%s\n" "$out" | python3 -c "import json, sys; print(*[r[\"schema\"] for r in json.load(sys.stdin)])")" = "3 3 3 3" ]'
 printf '%s\n' '{"record":"run","run":"a"}' '{"record":"section","run":"a","heading":"2001-01-01 10:00 UTC"}' \
   '{"record":"run","run":"b"}' '{"record":"run","run":"b"}' '{"record":"section","run":"b","heading":"2001-01-01 10:01 UTC"}' >"$tmp/two.jsonl"
 bench STORE="$tmp/two.jsonl" ./run.sh --export csv "2001-01-01 10:01"

@@ -404,7 +404,7 @@ class Schema(unittest.TestCase):
 
     def test_the_file_is_the_version_run_sh_writes_and_says_what_every_field_is(self):
         self.assertEqual(self.schema["version"], store.SCHEMA)
-        self.assertEqual(self.schema["$defs"]["schema"]["enum"], [store.SCHEMA])
+        self.assertEqual(self.schema["$defs"]["schema"]["enum"], list(range(2, store.SCHEMA + 1)))
         defs = self.schema["$defs"]
         self.assertEqual(defs["run"]["properties"]["scenario"]["enum"], list(sc.SCENARIOS))
         known = defs["summary"]["properties"]
@@ -429,7 +429,7 @@ class Schema(unittest.TestCase):
                                           " not in the schema"])
         self.assertTrue(self.fits({"record": "sweep", "run": old["run"]}))
         self.assertEqual(self.fits(dict(old, schema=1, row=1)),
-                         ["record: fits 0 of its 2 forms; the nearest: record.schema: 1, not [2]"])
+                         ["record: fits 0 of its 2 forms; the nearest: record.schema: 1, not [2, 3]"])
         with self.assertRaisesRegex(AssertionError, r"uses \['minimum'\]"):
             problems(1, {"minimum": 2}, {})
 
@@ -477,7 +477,7 @@ class Schema(unittest.TestCase):
         self.assertEqual(stored, written[:1])
         for rec in written:
             self.assertEqual(list(rec)[:3], ["record", "schema", "run"])
-            self.assertEqual(rec["schema"], 2)
+            self.assertEqual(rec["schema"], 3)
             self.assertEqual(self.fits(rec), [], rec["record"])
         self.assertEqual(self.fits({k: v for k, v in written[2].items() if k != "points"}), ["record: fits 0 of its 2"
                          " forms; the nearest: record: no points"])  # a replication's points are a must from now on
@@ -730,6 +730,82 @@ class WriteUps(unittest.TestCase):
                 if w["prog"] != "-":
                     self.assertIsNotNone(next((x for x in tables.catalogue if x["scen"] == w["scen"] and x["prog"] == w["prog"]
                                                and w["variant"] in ("-", x["key"])), None), f"{f}: {id_}")
+
+    # The verdict rule (METHODOLOGY.md, "Verdicts"), in a section of schema 3, on a made-up write-up of 1K and 100K
+    # tasks on a timer each, and a table whose tasks end by design. Each row's runs are given as their max RSS in MB
+    # and how many of the N tasks had ended when the last began to wait.
+    RULED = [x for x in BASE if x[:2] != ("run", "scenarios")] + [("run", "scenarios", "coro_timer atomic_counter"),
+                    ("table", "1000", "1K at once", "atomic_counter", "id=once", "MODE=once"),
+                    ("row", "gc", "atomic_counter", "go-atomic_counter", "-", "-", "Go counter"),
+                    ("fig", "gc", "once", "memory", "40", "MB"), ("fact", "go", "version", "1.23", "Go 1.23.0")]
+
+    def ruled(self, runs, claims, schema=3):
+        """The claims table's lines of a section whose row@group at N had RUNS [(MB, ended), ...]."""
+        points, records = [], []
+        for i, ((label, n), got) in enumerate(runs.items(), 1):
+            points.append({"label": label, "n": n, "ref": f"R/{i}"})
+            scen = "atomic_counter" if label.startswith("gc") else "coro_timer"
+            records += [{"record": "run", "run": "R", "row": i, "label": label, "n": n, "failure": None,
+                         "time": {"wall_s": 5.0 + k / 100, "user_s": 1.0, "sys_s": 0.5, "max_rss_kib": mb * 1024},
+                         "samples": {}, "summary": {"scenario": scen, "n": n, "ended_at_spawn": ended, "spawn_ms": 900,
+                                                    "sleep_ms": 5000}} for k, (mb, ended) in enumerate(got)]
+        text = tsv(*self.RULED, *[("claim", expr, "yes", "w") for expr in claims])
+        context = {"run": "R", "head": [], "published": text,
+                   "tables": "", "quick": "", "long_ms": 30000, "runs_here": "3", "machine_here": "CPU: here",
+                   "notes": [], "schema": schema, "points": points,
+                   "here": [["go", "go 1.19.8", "-", "go-coro_timer", "ok"], ["cs", "c# .NET 10", "-", "csharp-coro_timer", "ok"],
+                            ["rs", "", "-", "-", ""], ["gc", "go 1.19.8", "-", "go-atomic_counter", "ok"],
+                            ["ours:coro_timer", "c++20 (this repo)", "-", "coro_timer", "ok"]]}
+        lines = r.section(context, records).split("\n")
+        return [x.split(" | ")[-1].rstrip(" |") for x in lines if x.startswith("| w (")], lines
+
+    def test_the_verdict_rule_gives_four_answers(self):
+        alive, dead = [(100, 0), (102, 0), (101, 0)], [(60, 0), (58, 500), (59, 0)]
+        runs = {("go@1", 100000): alive, ("cs@1", 100000): [(50, 0), (52, 0), (51, 0)],
+                ("go@1", 1000): [(9, 0), (9, 5), (9, 0)], ("cs@1", 1000): [(8, 0), (8, 0), (8, 0)],
+                ("go@2", 100000): [(120, 0), (121, 0), (119, 0)], ("cs@2", 100000): [(119, 0), (125, 0), (130, 0)],
+                ("gc@3", 1000): [(30, 990), (31, 980), (30, 995)]}
+        got, _ = self.ruled(runs, ["memory cs < go at big",     # 50–52 below 100–102: yes
+                                   "memory cs > go at big",     # no
+                                   "memory cs < go at slow",    # 119–130 and 119–121 overlap: too close to call
+                                   "memory cs < go at small",   # one of Go's runs had 5 of 1000 ended, and no row at 30 s
+                                   "ratio memory go / cs at big > 1.9",  # 100/52 = 1.92 at least: yes
+                                   "ratio memory go / cs at big > 1.95",  # 1.92–2.04 straddles it: too close to call
+                                   "memory cs < go at big and memory cs < go at slow and memory cs > go at big"])
+        self.assertEqual(got, ["yes (Go on go 1.19.8, not its Go 1.23.0)", "no (Go on go 1.19.8, not its Go 1.23.0)",
+                               "too close to call here (Go on go 1.19.8, not its Go 1.23.0)",
+                               "cannot be told here: Go: 5 of 1000 had ended (Go on go 1.19.8, not its Go 1.23.0)",
+                               "yes (Go on go 1.19.8, not its Go 1.23.0)",
+                               "too close to call here (Go on go 1.19.8, not its Go 1.23.0)",
+                               "no (Go on go 1.19.8, not its Go 1.23.0)"])
+        # Not all alive at the write-up's sleep: judged on the row at 30 s where all were, and the line says so; where
+        # that row lost some too, it cannot be told, with both reasons.
+        runs.update({("go@1", 100000): dead, ("go@4", 100000): alive})  # group 4: groups 1 and 2 again at 30 s
+        got, lines = self.ruled(runs, ["memory cs < go at big"])
+        self.assertTrue(got[0].startswith("yes"))
+        self.assertIn("Go 100.0 (at a 30 s sleep, all alive)", next(x for x in lines if x.startswith("| w (")))
+        runs[("go@4", 100000)] = [(100, 3)] * 3
+        self.assertEqual(self.ruled(runs, ["memory cs < go at big"])[0][0].split(" (")[0],
+                         "cannot be told here: Go: 500 of 100000 had ended; at a 30 s sleep, 3 of 100000 had ended")
+        # One run: no range, so it cannot be told, whichever way its figures lie; a missing row cannot be either.
+        runs.update({("cs@1", 1000): [(8, 0)], ("go@1", 1000): alive, ("go@1", 100000): alive})
+        self.assertEqual([a.split(" (")[0] for a in self.ruled(runs, ["memory cs < go at small", "memory rs < go at big"])[0]],
+                         ["cannot be told: one run", "cannot be told here: Rust has no figure here in table big"])
+        # A shape whose tasks end by design is judged as it ran, and its section says its memory is not N at once.
+        got, lines = self.ruled(runs, ["memory gc < gc at once"])
+        self.assertIn("- 1K at once: its tasks end by design (MODE=once) as others are still spawned, so its memory is not N"
+                      " tasks at once: its claims are judged as it ran", lines)
+        self.assertTrue(got[0].startswith("too close to call here"))
+        # Each section counts the four apart; the published side is judged as printed.
+        got, lines = self.ruled(runs, ["memory cs < go at big", "memory cs > go at big", "memory rs < go at big"])
+        self.assertIn("- the answers, of its 3 claims as stated: there 1 yes, 2 no, 0 too close to call, 0 cannot be told;"
+                      " here 1 yes, 1 no, 0 too close to call, 1 cannot be told", lines)
+
+    def test_a_section_before_the_rule_is_judged_as_it_was(self):
+        runs = {("go@1", 100000): [(100, 0), (58, 500)], ("cs@1", 100000): [(50, 0)]}
+        got, lines = self.ruled(runs, ["memory cs < go at big", "memory rs < go at big"], schema=2)
+        self.assertEqual(got, ["yes", "cannot tell"])
+        self.assertFalse(any(x.startswith("- the answers") for x in lines))
 
     def test_groups_and_the_row_again_at_30_s(self):
         pub = r.Published(tsv(*BASE))
