@@ -203,7 +203,8 @@ class Judge:
         def value(row, t, col):
             v = self.value(row, t, col, figs)
             if v is None:
-                raise Unknown(f"{label(row)} has no figure here in table {t}")
+                raise Unknown(f"{label(row)} is not to be had here" if self.pub.row.get(row, {}).get("prog") == "-"
+                              else f"{label(row)} has no figure here in table {t}")
             return v
 
         def every(results):
