@@ -790,7 +790,7 @@ class WriteUps(unittest.TestCase):
         # One run: no range, so it cannot be told, whichever way its figures lie; a missing row cannot be either.
         runs.update({("cs@1", 1000): [(8, 0)], ("go@1", 1000): alive, ("go@1", 100000): alive})
         self.assertEqual([a.split(" (")[0] for a in self.ruled(runs, ["memory cs < go at small", "memory rs < go at big"])[0]],
-                         ["cannot be told: one run", "cannot be told here: Rust has no figure here in table big"])
+                         ["cannot be told: one run", "cannot be told here: Rust is not to be had here"])
         # A shape whose tasks end by design is judged as it ran, and its section says its memory is not N at once.
         got, lines = self.ruled(runs, ["memory gc < gc at once"])
         self.assertIn("- 1K at once: its tasks end by design (MODE=once) as others are still spawned, so its memory is not N"
