@@ -20,7 +20,8 @@ from scenarios import SCENARIOS
 WAITING = [s for s, d in SCENARIOS.items() if d["peers_sleep"] == "long" and not d["threads"]]
 
 # The shapes whose N tasks (or threads) wait, each alive until its sleep ends: a claim on their memory is judged only
-# on rows that held all N at once (METHODOLOGY.md, "Verdicts"). The measures of memory.
+# on rows that held all N at once (METHODOLOGY.md, "Verdicts"). The measures of memory: a chart plots its table's
+# first column of one.
 HELD = [s for s, d in SCENARIOS.items() if d["peers_sleep"] == "long"]
 MEMORY = ("max_rss", "max_rss_mean", "avg_rss", "avg_rss_window", "rss_wait")
 # The settings under which tasks end by design, as others are still spawned: such a table's memory is not N tasks.
@@ -432,11 +433,13 @@ class Section:
                        " the write-up's sleep, so none stands beside this row")
         if "figures" in about:
             out.append(f"- published: none here: {about['figures']}")
+        said = self.ctx.get("schema", 1) >= 3  # from schema 3 on, each column's measure on a line of its own
         out.append(("- each figure here" if quick else "- here / published: the figure measured here over the"
                     " one published (over its lowest and highest reading where it printed several); each figure here")
-                   + f" is the run with the lowest wall time of RUNS={runs}, max RSS and CPU from /usr/bin/time (CPU %"
-                   f" = (user + sys) / wall), {'in' if quick else 'converted to'} the write-up's unit as it"
-                   f" defined it: {about['unit']}")
+                   + f" is the run with the lowest wall time of RUNS={runs}, "
+                   + ("" if said else "max RSS and CPU from /usr/bin/time (CPU % = (user + sys) / wall), ")
+                   + f"{'in' if quick else 'converted to'} the write-up's unit as it defined it: {about['unit']}")
+        out += [self.columns_said()] if said else []
         out.append("- the write-up: \"{title}\", {author}, {published} ({url}), read {read}; its machine: {machine};"
                    " its versions: {versions}; its runs: {runs}".format_map(about))
         out += self.ctx.get("notes", []) + ([render.NOISE_NOTE] if self.ranged else []) + [""]
@@ -513,6 +516,17 @@ class Section:
                 said[f"{self.pub.label(id_)} on {self.here[id_]['label']}, not its {f['words']}"] = None
         return list(said)
 
+    def columns_said(self):
+        """The note naming what each column holds and when it is read, and where a program reads it at another moment,
+        which (READ_AT)."""
+        pub, parts = self.pub, []
+        for col in pub.cols:
+            m = pub.measure[col]
+            other = dict.fromkeys(f"{pub.label(r)}, {p}: {READ_AT[p][1]}" for r in pub.rows
+                                  for p in [pub.row[r]["prog"]] if READ_AT.get(p, ("",))[0] == m)
+            parts.append(f"{pub.ctitle[col]}: {SAID[m][1]}" + (f" ({'; '.join(other)})" if other else ""))
+        return "- each column here: " + "; ".join(parts)
+
     def judged_on(self, mine):
         """Where the write-up states a version that the row's build here is not and a copy of its program is
         (PEERS_PATCH, PEERS_DOTNET): the copy its claims are judged on, whose figures then stand for the row's."""
@@ -574,22 +588,75 @@ def section(context, records):
     return "\n".join(list(context["head"]) + Section(context, records).text() + [""]) + "\n"
 
 
-def bars(context, records):
-    """The chart's bars, smallest first: per row measured here of the first table at the largest N, its label there
-    and runtime here, its max RSS in MiB, the published one in MiB (first max RSS column), "no" if not all alive."""
-    sec, out = Section(context, records), []
-    pub, top = sec.pub, max(sec.pub.tables, key=lambda t: int(t["n"]))
-    col, n = next((c for c in pub.cols if pub.measure[c] == "max_rss"), ""), quick_n(top["n"], sec.quick)
+# A replication's chart: its bars (harness/charts.py), title, alt text, axis, what each bar is, its notes, and why it
+# has no bar where it has none.
+Chart = namedtuple("Chart", "bars title alt axis each notes empty")
+
+
+def chart(context, records):
+    """The chart of the first table at the largest N, in the measure of its first memory column (max RSS where it has
+    none), smallest bar first: a bar per row measured here, its label there and runtime here, its figure in MiB, the
+    published one in MiB, "no" if not all alive, and the label of ours's bar of the row's scenario, variant and
+    threads (its ratio's base; "-" for none). Its title names the table, and "as published" only where a bar shows a
+    published figure."""
+    sec, out, bar_of, ran = Section(context, records), [], {}, False
+    pub, top, name = sec.pub, max(sec.pub.tables, key=lambda t: int(t["n"])), sec.pub.about.get("name", "")
+    col, n = next((c for c in pub.cols if pub.measure[c] in MEMORY), ""), quick_n(top["n"], sec.quick)
+    m = pub.measure[col] if col else "max_rss"
     for id_ in sec.order:
         v = sec.values.get((f"{id_}@{top['group']}", str(n)))
         if (top["scen"] != "-" and sec.rscen.get(id_, "") != top["scen"]) or v is None or v["why"] != "-":
             continue
+        ran, mib = True, sec.figure(f"{id_}@{top['group']}", n, m, "MiB")
+        if mib == "":  # a program that gives no such figure (an RSS at wait of "-") has no bar
+            continue
         here, k = sec.here.get(id_, {}).get("label", ""), (sec.base_of(id_), top["key"], col)
-        name = here if id_.startswith("ours:") else f"{pub.label(k[0])} ({here})"
+        w = None if id_.startswith("ours:") else pub.row[k[0]]
+        bar_of[id_] = here if w is None else f"{pub.label(k[0])} ({here})"
         p = "-" if col == "" or sec.quick or k not in pub.lo else stats.mib((pub.lo[k] + pub.hi[k]) / 2)
-        mib = stats.mib(v["run"].max_rss_kib)
-        out.append((name, mib, p, "no" if v["alive"].startswith("no") else "-"))
-    return sorted(out, key=lambda bar: (float(bar[1]),) + bar)  # smallest first
+        vs = "-" if w is None else ours_id(w["scen"], w["variant"], w["threads"])
+        out.append([bar_of[id_], mib, p, "no" if v["alive"].startswith("no") else "-", vs])
+    for bar in out:  # ours's row, by its bar's label, where it has one
+        bar[4] = bar_of.get(bar[4], "-")
+    bars = sorted((tuple(b) for b in out), key=lambda bar: (float(bar[1]),) + bar)  # smallest first
+    shown, axis, runs = any(b[2] != "-" for b in bars), SAID[m][0], context["runs_here"]
+    what = (f"\"{top['title']}\" at N={n}" + (" (--quick: its N / 10)" if sec.quick else "")
+            + f": {pub.ctitle[col] if col else axis}")
+    notes = [f"--quick: N divided by 10, so no figure {name} published is shown." if sec.quick else
+             f"A hollow diamond: the figure {name} published for that runtime in this table, in MiB as it defined its"
+             " unit." if shown else f"{name} published no {pub.ctitle[col]} for these rows in this table." if col else
+             f"{name}'s tables have no memory column: no published figure to show."]
+    if sum(i.startswith("ours:") for i in bar_of) > 1:
+        notes.append("Each × ours is to ours's bar at the same thread count, variant and settings as the bar's row.")
+    each = SAID[m][1] + (f", over RUNS={runs}" if m.endswith("_mean") else
+                         f", in the run with the lowest wall time of RUNS={runs}")
+    alt = f"{name}, table {what} ({axis}, MiB) of each runtime, measured here" + (", and as published" * shown)
+    alt = alt.replace("[", "(").replace("]", ")")  # no bracket ends the alt text early
+    return Chart(bars, f"{name}, {what}" + (", here and as published" if shown else ", here"), alt, f"{axis} (MiB)",
+                 each, notes, f"no run here gave its {axis}" if ran else "no run succeeded")
+
+
+# Each measure a column may hold: its name on a chart's axis, and what a figure of it is and when it is read (a
+# chart's note, and from schema 3 on a section's). A program that reads it at another moment is in READ_AT.
+SAID = {"max_rss": ("max RSS", "the process's max RSS as /usr/bin/time reports it, the most it held at any moment"),
+        "max_rss_mean": ("max RSS, mean of the runs",
+                         "the mean over the runs of the process's max RSS as /usr/bin/time reports it"),
+        "avg_rss": ("mean RSS",
+                    "the mean of the process's resident set (VmRSS), read by the harness every 100 ms from its start"
+                    " to its exit"),
+        "avg_rss_window": ("mean RSS from spawned to counted",
+                           "the mean of the process's resident set (VmRSS), read by the harness every 100 ms from the"
+                           " end of spawning to the poll that saw the count reached"),
+        "rss_wait": ("RSS at wait",
+                     "each program's own reading of its resident set (VmRSS, ours included), once its N tasks exist"
+                     " and wait, as its spawning ends"),
+        "cpu_pct": ("CPU %", "(user + sys) / wall of the whole run, from /usr/bin/time"),
+        "wall": ("wall time", "the whole process's wall time, start-up included"),
+        "wall_mean": ("wall time, mean of the runs", "the mean over the runs of the whole process's wall time"),
+        "user": ("user CPU", "the process's user CPU time over the whole run, from /usr/bin/time"),
+        "sys": ("system CPU", "the process's system CPU time over the whole run, from /usr/bin/time")}
+READ_AT = {"tokio-coro_timer_join_all_async": (
+    "rss_wait", "half-way through the sleep, since its sleeps begin only when join_all is first polled")}
 
 
 MEASURES = ("max_rss", "max_rss_mean", "avg_rss", "avg_rss_window", "rss_wait", "cpu_pct", "wall",
@@ -769,9 +836,13 @@ def rows(tables, pub):
         out += [(f"{id_}+{c.partition('@')[2]}", f[0], c) + f[2:] for c in copies.get(f[1], [])]
         ours.setdefault((f[0], f[2], f[3]), None)
     for scen, key, t in ours:
-        id_ = "ours:" + scen + ("" if key == "-" else ":" + key) + ("" if t == "-" else f":{t}t")
-        out.append((id_, scen, scen, key, t, settings.OURS))
+        out.append((ours_id(scen, key, t), scen, scen, key, t, settings.OURS))
     return out
+
+
+def ours_id(scen, key, t):
+    """Ours's row beside the write-up's rows of scenario SCEN, variant KEY and threads T ("-": none, the default)."""
+    return "ours:" + scen + ("" if key == "-" else ":" + key) + ("" if t == "-" else f":{t}t")
 
 
 def check(path, text):

@@ -292,6 +292,8 @@ check "a bar chart, linked" [ -f "$chart" ]
 check "a bar per runtime measured at the largest N, ours marked" \
   eval '[ "$(grep -c "<g class=\"bar\"" "$chart")" -eq 3 ] && grep -q "data-label=\"c++20 (this repo)\"[^>]*data-marked=\"yes\"" "$chart"'
 check "Go's bar carries its published figure in MiB (8192 KB)" grep -q 'data-label="Golang (go 1.19.8)" [^>]*data-published="8.0"' "$chart"
+check "its title names the table it shows, its N and its column, and says 'as published' beside a published marker" \
+  grep -qF '>tiny-2099, &quot;A hundred tasks&quot; at N=100: peak memory, here and as published</text>' "$chart"
 check "the section says this run can be resumed at its commit" eval '! has "$sec" "not resumable"'
 
 # 2b. A write-up whose figures could not be read: its tables in its shape all the same, a table per
@@ -433,6 +435,18 @@ check "and only their programs ran" \
 check "a claim on a table that did not run: the published answer, and cannot be told here, with why" \
   has "$sec" "^\| Node needs the least memory, Go about the same at either sleep .* \| yes \| - \| cannot be told here: Node has no figure here in table short \|$"
 
+# 2c'''. The chart plots its table's first memory column, here RSS at wait: each fake's (20 x 39 + 1000 KiB, 1.7
+# MiB), not its max RSS, and that column's published figures (Go's 1.50 GB, 1536.0 MiB).
+bench TABLES=short ./run.sh --replicate tiny-2097
+sec=$(last_section)
+chart=$tmp/charts/$(printf '%s\n' "$sec" | sed -n 's/^!\[[^]]*\](charts\/\(.*\))$/\1/p')
+check "a table of RSS at wait: its chart plots RSS at wait, and says so on its axis and in its title" \
+  eval '[ "$rc" -eq 0 ] && [ "$(grep -o "data-mib=\"[^\"]*\"" "$chart" | sort -u)" = "data-mib=\"1.7\"" ] &&
+    grep -qF ">RSS at wait (MiB), log scale</text>" "$chart" &&
+    grep -qF ">tiny-2097, &quot;Short sleeps&quot; at N=20: RSS at wait, here and as published</text>" "$chart"'
+check "with that column's published figures beside it" \
+  eval 'grep -q "data-label=\"Go (go 1.19.8)\" [^>]*data-published=\"1536.0\"" "$chart" && [ "$(grep -c "class=\"published\"" "$chart")" -eq 2 ]'
+
 # 2c''. Ours in two variants (a running average under a mutex and through a channel): each of its
 # rows names its variant, so that its bars in the chart are two; a row whose published figure is "-"
 # in two columns for one reason gets one note; two rows under one label, one line of what differs.
@@ -551,6 +565,8 @@ check "and a first look runs nothing again at 30 s" eval '! grep -q " 30000$" ar
 quick_chart=$(ls -t "$tmp/charts"/replicate-*tiny-2099*.svg | head -n 1)
 check "its chart shows no published marker and does not say 'as published'" \
   eval '! grep -q "as published" "$quick_chart" && ! grep -q "class=.published" "$quick_chart"'
+check "its title names the table at the N it ran" \
+  grep -qF '>tiny-2099, &quot;A hundred tasks&quot; at N=10 (--quick: its N / 10): peak memory, here</text>' "$quick_chart"
 
 # 4. Stopped halfway, a replication leaves RESULTS as it was; run again at the same commit, it
 # resumes: what was measured is not measured again, and the section says so.

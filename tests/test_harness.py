@@ -910,6 +910,96 @@ class WriteUps(unittest.TestCase):
         means = r.point_values(context["points"][:1], render.Measured(records))[("go@1", "100000")]
         self.assertEqual((means["wall_mean"], means["max_rss_mean"]), (5.15, 153600))
 
+    def threads_write_up(self, figs=True):
+        """A write-up of Go at 1 and 2 threads and Rust's join_all of async blocks, its memory column RSS at wait,
+        and a replication of it: each row's RSS at wait here half its max RSS, ours at T=1 10 MiB and at T=2 600."""
+        lines = ABOUT + [("run", "scenarios", "coro_timer"), ("run", "SLEEP_MS", "5000"),
+                         ("table", "1000", "1K timers", "-", "id=small"),
+                         ("table", "100000", "100K timers", "-", "id=big"),
+                         ("column", "memory", "rss_wait", "MB", "Memory RSS at wait"),
+                         ("column", "peak", "max_rss", "MB", "Peak"),
+                         ("row", "go1", "coro_timer", "go-coro_timer", "-", "1", "Go 1t"),
+                         ("row", "go2", "coro_timer", "go-coro_timer", "-", "2", "Go 2t"),
+                         ("row", "rs", "coro_timer", "tokio-coro_timer_join_all_async", "-", "-", "Rust")]
+        lines += [("fig", "go1", "big", "memory", "100", "MB"), ("fig", "go2", "big", "memory", "300", "MB"),
+                  ("fig", "rs", "big", "peak", "70", "MB")] if figs else []
+        ids = ["go1", "go2", "rs", "ours:coro_timer:1t", "ours:coro_timer:2t", "ours:coro_timer"]
+        wait = [200, 300, 50, 10, 600, 5]  # MiB
+        records = [{"record": "run", "run": "R", "row": i, "label": f"{id_}@1", "n": 100000, "failure": None,
+                    "time": {"wall_s": 5.1, "user_s": 1.0, "sys_s": 0.5, "max_rss_kib": 2048 * w},
+                    "samples": {"avg_rss_kib": None, "window_avg_kib": None},
+                    "summary": {"scenario": "coro_timer", "n": 100000, "rss_wait_kib": 1024 * w, "ended_at_spawn": 0}}
+                   for i, (id_, w) in enumerate(zip(ids, wait), 1)]
+        here = [["go1", "go 1.19", "-", "go-coro_timer", "ok"], ["go2", "go 1.19", "-", "go-coro_timer", "ok"],
+                ["rs", "rust tokio 1.24", "-", "tokio-coro_timer_join_all_async", "ok"],
+                ["ours:coro_timer:1t", "c++20 (this repo), T=1", "-", "coro_timer", "ok"],
+                ["ours:coro_timer:2t", "c++20 (this repo), T=2", "-", "coro_timer", "ok"],
+                ["ours:coro_timer", "c++20 (this repo)", "-", "coro_timer", "ok"]]
+        context = {"run": "R", "head": [], "published": tsv(*lines), "tables": "big", "quick": "", "long_ms": 30000,
+                   "runs_here": "1", "machine_here": "CPU: here", "notes": [], "here": here,
+                   "points": [{"label": f"{id_}@1", "n": 100000, "ref": f"R/{i}"} for i, id_ in enumerate(ids, 1)]}
+        return context, records
+
+    def test_the_chart_plots_its_table_and_measure_and_sets_each_bar_against_ours_at_its_threads(self):
+        context, records = self.threads_write_up()
+        c = r.chart(context, records)
+        # RSS at wait (the first memory column), not max RSS (twice it): Go 1t 200 MiB, published 100 MB = 100.0 MiB,
+        # against ours at T=1; Go 2t against ours at T=2; Rust (default threads) against ours with none.
+        self.assertEqual(c.bars, [("c++20 (this repo)", "5.0", "-", "-", "-"),
+                                  ("c++20 (this repo), T=1", "10.0", "-", "-", "-"),
+                                  ("Rust (rust tokio 1.24)", "50.0", "-", "-", "c++20 (this repo)"),
+                                  ("Go 1t (go 1.19)", "200.0", "100.0", "-", "c++20 (this repo), T=1"),
+                                  ("Go 2t (go 1.19)", "300.0", "300.0", "-", "c++20 (this repo), T=2"),
+                                  ("c++20 (this repo), T=2", "600.0", "-", "-", "-")])
+        self.assertEqual(c.title, 'tiny, "100K timers" at N=100000: Memory RSS at wait, here and as published')
+        self.assertEqual(c.axis, "RSS at wait (MiB)")
+        self.assertTrue(c.each.startswith("each program's own reading of its resident set"), c.each)
+        self.assertIn("as published", c.alt)
+        self.assertTrue(c.notes[0].startswith("A hollow diamond"))
+        self.assertIn("Each × ours is to ours's bar at the same thread count", c.notes[1])
+        svg = charts.draw(c.bars, True, c.title, "sub", c.axis, "\n".join(c.notes), settings.OURS, False)
+        self.assertEqual(re.findall(r'data-label="([^"]*)"[^>]*data-ratio="([^"]*)"', svg)[2:5],
+                         [("Rust (rust tokio 1.24)", "10.00"), ("Go 1t (go 1.19)", "20.00"),
+                          ("Go 2t (go 1.19)", "0.50")])
+        self.assertEqual(svg.count('class="published"'), 2)
+
+    def test_as_published_only_beside_a_published_marker(self):
+        # Figures published in another column than the chart's (Peak, at 1K) or none at all: no marker, no such words.
+        for figs in (False, True):
+            context, records = self.threads_write_up(figs)
+            context["published"] = context["published"].replace("\tmemory\t100\tMB", "\tpeak\t100\tMB").replace(
+                "\tmemory\t300\tMB", "\tpeak\t300\tMB")
+            c = r.chart(context, records)
+            self.assertEqual({b[2] for b in c.bars}, {"-"})
+            self.assertTrue(c.title.endswith("Memory RSS at wait, here"), c.title)
+            self.assertNotIn("published", c.alt)
+            self.assertEqual(c.notes[0], "tiny published no Memory RSS at wait for these rows in this table.")
+        context = dict(self.threads_write_up()[0], quick="1")
+        context["points"] = [dict(x, n=10000) for x in context["points"]]
+        c = r.chart(context, records)
+        self.assertEqual((len(c.bars), {b[2] for b in c.bars}), (6, {"-"}))  # --quick sets nothing against them
+        self.assertEqual(c.title, 'tiny, "100K timers" at N=10000 (--quick: its N / 10): Memory RSS at wait, here')
+        context, records = self.threads_write_up()
+        for x in records:  # programs that print no RSS at wait: no bar, and the section says why
+            x["summary"].pop("rss_wait_kib")
+        self.assertEqual(r.chart(context, records)[::6], ([], "no run here gave its RSS at wait"))
+
+    def test_each_columns_measure_and_when_it_is_read_from_schema_3_on(self):
+        context, records = self.threads_write_up()
+        old = [x for x in r.section(context, records).split("\n") if x.startswith("- here / published")]
+        self.assertEqual(len(old), 1)
+        self.assertIn("RUNS=1, max RSS and CPU from /usr/bin/time (CPU % = (user + sys) / wall), converted", old[0])
+        two = r.section(dict(context, schema=2), records)  # a section of schema 2 renders as it did
+        self.assertIn(old[0], two.split("\n"))
+        self.assertNotIn("- each column here", two)
+        text = r.section(dict(context, schema=3), records).split("\n")
+        at = text.index(old[0].replace("max RSS and CPU from /usr/bin/time (CPU % = (user + sys) / wall), ", ""))
+        self.assertEqual(text[at + 1], "- each column here: Memory RSS at wait: each program's own reading of its"
+                         " resident set (VmRSS, ours included), once its N tasks exist and wait, as its spawning ends"
+                         " (Rust, tokio-coro_timer_join_all_async: half-way through the sleep, since its sleeps begin"
+                         " only when join_all is first polled); Peak: the process's max RSS as /usr/bin/time reports"
+                         " it, the most it held at any moment")
+
 
 class Plans(unittest.TestCase):
     def setUp(self):
@@ -1048,6 +1138,24 @@ class Charts(unittest.TestCase):
         out = self.svg([("ours", "10", "-", "yes"), ("slow", "15", "-", "no")], bars=True, mark="ours")
         self.assertNotIn("× ours", out)
         self.assertIn(">15, not all alive<", out)
+
+    def test_each_bar_is_set_against_the_ours_it_names(self):
+        # Ours at T=1 holds 10 MiB and at T=2 600: go at 2 threads, 300 MiB, is 300 / 600 = 0.5 × ours, not 30 × the
+        # T=1 bar; go at 1 thread 200 / 10 = 20 ×; a bar naming no ours ("-") has no ratio.
+        out = self.svg([("ours, T=1", "10", "-", "yes", "-"), ("go 1t", "200", "-", "yes", "ours, T=1"),
+                        ("go 2t", "300", "-", "yes", "ours, T=2"), ("ours, T=2", "600", "-", "yes", "-"),
+                        ("node", "50", "-", "yes", "-")], bars=True, mark="ours", log=True)
+        self.assertEqual(re.findall(r'data-label="([^"]*)"[^>]*data-ratio="([^"]*)"', out),
+                         [("ours, T=1", "-"), ("go 1t", "20.00"), ("go 2t", "0.50"), ("ours, T=2", "-"),
+                          ("node", "-")])
+        self.assertIn(">300, 0.5 × ours<", out)
+        self.assertIn(">200, 20 × ours<", out)
+        self.assertIn(">50<", out)
+
+    def test_the_page_holds_its_title(self):
+        # A 100-character title at 18 px, 0.55 em a glyph: 2 × 16 + 990 = 1022 px, more than a page's least, 760.
+        out = self.svg([("ours", "10", "-", "-"), ("go", "20", "-", "-")], bars=True, title="t" * 100, mark="ours")
+        self.assertEqual(ET.fromstring(out).get("width"), "1022")
 
 
 if __name__ == "__main__":
