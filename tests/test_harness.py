@@ -657,6 +657,74 @@ class Settings(unittest.TestCase):
         self.assertIsNone(settings.problem(["SPAWN_FROM=task", "BURST=5", "BURST_PAUSE_MS=0"]))
 
 
+
+class VersionSets(unittest.TestCase):
+    """PEERS_GO beside PEERS_DOTNET and PEERS_PATCH: which groups a set copies, and the values refused."""
+
+    def tables(self, go_says="go version go1.19.8 linux/amd64"):
+        groups = {g: dict(zip(("name", "tool", "runtime", "knob", "fixed"), (name, tool, rt, "-", "-")))
+                  for g, name, tool, rt in (("go", "go", "go", "go @V@"), ("tokio", "tokio", "rust", "tokio @V@"),
+                                            ("csharp", "csharp", "dotnet", "c# .NET @V@"))}
+        cat = [dict(zip(("scen", "prog", "group", "key", "opts", "suffix", "class", "variant"),
+                        ("coro_timer", prog, g, "-", "-", "-", "-", "v"))) for prog, g in (
+                   ("coro_timer", "ours"), ("go-coro_timer", "go"), ("go-coro_shared", "go"),
+                   ("csharp-coro_timer", "csharp"), ("tokio-coro_timer", "tokio"))]
+        d = tempfile.mkdtemp()
+        self.addCleanup(lambda: [os.remove(os.path.join(d, "go")), os.rmdir(d)])
+        with open(os.path.join(d, "go"), "w") as f:
+            f.write(f"#!/bin/sh\necho '{go_says}'\n")
+        os.chmod(os.path.join(d, "go"), 0o755)
+        return peers.Tables([], groups, cat, {}, [f"GO={d}/go", "DOTNET=dotnet"], "", ""), d + "/go"
+
+    def test_each_set_copies_its_own_toolchain_s_groups(self):
+        self.assertEqual([peers.set_tool(w) for w in ("go=1.23", "dotnet=9.0", "tokio=/src/tokio", "go=/src/go")],
+                         ["go", "dotnet", "rust", "rust"])  # a crate named go, patched from a directory, is Rust's
+        t, _ = self.tables()
+        # Sets: 1 tokio, 2 .NET 9, 3 Go 1.23: each copy goes after its group's last program, numbered by its set.
+        c = t.with_sets(["tokio=/src/tokio", "dotnet=9.0", "go=1.23"])
+        self.assertEqual([r["prog"] for r in c.catalogue],
+                         ["coro_timer", "go-coro_timer", "go-coro_shared", "go-coro_timer@3", "go-coro_shared@3",
+                          "csharp-coro_timer", "csharp-coro_timer@2", "tokio-coro_timer", "tokio-coro_timer@1"])
+        self.assertEqual(sorted(g for g in c.groups if "@" in g), ["csharp@2", "go@3", "tokio@1"])
+
+    def test_peers_go_is_checked_against_the_default_go(self):
+        t, go = self.tables()
+        self.assertEqual(peers.settings({"PEERS_GO": "1.23 1.22", "PEERS_DOTNET": "9.0"}, t, "/")["sets"],
+                         ["dotnet=9.0", "go=1.23", "go=1.22"])
+        bad = "is not a Go release as MAJOR.MINOR, such as 1.23 (Debian's golang-1.23)"
+        for value, msg in (("1.19", f"PEERS_GO: 1.19 is the default Go's own (GO={go} is Go 1.19.8); name another,"
+                                    " such as 1.23"),
+                           ("1.23.5", f"PEERS_GO: '1.23.5' {bad}"), ("go1.23", f"PEERS_GO: 'go1.23' {bad}"),
+                           ("1.023", f"PEERS_GO: '1.023' {bad}"), ("1.23 1.23", "PEERS_GO names 1.23 twice")):
+            with self.assertRaises(settings.Bad) as e:
+                peers.settings({"PEERS_GO": value}, t, "/")
+            self.assertEqual(str(e.exception), msg)
+        # 1.1 is not 1.19's: the default's release is matched whole (1.19.8 starts with "1.1", not with "1.1.").
+        self.assertEqual(peers.settings({"PEERS_GO": "1.1"}, t, "/")["sets"], ["go=1.1"])
+        t, _ = self.tables("go version go1.21 linux/amd64")  # a .0 release before 1.21 says go1.20, no patch
+        with self.assertRaises(settings.Bad):
+            peers.settings({"PEERS_GO": "1.21"}, t, "/")
+        self.assertEqual(peers.settings({"PEERS_GO": "1.23", "GO": "/nonexistent/go"}, t, "/")["sets"], ["go=1.23"])
+
+    def test_a_failed_copy_s_reason(self):
+        """A build's first error line, its machine's paths and its tools' prefixes taken off (MSBuild's FILE(L,C):
+        and [PROJECT], NuGet's PROJECT : before a package it could not find, as PEERS_DOTNET=7.0's NativeAOT)."""
+        b = peers.Builder.__new__(peers.Builder)
+        b.t, b.pb = types.SimpleNamespace(sets=["dotnet=7.0"]), "/pb"
+        proj, cs = "/pb/src/csharpaot@1/coro_timer/coro_timer.csproj", "/pb/src/x/Common.cs(16,36)"
+        with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
+            f.write(f"  Determining projects to restore...\n{proj} : warning NU1603: ILCompiler 8.0.29 was resolved"
+                    f" instead.\n{proj} : error NU1102: Unable to find package"
+                    " runtime.linux-x64.Microsoft.DotNet.ILCompiler with version (= 7.0.20)\n"
+                    f"{cs}: error CS0117: 'char' does not contain IsAsciiDigit [{proj}]\n")
+        self.addCleanup(os.remove, f.name)
+        self.assertEqual(b.reason(f.name), "error NU1102: Unable to find package runtime.linux-x64.Microsoft.DotNet"
+                                           ".ILCompiler with version (= 7.0.20)")
+        with open(f.name, "w") as g:
+            g.write(f"{cs}: error CS0117: 'char' does not contain IsAsciiDigit [{proj}]\n")
+        self.assertEqual(b.reason(f.name), "error CS0117: 'char' does not contain IsAsciiDigit")
+
+
 T = "\t"
 
 
