@@ -442,6 +442,7 @@ class Section:
         out += [self.columns_said()] if said else []
         out.append("- the write-up: \"{title}\", {author}, {published} ({url}), read {read}; its machine: {machine};"
                    " its versions: {versions}; its runs: {runs}".format_map(about))
+        out += [f"- its claims are judged on: {about['judged']}"] if about["judged"] else []
         out += self.ctx.get("notes", []) + ([render.NOISE_NOTE] if self.ranged else []) + [""]
         # The published side is judged as printed; the side here by the verdict rule, in a section of schema 3 on.
         judged_on, there_judge, judge = self.judged_on(mine), Judge(pub, pub.label), Judge(pub, pub.label, self.rule)
@@ -493,6 +494,8 @@ class Section:
                     say(f"- {who}: {f['words']} there; {here.get('variant', '')} here")
                 elif f["key"] == "missing":
                     say(f"- {who}: not run here: {f['words']}")
+                elif f["key"].startswith("PEERS_"):  # how its version can be had here, or why not
+                    say(f"- {who} ({f['key']}): {f['words']}")
                 elif f["key"] not in ("version", "launcher", "shape"):
                     say(f"- {who}: {f['words']} there ({f['key']})")
         return out + list(differs) + [f"- {pub.label(r)}, as published: {pub.nobuild[r]}"

@@ -946,6 +946,39 @@ class WriteUps(unittest.TestCase):
                          [("usr+sys", "yes", "yes"), ("usr", "no", "no"), ("memory", "yes", "yes")])
         self.assertEqual(claims[0][0].split()[2:], claims[1][0].split()[2:])  # one order, two measures
 
+    def test_each_rust_crate_version_picks_its_copy_and_says_how_to_build_it(self):
+        # A version fact's value is what Section.same_version matches a row's runtime label against, so it must
+        # hold the tokio or async-std that its words name: then a PEERS_PATCH copy at that version is the one its
+        # claims are judged on, and Debian's tokio 1.24.2 is not. A file at another tokio says how to build it.
+        def judged(label, value):
+            return r.Section.same_version(types.SimpleNamespace(here={"c": {"label": label}}), "c", value)
+        folder = os.path.join(HERE, "..", "peers", "published")
+        checked, noted = [], []
+        for f in sorted(x for x in os.listdir(folder) if x.endswith(".tsv")):
+            with open(os.path.join(folder, f), encoding="utf-8") as fh:
+                text = fh.read()
+            pub = r.Published(text)
+            for fact in pub.facts:
+                prog = pub.row.get(fact["id"], {}).get("prog", "-")
+                crate = next((c for c in ("tokio", "async-std") if prog.startswith(c + "-")), None)
+                m = crate and re.search(rf"\b{crate} ([0-9]+\.[0-9]+\.[0-9]+)", fact["words"])
+                if fact["key"] != "version" or not m:
+                    continue
+                copy = f"rust {crate} {m[1]} (patched, 0123abc-dirty)"
+                self.assertTrue(judged(copy, fact["value"]), f"{f}: {fact}")
+                if crate == "tokio":
+                    self.assertFalse(judged("rust tokio 1.24.2", fact["value"]), f"{f}: {fact}")
+                    how = f'PEERS_PATCH="tokio=' in text and f"--replicate {pub.about['name']}\n" in text
+                    if m[1] != "1.24.2" and how:
+                        noted.append(f)
+                checked.append((f[:-4], fact["id"], m[1]))
+        # pkolaczk-2023 names no version: its facts take the newest releases before the post (tokio 1.28.1,
+        # async-std 1.12.0); the other four name theirs (their repositories' Cargo files).
+        self.assertIn(("pkolaczk-2023", "tokio", "1.28.1"), checked)
+        self.assertIn(("pkolaczk-2023", "async-std", "1.12.0"), checked)
+        self.assertEqual(sorted(set(noted)), ["csharp-go-elixir-rust-2024.tsv", "hez2010-2024-take2.tsv",
+                                              "hez2010-2024.tsv", "jantzeno-2023.tsv", "pkolaczk-2023.tsv"])
+
     def test_groups_and_the_row_again_at_30_s(self):
         pub = r.Published(tsv(*BASE))
         self.assertEqual(r.groups(pub, False, 30000), [["1", "-", "1000 100000", "-"], ["2", "SLEEP_MS=6000", "100000", "-"],
