@@ -558,6 +558,8 @@ bench RUNS=1 SLEEP_MS=50 PEERS=tokio PEERS_PATCH="tokio=$tmp/src/tokio-dropped" 
 check "a patch cargo did not use fails that build, loudly, in its rows" \
   [ "$(table_rows | grep -c 'build failed: error: patch not used: tokio 1.40.0 (PEERS_PATCH set 1), cargo resolved tokio 1.99.0 (log: ')" -eq 3 ]
 check "and no row is labelled patched" eval '! has "$(table_rows)" "patched[,)]" && has "$(table_rows)" "rust tokio 1.99.0 \(PEERS_PATCH set 1 not used\)"'
+check "and the build copy keeps no lock resolved without the patch, which would hold cargo there once the source is fixed" \
+  [ ! -e "$pb/rust/rust-tokio@1/Cargo.lock" ]
 mkdir -p "$tmp/src/tokio-new" && crate "$tmp/src/tokio-new" tokio 9.9.9 && touch "$tmp/src/tokio-new/cargo-fails-on-me"
 bench RUNS=1 SLEEP_MS=50 PEERS=tokio PEERS_PATCH="tokio=$tmp/src/tokio-new" ./run.sh --peers 10 coro_timer
 check "a patched build that fails says why in its rows, with no path of this machine's" \
