@@ -510,9 +510,8 @@ class Section:
         """Under the rule, for each row a claim names whose version here is not the one its write-up states: the
         version it was judged on, which the claim's line names."""
         said = {}
-        for f in self.pub.facts:
-            id_ = f["id"]
-            if (f["key"] != "version" or id_ in judged_on or id_ not in self.here or not self.here[id_]["label"]
+        for id_, f in self.stated().items():
+            if (id_ in judged_on or id_ not in self.here or not self.here[id_]["label"]
                     or not re.search(rf"(^| ){re.escape(id_)}(@| |$)", expr)):
                 continue
             if f["value"] == "-" or not self.same_version(id_, f["value"]):
@@ -530,17 +529,25 @@ class Section:
             parts.append(f"{pub.ctitle[col]}: {SAID[m][1]}" + (f" ({'; '.join(other)})" if other else ""))
         return "- each column here: " + "; ".join(parts)
 
+    def stated(self):
+        """Each row's version fact: its own, else that of a row of the same program (a write-up that states its C#
+        once, for rows at several thread counts)."""
+        pub, facts = self.pub, {f["id"]: f for f in self.pub.facts if f["key"] == "version" and f["id"] in self.pub.row}
+        by_prog = {pub.row[id_]["prog"]: f for id_, f in facts.items() if pub.row[id_]["prog"] != "-"}
+        return {id_: facts.get(id_) or by_prog[pub.row[id_]["prog"]] for id_ in pub.rows
+                if id_ in facts or pub.row[id_]["prog"] in by_prog}
+
     def judged_on(self, mine):
         """Where the write-up states a version that the row's build here is not and a copy of its program is
-        (PEERS_PATCH, PEERS_DOTNET): the copy its claims are judged on, whose figures then stand for the row's."""
+        (PEERS_PATCH, PEERS_DOTNET, PEERS_GO): the copy its claims are judged on, whose figures then stand for the
+        row's."""
         pub, on = self.pub, {}
-        for f in pub.facts:
-            if (f["key"] == "version" and f["id"] in pub.row and f["value"] != "-"
-                    and not self.same_version(f["id"], f["value"])):
-                c = next((c for c in self.copies.get(f["id"], [])
+        for id_, f in self.stated().items():
+            if f["value"] != "-" and not self.same_version(id_, f["value"]):
+                c = next((c for c in self.copies.get(id_, [])
                           if self.here[c]["state"] == "ok" and self.same_version(c, f["value"])), None)
                 if c is not None:
-                    on[f["id"]] = c
+                    on[id_] = c
         for (b, c), t, col, d in product(on.items(), pub.tables, pub.cols, mine):
             d.pop((b, t["key"], col), None)
             if (c, t["key"], col) in d:

@@ -807,7 +807,7 @@ class WriteUps(unittest.TestCase):
                     ("row", "gc", "atomic_counter", "go-atomic_counter", "-", "-", "Go counter"),
                     ("fig", "gc", "once", "memory", "40", "MB"), ("fact", "go", "version", "1.23", "Go 1.23.0")]
 
-    def ruled(self, runs, claims, schema=3):
+    def ruled(self, runs, claims, schema=3, extra=(), here=()):
         """The claims table's lines of a section whose row@group at N had RUNS [(MB, ended), ...]."""
         points, records = [], []
         for i, ((label, n), got) in enumerate(runs.items(), 1):
@@ -817,13 +817,13 @@ class WriteUps(unittest.TestCase):
                          "time": {"wall_s": 5.0 + k / 100, "user_s": 1.0, "sys_s": 0.5, "max_rss_kib": mb * 1024},
                          "samples": {}, "summary": {"scenario": scen, "n": n, "ended_at_spawn": ended, "spawn_ms": 900,
                                                     "sleep_ms": 5000}} for k, (mb, ended) in enumerate(got)]
-        text = tsv(*self.RULED, *[("claim", expr, "yes", "w") for expr in claims])
+        text = tsv(*self.RULED, *extra, *[("claim", expr, "yes", "w") for expr in claims])
         context = {"run": "R", "head": [], "published": text,
                    "tables": "", "quick": "", "long_ms": 30000, "runs_here": "3", "machine_here": "CPU: here",
                    "notes": [], "schema": schema, "points": points,
                    "here": [["go", "go 1.19.8", "-", "go-coro_timer", "ok"], ["cs", "c# .NET 10", "-", "csharp-coro_timer", "ok"],
                             ["rs", "", "-", "-", ""], ["gc", "go 1.19.8", "-", "go-atomic_counter", "ok"],
-                            ["ours:coro_timer", "c++20 (this repo)", "-", "coro_timer", "ok"]]}
+                            *here, ["ours:coro_timer", "c++20 (this repo)", "-", "coro_timer", "ok"]]}
         lines = r.section(context, records).split("\n")
         return [x.split(" | ")[-1].rstrip(" |") for x in lines if x.startswith("| w (")], lines
 
@@ -868,6 +868,15 @@ class WriteUps(unittest.TestCase):
         got, lines = self.ruled(runs, ["memory cs < go at big", "memory cs > go at big", "memory rs < go at big"])
         self.assertIn("- the answers, of its 3 claims as stated: there 1 yes, 2 no, 0 too close to call, 0 cannot be told;"
                       " here 1 yes, 1 no, 0 too close to call, 1 cannot be told", lines)
+
+    def test_a_version_stated_once_holds_for_every_row_of_its_program(self):
+        # csharp-go-2022 states its C# once, at c#_1t, for six rows of one program at six thread counts.
+        runs = {("go@1", 100000): [(100, 0)] * 2, ("go2@1", 100000): [(100, 0)] * 2}
+        got, _ = self.ruled(runs, ["memory go2 < go at big"], extra=[("row", "go2", "coro_timer", "go-coro_timer", "-", "4",
+                                                                      "Go at 4")],
+                            here=[["go2", "go 1.19.8, T=4", "-", "go-coro_timer", "ok"]])
+        self.assertEqual(got, ["too close to call here (Go on go 1.19.8, not its Go 1.23.0; Go at 4 on go 1.19.8, T=4,"
+                               " not its Go 1.23.0)"])
 
     def test_a_section_before_the_rule_is_judged_as_it_was(self):
         runs = {("go@1", 100000): [(100, 0), (58, 500)], ("cs@1", 100000): [(50, 0)]}
