@@ -793,6 +793,7 @@ class WriteUps(unittest.TestCase):
             with open(path, encoding="utf-8", newline="") as fh:
                 problems, pub = r.check(path, fh.read())
             self.assertEqual(problems, [], f)
+            self.assertIn("judged", pub.about, f"{f}: which versions its claims are judged on")
             for id_ in pub.rows:
                 w = pub.row[id_]
                 if w["prog"] != "-":
