@@ -82,9 +82,9 @@ check "and an unknown kind of line" has "$out" 'unknown kind "bogus"'
 check "and a fact without its words" has "$out" 'broken-2099.tsv:[0-9]+: fact needs 5 fields, has 4$'
 check "and a row id that a copy's would be" has "$out" 'broken-2099.tsv:[0-9]+: a row.s id has no @ and does not end in [+]DIGITS: go[+]1$'
 check "a second column, row or figure of one key, with the first one's line" \
-  eval 'has "$out" "broken-2099.tsv:[0-9]+: second column memory \(first at line 25\)$" &&
-    has "$out" "broken-2099.tsv:[0-9]+: second row rust-threads \(first at line 26\)$" &&
-    has "$out" "broken-2099.tsv:[0-9]+: second fig for rust-threads 1 memory \(first at line 36\)$"'
+  eval 'has "$out" "broken-2099.tsv:[0-9]+: second column memory \(first at line 26\)$" &&
+    has "$out" "broken-2099.tsv:[0-9]+: second row rust-threads \(first at line 27\)$" &&
+    has "$out" "broken-2099.tsv:[0-9]+: second fig for rust-threads 1 memory \(first at line 37\)$"'
 
 # A claim outside the grammar is named with the term that fails.
 grammar=$tmp/grammar-2099.tsv
@@ -131,7 +131,7 @@ check "an unknown mode" settings_said 6 "MODE must be loop or once, got 'twice'"
 printf 'run\tBURST\t5\n' >>"$settings"
 run_cmd check_published "$settings"
 check "bad run lines: named once, at the first with a setting (SLEEP_MS), not again at each table" \
-  eval '[ "$rc" -ne 0 ] && [ "$(printf "%s\n" "$out" | grep -c .)" -eq 1 ] && has "$out" "settings-2099[.]tsv:19: its run lines: BURST needs SPAWN_FROM=task"'
+  eval '[ "$rc" -ne 0 ] && [ "$(printf "%s\n" "$out" | grep -c .)" -eq 1 ] && has "$out" "settings-2099[.]tsv:20: its run lines: BURST needs SPAWN_FROM=task"'
 
 # shellcheck source=tests/fakes.sh
 . tests/fakes.sh || exit 1
