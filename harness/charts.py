@@ -5,9 +5,10 @@ and data-published), the numbers exactly as given, so a test can read the chart 
 
 Lines: a line with markers per series over N on a log x axis, the series in the order they first appear; a point is
 (series, N, MiB). Bars: a horizontal bar per runtime, in their order from the top; a bar is (label, MiB, published MiB,
-all alive): "-" for no published figure (else a hollow diamond on the bar's row, named in its value), and all alive
-"no" where the bar's tasks were not all alive at once (hatched). On a log axis each bar but ours gives its ratio. MiB
-are text, kept as given."""
+all alive[, ours]): "-" for no published figure (else a hollow diamond on the bar's row, named in its value), all
+alive "no" where the bar's tasks were not all alive at once (hatched), and ours the label of the marked bar its
+ratio is to ("-": none), else the one marked bar. On a log axis each bar but ours gives its ratio. MiB are text, as
+given."""
 
 import math
 import re
@@ -117,9 +118,11 @@ class Chart:
                 [(pos(v), ("%.6f" % v).rstrip("0").rstrip(".")) for v in self.ticks])
 
     def page(self, w, top, height, below):
-        """The page, W wide: the svg element, its tooltip title, an opaque background (GitHub shows SVG images on a
-        dark page in dark mode), the title and the subtitle wrapped to the page. The plot, HEIGHT high, starts TOP
-        under the subtitle, and the notes BELOW + 10 under the plot: gives the plot's top and bottom."""
+        """The page, W wide or as wide as its title: the svg element, its tooltip title, an opaque background
+        (GitHub shows SVG images on a dark page in dark mode), the title and the subtitle wrapped to the page. The
+        plot, HEIGHT high, starts TOP under the subtitle, and the notes BELOW + 10 under the plot: gives the plot's
+        top and bottom."""
+        w = max(w, 2 * 16 + int(len(self.title) * 18 * CW + 0.5))  # the title on one line, inside the page
         self.sub = wrap(self.subtitle, int((w - 2 * 16) / (12 * CW)), " · ") if self.subtitle else []
         self.noteline = [line for note in self.notes.split("\n") if note
                          for line in wrap(note, int((w - 2 * 16) / (11 * CW)), " ")]
@@ -223,20 +226,23 @@ def lines_chart(c, rows):
 def bars_chart(c, rows):
     """One bar per label, ours marked, the published figure beside it."""
     bars = []
-    for label, mib, pub, alive in rows:
+    for label, mib, pub, alive, *vs in rows:
         pub = "" if pub == "-" else pub
         check(float(mib) > 0 and (pub == "" or float(pub) > 0), f"{label}: a max RSS of {mib} MiB ({pub} published)")
         check(all(b["label"] != label for b in bars), f"a second bar for {label}")
-        bars.append({"label": label, "mib": mib, "pub": pub, "alive": alive, "ratio": "-"})
+        bars.append({"label": label, "mib": mib, "pub": pub, "alive": alive, "ratio": "-", "vs": vs})
     if not bars:
         raise Bad("no bars to draw")
     npub, nnot = any(b["pub"] for b in bars), any(b["alive"] == "no" for b in bars)
     values = [float(v) for b in bars for v in (b["mib"], b["pub"]) if v]
     c.scale(min(values), max(values))
-    # On a log axis a bar twice as long is many times as large: each bar says its ratio to ours.
-    ours = next((float(b["mib"]) for b in bars if c.marked(b["label"])), 0)
+    # On a log axis a bar twice as long is many times as large: each bar says its ratio to ours, the ours it names
+    # where ours has several bars (one a thread count), so that like is set against like.
+    mib_of = {b["label"]: float(b["mib"]) for b in bars if c.marked(b["label"])}
+    first = next(iter(mib_of.values()), 0)
     for b in bars:
         b["value"] = b["mib"] + (b["pub"] and f" here, {b['pub']} published")
+        ours = mib_of.get(b["vs"][0], 0) if b["vs"] else first
         if c.ylog and ours > 0 and not c.marked(b["label"]):
             ratio = float(b["mib"]) / ours
             b["ratio"] = "%.2f" % ratio

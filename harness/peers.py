@@ -71,10 +71,10 @@ class Tables:
         return list(dict.fromkeys(r["scen"] for r in self.catalogue))
 
     def with_sets(self, sets):
-        """The tables with a copy of every Rust group and program for each set of PEERS_PATCH and of both C# groups'
-        for each version of PEERS_DOTNET (group GROUP@K, program PROGRAM@K, K the set's number), each after its
-        group's last line, so that a patched row sits beside the unpatched ones."""
-        numbered = [(k, "dotnet" if s.startswith("dotnet=") else "rust") for k, s in enumerate(sets, 1)]
+        """The tables with a copy of every Rust group and program for each set of PEERS_PATCH, of both C# groups'
+        for each version of PEERS_DOTNET and of Go's for each of PEERS_GO (group GROUP@K, program PROGRAM@K, K the
+        set's number), each after its group's last line, so that a patched row sits beside the unpatched ones."""
+        numbered = [(k, set_tool(s)) for k, s in enumerate(sets, 1)]
         groups, cat = {}, []
         for g, d in self.groups.items():
             groups[g] = d
@@ -102,6 +102,13 @@ class Tables:
         return r.replace(" @V@", "", 1).replace("@V@", "", 1) if v == "" else r.replace("@V@", v, 1)
 
 
+def set_tool(words):
+    """The toolchain whose groups a set copies: dotnet (a set of PEERS_DOTNET, dotnet=9.0) or go (of PEERS_GO,
+    go=1.23), which name a version; else rust (a set of PEERS_PATCH: CRATE=DIRECTORY words, never a number)."""
+    m = re.fullmatch(r"(dotnet|go)=[0-9.]+", words)
+    return m.group(1) if m else "rust"
+
+
 def first_line(path):
     return read(path).partition("\n")[0].strip(" \t")
 
@@ -114,7 +121,7 @@ def crate_field(toml, key):
 def settings(env, tables, here):
     """The peers' environment, checked (Bad: exit 2), the toolchain commands defaulted, and its "sets": PEERS_PATCH's
     (CRATE=DIRECTORY words, sets separated by ";", each directory a crate's source, relative to HERE), then
-    PEERS_DOTNET's .NET versions."""
+    PEERS_DOTNET's .NET versions, then PEERS_GO's Go versions."""
     s = {"PEERS_CARGO": env.get("PEERS_CARGO") or "auto", "PEERS_INSTALL": env.get("PEERS_INSTALL") or "auto",
          "PEERS_JDKS": env.get("PEERS_JDKS", DEFAULT_JDKS), "PEER_TIMEOUT": env.get("PEER_TIMEOUT", ""),
          "registry": env.get("PEERS_CARGO_REGISTRY") or "/usr/share/cargo/registry",
@@ -151,7 +158,26 @@ def settings(env, tables, here):
              f"PEERS_DOTNET: '{v}' is not a .NET of 5.0 or newer, such as 9.0 or 8.0")
         need(f"dotnet={v}" not in sets, f"PEERS_DOTNET names {v} twice")
         sets.append(f"dotnet={v}")
+    own = None
+    for v in env.get("PEERS_GO", "").split():
+        need(re.fullmatch(r"[1-9][0-9]*[.](0|[1-9][0-9]*)", v),
+             f"PEERS_GO: '{v}' is not a Go release as MAJOR.MINOR, such as 1.23 (Debian's golang-1.23)")
+        own = go_release(s["GO"]) if own is None else own
+        need(not (own + ".").startswith(v + "."),
+             f"PEERS_GO: {v} is the default Go's own (GO={s['GO']} is Go {own}); name another, such as 1.23")
+        need(f"go={v}" not in sets, f"PEERS_GO names {v} twice")
+        sets.append(f"go={v}")
     return s
+
+
+def go_release(go):
+    """The version of the Go that the command GO is ("go version go1.19.8 linux/amd64": 1.19.8), "" for none."""
+    try:
+        out = subprocess.run([go, "version"], capture_output=True, text=True, errors="replace", timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    m = re.search(r"\bgo([0-9]+[.][0-9.]*[0-9])", out)
+    return m.group(1) if m else ""
 
 
 def build_dir(env, here, src):
@@ -229,14 +255,15 @@ class Builder:
 
     def patch_ready(self, g_set):
         """A set applies to a Rust group whose own build resolved every crate of the set (tokio to the tokio peers,
-        not to rayon's, which uses none of it); a .NET version to both C# groups, chosen and with their toolchain."""
+        not to rayon's, which uses none of it); a .NET or Go version to its groups, chosen and with their toolchain,
+        once the copy's ready_ function has run (ready_go installs that Go where run.sh can)."""
         g, _, k = g_set.rpartition("@")
         state, words = self.state.get(g, ""), self.t.sets[int(k) - 1]
         failed = state.startswith("build failed")
         if state != "ok" and not failed:
             return False
-        if words.startswith("dotnet="):
-            return True
+        if set_tool(words) != "rust":
+            return self.call("ready", g_set) == 0
         crate_dir = first_line(os.path.join(self.pw, g + ".crate"))
         lock = [] if failed else read(os.path.join(crate_dir, "Cargo.lock")).split("\n")
         unused = next((c for c in (w.partition("=")[0] for w in words.split()) if f'name = "{c}"' not in lock), None)
@@ -255,14 +282,16 @@ class Builder:
                 and not re.search(r": warning [a-z]*[0-9]*:", l, re.I)]
         text = errs[0] if errs else next((l for l in reversed(lines) if l.strip()), "")
         for k, words in enumerate(self.t.sets, 1):
-            for crate, _, d in (w.partition("=") for w in words.split() if not words.startswith("dotnet=")):
+            for crate, _, d in (w.partition("=") for w in words.split() if set_tool(words) == "rust"):
                 text = text.replace(d, f"PEERS_PATCH set {k}'s {crate}")
         text = text.replace(self.pb, "PEERS_BUILD")
         home = os.environ.get("HOME", "")
         if home not in ("", "/"):
             text = text.replace(home, "~")
-        # MSBuild prefixes FILE(LINE,COL): and appends [PROJECT]; the message is what says why.
-        text = re.sub(r" \[[^] ]*\]$", "", re.sub(r"^[^ ]*\([0-9]+,[0-9]+\): ", "", text.strip(" \t"))) or "no output"
+        # MSBuild prefixes FILE(LINE,COL): and appends [PROJECT], NuGet's restore prefixes PROJECT : (a missing
+        # package); the message is what says why.
+        text = re.sub(r"^[^ ]*\([0-9]+,[0-9]+\): |^[^ ]+[.]csproj : (?=error)", "", text.strip(" \t"))
+        text = re.sub(r" \[[^] ]*\]$", "", text) or "no output"
         return text if len(text) <= 160 else text[:157] + "..."
 
     def facts(self, label, run):
@@ -294,6 +323,11 @@ def usage(tables):
                       the Rust peers again, a copy per set, built against these crates' sources
   PEERS_DOTNET="9.0 [8.0 ...]"
                       the C# peers again for each of these .NETs
+  PEERS_GO="1.23 [1.22 ...]"
+                      the Go peers again with each of these Gos: Debian's golang-1.23 (as root run.sh
+                      installs it, adding the backports suite where apt's sources lack it)
+  PEERS_GOROOT=/usr/lib/go-@V@
+                      where PEERS_GO's Go of version @V@ is (its bin/go); only Debian's is installed
   PEER_TIMEOUT=S      a peer's run is stopped after S seconds (default: 10 x what it needs, >= 60)
   {' '.join(kv.partition('=')[0] for kv in tables.commands)}
                       the toolchains' commands (default: {' '.join(kv.partition('=')[2] for kv in tables.commands)})

@@ -19,6 +19,14 @@ from scenarios import SCENARIOS
 # The scenarios whose coroutines wait on a sleep --peers lengthens to keep all alive at once (coro_timer, coro_shared).
 WAITING = [s for s, d in SCENARIOS.items() if d["peers_sleep"] == "long" and not d["threads"]]
 
+# The shapes whose N tasks (or threads) wait, each alive until its sleep ends: a claim on their memory is judged only
+# on rows that held all N at once (METHODOLOGY.md, "Verdicts"). The measures of memory: a chart plots its table's
+# first column of one.
+HELD = [s for s, d in SCENARIOS.items() if d["peers_sleep"] == "long"]
+MEMORY = ("max_rss", "max_rss_mean", "avg_rss", "avg_rss_window", "rss_wait")
+# The settings under which tasks end by design, as others are still spawned: such a table's memory is not N tasks.
+ENDING = {"MODE": "once", "BURST": None, "START": "eager"}
+
 # The units a column may have: what each measures, and its size in the dimension's base unit (KiB, %, s).
 UNITS = {"KB": ("mem", 1), "KiB": ("mem", 1), "KiB,": ("mem", 1), "MB": ("mem", 1024), "MiB": ("mem", 1024),
          "GB": ("mem", 1048576), "%": ("pct", 1), "s": ("time", 1), "ms": ("time", 0.001), "m:ss": ("time", 1)}
@@ -121,72 +129,106 @@ class Published:
         return m.group(1) if m else self.run.get("SLEEP_MS", "")
 
 
-# The figures to judge a claim on, published or measured here: lowest, highest and as shown, by (row, table, column).
-Figures = namedtuple("Figures", "lo hi shown")
+# The figures to judge a claim on, published or measured here: lowest, highest and as shown, by (row, table, column);
+# here, under the verdict rule, also each run's value (VALS) and why a figure may not be judged (WHY).
+Figures = namedtuple("Figures", "lo hi shown vals why", defaults=(None, None))
+
+# The verdict rule's four answers (METHODOLOGY.md, "Verdicts"); "cannot be told" carries its reason.
+YES, NO, CLOSE, UNTOLD = "yes", "no", "too close to call here", "cannot be told"
 
 
 class Unknown(Exception):
-    """A term of a claim has no figure: the claim cannot be told."""
+    """A term of a claim has no figure that may be judged: the claim cannot be told, for the reason given."""
 
 
 class Judge:
-    """A claim's verdict ("yes", "no", "cannot tell") on one set of figures, and the figures it was judged on. Several
-    comparisons joined by " and " must all hold: one that does not decides "no", though another cannot be told. Where
-    a figure has several readings, "A below B" holds only if every reading of A is below every reading of B."""
+    """A claim's verdict on one set of figures, and the figures it was judged on. Several comparisons joined by " and "
+    must all hold: one that does not decides "no", though another cannot be told. Where a figure has several readings,
+    "A below B" holds only if every reading of A is below every reading of B. Under the verdict RULE (the figures
+    here, in a section of schema 3 on) a figure is its runs' range, and two that overlap are too close to call
+    (stats.against); a figure of one run, or one WHY names, cannot be told. Else the answers are yes, no and "cannot
+    tell" (a term with no figure), as sections before the rule were judged."""
 
-    def __init__(self, pub, labels):
-        self.pub, self.labels = pub, labels
+    def __init__(self, pub, labels, rule=False):
+        self.pub, self.labels, self.rule, self.untold = pub, labels, rule, []
 
     def value(self, id_, t, col, figs, summed=False):
-        """(lo, hi, shown) of row ID at table T in COL ("A+B": the sum of two columns), or None; shown with its unit
-        where a column mixes units or a claim sums two (SUMMED)."""
+        """(lo, hi, shown, runs' values) of row ID at table T in COL ("A+B": the sum of two columns), or None; shown
+        with its unit where a column mixes units or a claim sums two (SUMMED). Under the rule, a figure that cannot
+        be judged (one run, or one WHY names) is shown all the same, and why it cannot goes in UNTOLD."""
         if "+" in col:
             a, b = [self.value(id_, t, c, figs, True) for c in col.split("+")[:2]]
-            return None if a is None or b is None else (a[0] + b[0], a[1] + b[1], a[2] + " + " + b[2])
+            return None if a is None or b is None else (a[0] + b[0], a[1] + b[1], a[2] + " + " + b[2],
+                                                        [x + y for x, y in zip(a[3], b[3])])
         k, units = (id_, t, col), self.pub.units.get(col, "")
         if k not in figs.lo:
             return None
+        if self.rule and k in figs.why:
+            self.untold.append(f"{UNTOLD} here: {figs.why[k]}")
+        if self.rule and len(figs.vals[k]) < 2:  # a term of one run has no range: each term needs its own
+            self.untold.append(stats.ONE_RUN)
         unit = " " + self.pub.funit.get(k, units.split("/")[0]) if "/" in units or summed else ""
-        return figs.lo[k], figs.hi[k], figs.shown[k] + unit
+        return figs.lo[k], figs.hi[k], figs.shown[k] + unit, (figs.vals or {}).get(k, [])
+
+    def below(self, a, b):
+        """Whether figure A lies wholly below B: True or False; under the rule, CLOSE where their ranges overlap."""
+        if not self.rule:
+            return a[1] < b[0]
+        return {"lower": True, "higher": False}.get(stats.against(b[3], a[3]), CLOSE)
 
     def judge(self, expr, figs):
-        verdicts, parts = set(), []
+        """(answer, figures): yes, no, too close to call or cannot be told (its reason after a colon) under the rule,
+        else yes, no or cannot tell."""
+        answers, parts = [], []
         for one in expr.split(" and "):
             try:
+                self.untold = []
                 holds, figures = self.judge_one(one.split(), figs)
-            except Unknown:
-                holds, figures = None, "-"
-            verdicts.add("cannot tell" if holds is None else "yes" if holds else "no")
+                answers.append(self.untold[0] if self.untold else YES if holds is True else NO if holds is False
+                               else CLOSE)
+            except Unknown as e:
+                why = str(e) or "-"
+                answers.append(why if why.startswith(UNTOLD) else f"{UNTOLD} here: {why}" if self.rule
+                               else "cannot tell")
+                figures = "-"
             parts.append(figures)
-        return next(v for v in ("no", "cannot tell", "yes") if v in verdicts), "; ".join(parts)
+        # One "no" decides; else the first that cannot be told; else one too close to call.
+        first = [a for a in answers if a == NO] + [a for a in answers if a.startswith((UNTOLD, "cannot tell"))]
+        return (first + [a for a in answers if a == CLOSE] + [YES])[0], "; ".join(parts)
 
     def judge_one(self, w, figs):
-        """Whether the comparison of words W holds, and its figures; Unknown where a term has no figure."""
-        w, label = [""] + w, self.labels
+        """Whether the comparison of words W holds (True, False or CLOSE), and its figures; Unknown where a term has
+        no figure to judge."""
+        w, label, below = [""] + w, self.labels, self.below
 
         def value(row, t, col):
             v = self.value(row, t, col, figs)
             if v is None:
-                raise Unknown
+                raise Unknown(f"{label(row)} is not to be had here" if self.pub.row.get(row, {}).get("prog") == "-"
+                              else f"{label(row)} has no figure here in table {t}")
             return v
+
+        def every(results):
+            return False if False in results else CLOSE if CLOSE in results else True
 
         if w[1] in ("min", "max"):
             col, t, target, lowest = w[2], w[4], w[6], w[1] == "min"
             x = value(target, t, col)
             found = [(r, v) for r in self.pub.rows if (v := self.value(r, t, col, figs)) is not None]
             best, b = min(found, key=lambda rv: rv[1][0] if lowest else -rv[1][1])
-            ok = all(x[1] < v[0] if lowest else x[0] > v[1] for r, v in found if r != target)
+            ok = every([below(x, v) if lowest else below(v, x) for r, v in found if r != target])
             figures = f"{label(best)} {b[2]}" + ("" if best == target else f"; {label(target)} {x[2]}")
             npub = self.pub.npub.get((t, col), 0)
             if len(found) < npub:
                 figures += f" (of the {len(found)} rows with a figure, where {npub} have one published)"
             return ok, figures
         if w[1] == "ratio":
-            x, v = value(w[5], w[7], w[2]), value(w[3], w[7], w[2])
+            x, v, m = value(w[5], w[7], w[2]), value(w[3], w[7], w[2]), numeric(w[9])
             if x[0] == 0:
-                raise Unknown
+                raise Unknown(f"{label(w[5])} is 0")
             r, b_v = v[0] / x[1], v[1] / x[0]
-            holds = r > numeric(w[9]) if w[8] == ">" else b_v < numeric(w[9])
+            mx = (m * x[0], m * x[1], "", [m * e for e in x[3]])  # A / B > M is A > M × B, in every run's terms
+            holds = below(mx, v) if w[8] == ">" else below(v, mx)
             return holds, f"{label(w[3])} / {label(w[5])} = {span(r, b_v)}"
         if w[1] == "chain":
             # Groups of terms ranked together ("~"), each wholly below ("<") or above (">") the next.
@@ -196,12 +238,13 @@ class Judge:
                 v = value(row, t, w[2])
                 figures += (f" {w[i - 1]} " if i > 3 else "") + f"{label(row)}@{t} {v[2]}"
                 if i == 3 or w[i - 1] != "~":
-                    groups.append([v[0], v[1], w[i - 1]])
+                    groups.append([v[0], v[1], "", list(v[3]), w[i - 1]])
                 else:
-                    groups[-1][:2] = min(groups[-1][0], v[0]), max(groups[-1][1], v[1])
-            return all(p[1] < g[0] if g[2] == "<" else p[0] > g[1] for p, g in zip(groups, groups[1:])), figures
+                    g = groups[-1]
+                    g[:4] = min(g[0], v[0]), max(g[1], v[1]), "", g[3] + list(v[3])
+            return every([below(p, g) if g[4] == "<" else below(g, p) for p, g in zip(groups, groups[1:])]), figures
         x, v = value(w[4], w[6], w[1]), value(w[2], w[6], w[1])
-        return v[1] < x[0] if w[3] == "<" else v[0] > x[1], f"{label(w[2])} {v[2]}, {label(w[4])} {x[2]}"
+        return below(v, x) if w[3] == "<" else below(x, v), f"{label(w[2])} {v[2]}, {label(w[4])} {x[2]}"
 
 
 def point_values(points, measured):
@@ -225,6 +268,7 @@ class Section:
         self.pub = Published(context["published"], context.get("tables", ""))
         self.quick, self.long_ms = context.get("quick", "") != "", context["long_ms"]
         self.ranges, self.ranged = context.get("schema", 1) >= 2, False  # schema 2 on: each figure's range beside it
+        self.rule = context.get("schema", 1) >= 3  # schema 3 on: the claims judged by the verdict rule
         here = context["here"]
         self.here = {h[0]: dict(zip(("label", "variant", "prog", "state"), h[1:5])) for h in here}
         self.ours = [h[0] for h in here if h[0].startswith("ours:")]
@@ -276,6 +320,36 @@ class Section:
         lo, hi = shown[xs.index(min(xs))], shown[xs.index(max(xs))]
         return f" ({lo}–{hi})" + (" †" if stats.wide(xs) else "")
 
+    def untold(self, id_, measure, runs):
+        """Under the rule, why a memory figure of row ID's waiting tasks may not be judged: not every run held all N
+        at once (stats.alive). A program that does not say (a thread per task) is read by its wall time: its spawning
+        took at most wall − sleep, so a wall under twice the sleep held all. None where it may be judged."""
+        if measure not in MEMORY or self.rscen.get(id_, "") not in HELD:
+            return None
+        for r in runs:
+            said, ms = stats.alive(r), num(r.get("sleep_ms"))
+            if said.startswith("no"):
+                return said[len("no: "):]
+            if said == "-" and (ms is None or r.wall_s >= 2 * ms / 1000):
+                return "it does not say whether all N were alive at once, and its wall time does not show it"
+        return None
+
+    def keep(self, figs, k, shown, vals, why, long):
+        """Under the rule, figure K (row, table, column) for the claims: its runs' values, and why it may not be judged.
+        The row again at --peers' sleep (LONG) stands in for its row where that one's tasks were not all alive and its
+        own were, and the claim's line says so."""
+        who = self.pub.label(self.base_of(k[0])) or self.here.get(k[0], {}).get("label", k[0])
+        if not long:
+            figs.lo[k], figs.hi[k], figs.shown[k], figs.vals[k] = min(vals), max(vals), shown, vals
+            if why:
+                figs.why[k] = f"{who}: {why}"
+        elif k in figs.why and why is None:
+            figs.lo[k], figs.hi[k], figs.vals[k] = min(vals), max(vals), vals
+            figs.shown[k] = f"{shown} (at a {secs(self.long_ms)} s sleep, all alive)"
+            del figs.why[k]
+        elif k in figs.why:
+            figs.why[k] += f"; at a {secs(self.long_ms)} s sleep, {why}"
+
     def unit_of(self, id_, t, c):
         """Row ID's unit in column C of table T: its figure's there, else its row's elsewhere, else C's first."""
         return self.pub.funit.get((id_, t, c), self.pub.rowunit.get((id_, c), self.pub.units[c].split("/")[0]))
@@ -299,7 +373,11 @@ class Section:
             fk, hk = (b, t["key"], col), (id_, t["key"], col)
             p = pub.fig.get(fk, "")
             x = None if h == "" else numeric(h) * UNITS[u][1]
-            if x is not None and not long:
+            if x is not None and self.rule:
+                each = [self.figure(l, n, pub.measure[col], u, r) for r in v["runs"]]
+                self.keep(mine_figs, hk, h, [numeric(e) * UNITS[u][1] for e in each if e != ""],
+                          self.untold(b, pub.measure[col], v["runs"]), long)
+            elif x is not None and not long:
                 mine_figs.lo[hk], mine_figs.hi[hk], mine_figs.shown[hk] = x, x, h
             h = h or (none if c == 0 else "-")
             ra = span(x / pub.hi[fk], x / pub.lo[fk]) if x is not None and fk in pub.lo and pub.lo[fk] > 0 else "-"
@@ -312,7 +390,7 @@ class Section:
         return line + " " + escape((v or {}).get("alive") or "-") + " |"
 
     def text(self):
-        pub, quick, out, mine = self.pub, self.quick, [], Figures({}, {}, {})
+        pub, quick, out, mine = self.pub, self.quick, [], Figures({}, {}, {}, {}, {})
         notes, shorts = {}, {}  # each once, in order
         for t in pub.tables:
             n = quick_n(t["n"], quick)
@@ -336,6 +414,9 @@ class Section:
                                                                      or pub.row[self.base_of(id_)]["prog"] != "-"):
                     out.append(self.row(t, n, id_, f"{id_}@{lg}", True, mine))
                     shorts[secs(pub.sleep_of(t["set"])) + " s"] = None
+            if self.rule and (ends := self.ending(t)):
+                notes[f"- {t['title']}: its tasks end by design ({ends}) as others are still spawned, so its memory is"
+                      " not N tasks at once: its claims are judged as it ran"] = None
             # A row with no published figure in several columns, for one reason: one line.
             notes.update(dict.fromkeys(f"- {pub.label(r)}, {t['title']}: published \"-\": {pub.figwhy[k]}"
                                        for r in pub.rows for col in pub.cols for k in [(r, t["key"], col)]
@@ -352,28 +433,38 @@ class Section:
                        " the write-up's sleep, so none stands beside this row")
         if "figures" in about:
             out.append(f"- published: none here: {about['figures']}")
+        said = self.ctx.get("schema", 1) >= 3  # from schema 3 on, each column's measure on a line of its own
         out.append(("- each figure here" if quick else "- here / published: the figure measured here over the"
                     " one published (over its lowest and highest reading where it printed several); each figure here")
-                   + f" is the run with the lowest wall time of RUNS={runs}, max RSS and CPU from /usr/bin/time (CPU %"
-                   f" = (user + sys) / wall), {'in' if quick else 'converted to'} the write-up's unit as it"
-                   f" defined it: {about['unit']}")
+                   + f" is the run with the lowest wall time of RUNS={runs}, "
+                   + ("" if said else "max RSS and CPU from /usr/bin/time (CPU % = (user + sys) / wall), ")
+                   + f"{'in' if quick else 'converted to'} the write-up's unit as it defined it: {about['unit']}")
+        out += [self.columns_said()] if said else []
         out.append("- the write-up: \"{title}\", {author}, {published} ({url}), read {read}; its machine: {machine};"
                    " its versions: {versions}; its runs: {runs}".format_map(about))
+        out += [f"- its claims are judged on: {about['judged']}"] if about["judged"] else []
         out += self.ctx.get("notes", []) + ([render.NOISE_NOTE] if self.ranged else []) + [""]
-        judged_on, judge = self.judged_on(mine), Judge(pub, pub.label)
+        # The published side is judged as printed; the side here by the verdict rule, in a section of schema 3 on.
+        judged_on, there_judge, judge = self.judged_on(mine), Judge(pub, pub.label), Judge(pub, pub.label, self.rule)
         if pub.claims and quick:
             out += ["- its claims: not judged with --quick, whose N are not the write-up's", ""]
         if pub.claims and not quick:
             out += ["### Its claims, checked", "", "| claim | published | holds there? | here | holds here? |",
                     "|---|---|---|---|---|"]
-            published = Figures(pub.lo, pub.hi, pub.shown)
+            published, answers = Figures(pub.lo, pub.hi, pub.shown), {"as stated": [], "precisely": []}
             for c in pub.claims:
                 precise = [("precisely: " + c["pwords"], c["precise"])] if c["precise"] else []
                 for words, expr in [(c["words"], c["expr"])] + precise:
-                    (there, there_figs), (here, here_figs) = judge.judge(expr, published), judge.judge(expr, mine)
+                    (there, there_figs), (here, here_figs) = there_judge.judge(expr, published), judge.judge(expr, mine)
+                    there = f"{UNTOLD}: not published" if self.rule and there == "cannot tell" else there
+                    answers["precisely" if words != c["words"] else "as stated"].append((there, here))
+                    on = "; ".join(self.versions_of(expr, judged_on)) if self.rule else ""
                     out.append(f"| {escape(words)} (`{expr}`) | {escape(there_figs)} | {there} | {escape(here_figs)} |"
-                               f" {here} |")
+                               f" {escape(here)}{escape(f' ({on})' if on else '')} |")
             out.append("")
+            if self.rule:
+                out += [f"- the answers, of its {len(a)} claims {kind}: there {tally(x for x, _ in a)}; here"
+                        f" {tally(y for _, y in a)}" for kind, a in answers.items() if a] + [""]
             out += dict.fromkeys(f"- here, {pub.label(r)} is judged on its {self.here[judged_on[r]]['label']} row, the"
                                  " write-up's version" for r in pub.rows if r in judged_on)
             if judged_on:
@@ -403,22 +494,60 @@ class Section:
                     say(f"- {who}: {f['words']} there; {here.get('variant', '')} here")
                 elif f["key"] == "missing":
                     say(f"- {who}: not run here: {f['words']}")
+                elif f["key"].startswith("PEERS_"):  # how its version can be had here, or why not
+                    say(f"- {who} ({f['key']}): {f['words']}")
                 elif f["key"] not in ("version", "launcher", "shape"):
                     say(f"- {who}: {f['words']} there ({f['key']})")
         return out + list(differs) + [f"- {pub.label(r)}, as published: {pub.nobuild[r]}"
                                       for r in pub.rows if r in pub.nobuild]
 
+    def ending(self, t):
+        """The settings of table T under which its tasks end by design (ENDING), as "MODE=once, BURST=100000"."""
+        sets = dict(self.pub.run, **dict(a.split("=", 1) for a in t["set"].split()))
+        return ", ".join(f"{k}={sets[k]}" for k, v in ENDING.items() if k in sets and (v is None or v in sets[k].split()))
+
+    def versions_of(self, expr, judged_on):
+        """Under the rule, for each row a claim names whose version here is not the one its write-up states: the
+        version it was judged on, which the claim's line names."""
+        said = {}
+        for id_, f in self.stated().items():
+            if (id_ in judged_on or id_ not in self.here or not self.here[id_]["label"]
+                    or not re.search(rf"(^| ){re.escape(id_)}(@| |$)", expr)):
+                continue
+            if f["value"] == "-" or not self.same_version(id_, f["value"]):
+                said[f"{self.pub.label(id_)} on {self.here[id_]['label']}, not its {f['words']}"] = None
+        return list(said)
+
+    def columns_said(self):
+        """The note naming what each column holds and when it is read, and where a program reads it at another moment,
+        which (READ_AT)."""
+        pub, parts = self.pub, []
+        for col in pub.cols:
+            m = pub.measure[col]
+            other = dict.fromkeys(f"{pub.label(r)}, {p}: {READ_AT[p][1]}" for r in pub.rows
+                                  for p in [pub.row[r]["prog"]] if READ_AT.get(p, ("",))[0] == m)
+            parts.append(f"{pub.ctitle[col]}: {SAID[m][1]}" + (f" ({'; '.join(other)})" if other else ""))
+        return "- each column here: " + "; ".join(parts)
+
+    def stated(self):
+        """Each row's version fact: its own, else that of a row of the same program (a write-up that states its C#
+        once, for rows at several thread counts)."""
+        pub, facts = self.pub, {f["id"]: f for f in self.pub.facts if f["key"] == "version" and f["id"] in self.pub.row}
+        by_prog = {pub.row[id_]["prog"]: f for id_, f in facts.items() if pub.row[id_]["prog"] != "-"}
+        return {id_: facts.get(id_) or by_prog[pub.row[id_]["prog"]] for id_ in pub.rows
+                if id_ in facts or pub.row[id_]["prog"] in by_prog}
+
     def judged_on(self, mine):
         """Where the write-up states a version that the row's build here is not and a copy of its program is
-        (PEERS_PATCH, PEERS_DOTNET): the copy its claims are judged on, whose figures then stand for the row's."""
+        (PEERS_PATCH, PEERS_DOTNET, PEERS_GO): the copy its claims are judged on, whose figures then stand for the
+        row's."""
         pub, on = self.pub, {}
-        for f in pub.facts:
-            if (f["key"] == "version" and f["id"] in pub.row and f["value"] != "-"
-                    and not self.same_version(f["id"], f["value"])):
-                c = next((c for c in self.copies.get(f["id"], [])
+        for id_, f in self.stated().items():
+            if f["value"] != "-" and not self.same_version(id_, f["value"]):
+                c = next((c for c in self.copies.get(id_, [])
                           if self.here[c]["state"] == "ok" and self.same_version(c, f["value"])), None)
                 if c is not None:
-                    on[f["id"]] = c
+                    on[id_] = c
         for (b, c), t, col, d in product(on.items(), pub.tables, pub.cols, mine):
             d.pop((b, t["key"], col), None)
             if (c, t["key"], col) in d:
@@ -429,6 +558,12 @@ class Section:
         """The runtime here of row ID is version WANT ("1.41" holds 1.41.1, not 1.4.1)."""
         v = re.match(r"[^0-9]*([0-9.]*)", self.here.get(id_, {}).get("label", "")).group(1)
         return (v + ".").startswith(want + ".")
+
+
+def tally(answers):
+    """The four answers of the verdict rule, each counted: "2 yes, 1 no, 0 too close to call, 1 cannot be told"."""
+    got = [a if a in (YES, NO, CLOSE) else UNTOLD for a in answers]
+    return ", ".join(f"{got.count(a)} {a.removesuffix(' here')}" for a in (YES, NO, CLOSE, UNTOLD))
 
 
 def groups(pub, quick, long_ms):
@@ -463,22 +598,75 @@ def section(context, records):
     return "\n".join(list(context["head"]) + Section(context, records).text() + [""]) + "\n"
 
 
-def bars(context, records):
-    """The chart's bars, smallest first: per row measured here of the first table at the largest N, its label there
-    and runtime here, its max RSS in MiB, the published one in MiB (first max RSS column), "no" if not all alive."""
-    sec, out = Section(context, records), []
-    pub, top = sec.pub, max(sec.pub.tables, key=lambda t: int(t["n"]))
-    col, n = next((c for c in pub.cols if pub.measure[c] == "max_rss"), ""), quick_n(top["n"], sec.quick)
+# A replication's chart: its bars (harness/charts.py), title, alt text, axis, what each bar is, its notes, and why it
+# has no bar where it has none.
+Chart = namedtuple("Chart", "bars title alt axis each notes empty")
+
+
+def chart(context, records):
+    """The chart of the first table at the largest N, in the measure of its first memory column (max RSS where it has
+    none), smallest bar first: a bar per row measured here, its label there and runtime here, its figure in MiB, the
+    published one in MiB, "no" if not all alive, and the label of ours's bar of the row's scenario, variant and
+    threads (its ratio's base; "-" for none). Its title names the table, and "as published" only where a bar shows a
+    published figure."""
+    sec, out, bar_of, ran = Section(context, records), [], {}, False
+    pub, top, name = sec.pub, max(sec.pub.tables, key=lambda t: int(t["n"])), sec.pub.about.get("name", "")
+    col, n = next((c for c in pub.cols if pub.measure[c] in MEMORY), ""), quick_n(top["n"], sec.quick)
+    m = pub.measure[col] if col else "max_rss"
     for id_ in sec.order:
         v = sec.values.get((f"{id_}@{top['group']}", str(n)))
         if (top["scen"] != "-" and sec.rscen.get(id_, "") != top["scen"]) or v is None or v["why"] != "-":
             continue
+        ran, mib = True, sec.figure(f"{id_}@{top['group']}", n, m, "MiB")
+        if mib == "":  # a program that gives no such figure (an RSS at wait of "-") has no bar
+            continue
         here, k = sec.here.get(id_, {}).get("label", ""), (sec.base_of(id_), top["key"], col)
-        name = here if id_.startswith("ours:") else f"{pub.label(k[0])} ({here})"
+        w = None if id_.startswith("ours:") else pub.row[k[0]]
+        bar_of[id_] = here if w is None else f"{pub.label(k[0])} ({here})"
         p = "-" if col == "" or sec.quick or k not in pub.lo else stats.mib((pub.lo[k] + pub.hi[k]) / 2)
-        mib = stats.mib(v["run"].max_rss_kib)
-        out.append((name, mib, p, "no" if v["alive"].startswith("no") else "-"))
-    return sorted(out, key=lambda bar: (float(bar[1]),) + bar)  # smallest first
+        vs = "-" if w is None else ours_id(w["scen"], w["variant"], w["threads"])
+        out.append([bar_of[id_], mib, p, "no" if v["alive"].startswith("no") else "-", vs])
+    for bar in out:  # ours's row, by its bar's label, where it has one
+        bar[4] = bar_of.get(bar[4], "-")
+    bars = sorted((tuple(b) for b in out), key=lambda bar: (float(bar[1]),) + bar)  # smallest first
+    shown, axis, runs = any(b[2] != "-" for b in bars), SAID[m][0], context["runs_here"]
+    what = (f"\"{top['title']}\" at N={n}" + (" (--quick: its N / 10)" if sec.quick else "")
+            + f": {pub.ctitle[col] if col else axis}")
+    notes = [f"--quick: N divided by 10, so no figure {name} published is shown." if sec.quick else
+             f"A hollow diamond: the figure {name} published for that runtime in this table, in MiB as it defined its"
+             " unit." if shown else f"{name} published no {pub.ctitle[col]} for these rows in this table." if col else
+             f"{name}'s tables have no memory column: no published figure to show."]
+    if sum(i.startswith("ours:") for i in bar_of) > 1:
+        notes.append("Each × ours is to ours's bar at the same thread count, variant and settings as the bar's row.")
+    each = SAID[m][1] + (f", over RUNS={runs}" if m.endswith("_mean") else
+                         f", in the run with the lowest wall time of RUNS={runs}")
+    alt = f"{name}, table {what} ({axis}, MiB) of each runtime, measured here" + (", and as published" * shown)
+    alt = alt.replace("[", "(").replace("]", ")")  # no bracket ends the alt text early
+    return Chart(bars, f"{name}, {what}" + (", here and as published" if shown else ", here"), alt, f"{axis} (MiB)",
+                 each, notes, f"no run here gave its {axis}" if ran else "no run succeeded")
+
+
+# Each measure a column may hold: its name on a chart's axis, and what a figure of it is and when it is read (a
+# chart's note, and from schema 3 on a section's). A program that reads it at another moment is in READ_AT.
+SAID = {"max_rss": ("max RSS", "the process's max RSS as /usr/bin/time reports it, the most it held at any moment"),
+        "max_rss_mean": ("max RSS, mean of the runs",
+                         "the mean over the runs of the process's max RSS as /usr/bin/time reports it"),
+        "avg_rss": ("mean RSS",
+                    "the mean of the process's resident set (VmRSS), read by the harness every 100 ms from its start"
+                    " to its exit"),
+        "avg_rss_window": ("mean RSS from spawned to counted",
+                           "the mean of the process's resident set (VmRSS), read by the harness every 100 ms from the"
+                           " end of spawning to the poll that saw the count reached"),
+        "rss_wait": ("RSS at wait",
+                     "each program's own reading of its resident set (VmRSS, ours included), once its N tasks exist"
+                     " and wait, as its spawning ends"),
+        "cpu_pct": ("CPU %", "(user + sys) / wall of the whole run, from /usr/bin/time"),
+        "wall": ("wall time", "the whole process's wall time, start-up included"),
+        "wall_mean": ("wall time, mean of the runs", "the mean over the runs of the whole process's wall time"),
+        "user": ("user CPU", "the process's user CPU time over the whole run, from /usr/bin/time"),
+        "sys": ("system CPU", "the process's system CPU time over the whole run, from /usr/bin/time")}
+READ_AT = {"tokio-coro_timer_join_all_async": (
+    "rss_wait", "half-way through the sleep, since its sleeps begin only when join_all is first polled")}
 
 
 MEASURES = ("max_rss", "max_rss_mean", "avg_rss", "avg_rss_window", "rss_wait", "cpu_pct", "wall",
@@ -658,9 +846,13 @@ def rows(tables, pub):
         out += [(f"{id_}+{c.partition('@')[2]}", f[0], c) + f[2:] for c in copies.get(f[1], [])]
         ours.setdefault((f[0], f[2], f[3]), None)
     for scen, key, t in ours:
-        id_ = "ours:" + scen + ("" if key == "-" else ":" + key) + ("" if t == "-" else f":{t}t")
-        out.append((id_, scen, scen, key, t, settings.OURS))
+        out.append((ours_id(scen, key, t), scen, scen, key, t, settings.OURS))
     return out
+
+
+def ours_id(scen, key, t):
+    """Ours's row beside the write-up's rows of scenario SCEN, variant KEY and threads T ("-": none, the default)."""
+    return "ours:" + scen + ("" if key == "-" else ":" + key) + ("" if t == "-" else f":{t}t")
 
 
 def check(path, text):

@@ -327,6 +327,7 @@ class Run:
         if self.commit.endswith("-dirty") or self.commit == "unknown" or not (self.s["replicate"] or self.s["peers"]):
             return None
         m, what = self.machine, "\n".join(self.env.get(k, "") for k in ("CXX", "PEERS_PATCH", "PEERS_DOTNET"))
+        what += f"\nPEERS_GO={self.env['PEERS_GO']}" if self.env.get("PEERS_GO") else ""  # the keys without it kept
         top = os.path.join(self.pb, "replicate", self.commit, f"{self.rep_name}-{zlib.crc32(what.encode())}") \
             if self.s["replicate"] else os.path.join(self.pb, "resume", self.commit,
                                                      str(zlib.crc32((self.s["command_line"] + what).encode())))
@@ -642,20 +643,23 @@ class Run:
                          " memory on a log axis, so that 50 MiB and 2.5 GiB both read.")
         return notes + [f"- {n}" for n in self.variant_notes()]
 
-    def draw(self, rows, notes, name, title, alt):
+    def draw(self, rows, notes, name, title, alt, said=None, empty="no run succeeded"):
         """A chart of ROWS (a sweep's points, or a peers section's bars) as WORK/NAME.svg (NAME made unique against
-        charts/ and the charts drawn before), and the section's line for it, or for why it was not drawn."""
+        charts/ and the charts drawn before), and the section's line for it, or for why it was not drawn (EMPTY, where
+        there is no row). SAID: the measure's name on the axis and what each bar is, where that is not max RSS (a
+        replication's)."""
         if not rows:
-            self.chart_lines += [f"Chart ({alt}): not drawn, no run succeeded.", ""]
+            self.chart_lines += [f"Chart ({alt}): not drawn, {empty}.", ""]
             return
         m, s, bars = self.machine, self.s, self.kind in ("peers", "replicate")
         sub = (f"{m['cpu']}, {m['cores']} cores, {m['memory']} · {m['os']}, {m['kernel']} · {m['compiler']} ·"
                f" {self.when} · commit {self.commit}")
         opts = "".join(f", {k}={s[k]}" for k in ("SLEEP_MS", "THREADS") if s[k])
-        note = (f"Each {'bar' if bars else 'point'}: the process's max RSS as /usr/bin/time reports it, in the run"
-                f" with the lowest wall time of RUNS={s['RUNS']}{opts}.\n" + "\n".join(self.notes + notes))
+        axis, each = said or ("max RSS (MiB)", "the process's max RSS as /usr/bin/time reports it, in the run with"
+                                                f" the lowest wall time of RUNS={s['RUNS']}")
+        note = f"Each {'bar' if bars else 'point'}: {each}{opts}.\n" + "\n".join(self.notes + notes)
         try:
-            svg = charts.draw(rows, bars, title, sub, "max RSS (MiB)", note,
+            svg = charts.draw(rows, bars, title, sub, axis, note,
                               "" if self.kind == "sweep" else peers.OURS, self.kind == "peers_sweep")
         except charts.Bad as e:
             print(f"run.sh: chart ({alt}) not drawn, harness/charts.py failed: {e}", file=sys.stderr)
@@ -688,18 +692,13 @@ class Run:
             self.draw(self.points.get("", []), self.chart_notes.get("", []), f"sweep-{stamp}",
                       "Max RSS against concurrent tasks", "Max RSS (MiB) against task count, one line per scenario")
         elif self.kind == "replicate":
-            top = self.s["sweep_ns"].split()[-1]
             try:
-                bars = replicate.bars(context, self.records)
+                c = replicate.chart(context, self.records)
             except (KeyError, ValueError, LookupError) as e:  # then the section goes without its chart
                 print(f"run.sh: chart of {name} not drawn: its bars could not be computed: {e}", file=sys.stderr)
-                bars = []
-            note = f"--quick: N divided by 10, so no figure {name} published is shown." if self.s["quick"] else \
-                f"A hollow diamond: the figure {name} published for that runtime, in MiB as it defined its unit."
-            title, alt = (" here (--quick)", " (--quick), measured here") if self.s["quick"] else \
-                (", here and as published", ", measured here, and as published")
-            self.draw(bars, [note], f"replicate-{stamp}-{name}", f"Max RSS of N={top} tasks{title}: {name}",
-                      f"{name}: max RSS (MiB) of each runtime at N={top}{alt}")
+                c = replicate.Chart([], "", f"{name}: the memory of each runtime at its largest N", "", "", [],
+                                    "its bars could not be computed")
+            self.draw(c.bars, c.notes, f"replicate-{stamp}-{name}", c.title, c.alt, (c.axis, c.each), c.empty)
 
     def context(self, head, notes):
         """The section's own record: its runs, heading, command and charts, its text around the table, its rows."""

@@ -3,7 +3,7 @@
 # calls. harness/peers.py runs `bash peers/lib.sh FUNCTION ARGS...`, which sources every descriptor and calls FUNCTION:
 # `tables` to read the declarations, or a descriptor's detect_, ready_ or build_ function, in an environment that
 # names the build's directories (pb: PEERS_BUILD, pw: this run's notes and versions), the commands, the programs to
-# build (peer_programs) and the sets of PEERS_PATCH and PEERS_DOTNET (patch_sets).
+# build (peer_programs) and the sets of PEERS_PATCH, PEERS_DOTNET and PEERS_GO (patch_sets).
 
 nl=$'\n'
 group_lines='' program_lines='' toolchain_lines='' peer_commands='' peer_threads='' peer_knobs='ours --threads T'
@@ -47,8 +47,8 @@ tables() {
 }
 
 # What the harness tells each call: the programs to build, "GROUP PROGRAM CLASS" a line (peer_programs), and the sets
-# of PEERS_PATCH and PEERS_DOTNET, one a line (patch_sets). A note may name a group's runtime column as @R:GROUP@: the
-# harness writes it in, with the version the build found.
+# of PEERS_PATCH, PEERS_DOTNET and PEERS_GO, one a line (patch_sets). A note may name a group's runtime column as
+# @R:GROUP@: the harness writes it in, with the version the build found.
 programs_of() { printf '%s\n' "${peer_programs:-}" | while read -r g p _; do [ "$g" != "$1" ] || echo "$p"; done; }
 java_class() { printf '%s\n' "${peer_programs:-}" | while read -r _ p c; do [ "$p" != "$1" ] || { echo "$c"; break; }; done; }
 patch_set() { printf '%s\n' "${patch_sets:-}" | sed -n "${1}p"; }
@@ -115,8 +115,8 @@ detect_by_version() {
 
 # install_toolchain TOOLCHAIN [PACKAGE...]: unless PEERS_INSTALL=no, installs TOOLCHAIN's packages (or the PACKAGEs):
 # npm's into PEERS_BUILD/npm (never globally) as any user, Debian's as root where apt-get is; logged in
-# PEERS_BUILD/logs/install-TOOLCHAIN.log, and the section says so. A toolchain apt cannot give (dotnet needs
-# Microsoft's repository) stays missing.
+# PEERS_BUILD/logs/install-TOOLCHAIN.log, and the section says so, naming it tc_label where the caller sets one (the
+# Go of PEERS_GO). A toolchain apt cannot give (dotnet needs Microsoft's repository) stays missing.
 install_toolchain() {
   local tc=$1 pkgs how
   shift
@@ -132,11 +132,11 @@ install_toolchain() {
       [ "$(id -u)" = 0 ] && have apt-get || return 1
       [ "$tc" != dotnet ] || return 1 # not in Debian's archive: Microsoft's repository is the user's call
       pkgs=${*:-$pkgs} how="apt-get install ${*:-$pkgs}"
-      echo "run.sh: --peers: $tc is missing; installing $pkgs with apt-get (PEERS_INSTALL=no turns this off)" >&2
+      echo "run.sh: --peers: ${tc_label:-$tc} is missing; installing $pkgs with apt-get (PEERS_INSTALL=no turns this off)" >&2
       set -- apt_install $pkgs ;;
   esac
   if "$@" >>"$pb/logs/install-$tc.log" 2>&1 </dev/null; then
-    echo "$tc: installed by run.sh ($how)" >>"$pw/notes"
+    echo "${tc_label:-$tc}: installed by run.sh ($how)" >>"$pw/notes"
   else
     echo "run.sh: --peers: ${how%% *} install $pkgs failed (log: $pb/logs/install-$tc.log)" >&2
     return 1
@@ -148,6 +148,25 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y "$@" ||
     { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y "$@"; }
 }
+
+# apt_backports PACKAGE LOG: where no suite of apt's sources has PACKAGE, even after an update, and this is Debian,
+# adds the release's backports suite (Go 1.23 is in bookworm-backports only), says so, and updates again (its output
+# to LOG).
+apt_backports() {
+  local codename list=/etc/apt/sources.list.d
+  apt_has "$1" && return 0
+  apt-get update >>"$2" 2>&1 </dev/null
+  apt_has "$1" && return 0
+  codename=$(. /etc/os-release 2>/dev/null && [ "${ID:-}" = debian ] && echo "${VERSION_CODENAME:-}")
+  [ -n "$codename" ] && ! grep -qs -- "$codename-backports" /etc/apt/sources.list "$list"/*.list "$list"/*.sources ||
+    return 0
+  list=$list/$codename-backports.list
+  echo "run.sh: --peers: no suite of apt's sources has $1; adding Debian's $codename-backports to them ($list)" >&2
+  echo "deb http://deb.debian.org/debian $codename-backports main" >"$list" &&
+    echo "apt: run.sh added Debian's $codename-backports suite to apt's sources ($list), for $1" >>"$pw/notes" &&
+    apt-get update >>"$2" 2>&1 </dev/null
+}
+apt_has() { apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [^(]'; }
 
 # copy_src DIR [COPY]: a fresh copy of peers/DIR as $pb/src/COPY (default: DIR; times kept, so unchanged sources stay
 # older than what was built from them), without the bin/ and obj/ that a build by hand in peers/ may have left.
@@ -188,8 +207,9 @@ build_cxx() {
 }
 
 # ready GROUP and build GROUP: the group's ready_ function where it has one, and its build; a copy GROUP@SET (for a
-# set of PEERS_PATCH or PEERS_DOTNET) by its group's build function, given GROUP@SET.
-ready() { [ "$(type -t "ready_$1")" != function ] || "ready_$1" "$1"; }
+# set of PEERS_PATCH, PEERS_DOTNET or PEERS_GO) by its group's functions, given GROUP@SET (a Rust copy is never
+# given to ready: the harness checks its set).
+ready() { [ "$(type -t "ready_${1%@*}")" != function ] || "ready_${1%@*}" "$1"; }
 build() { "build_${1%@*}" "$1"; }
 
 # Called by the harness: FUNCTION ARGS...

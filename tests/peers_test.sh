@@ -558,6 +558,8 @@ bench RUNS=1 SLEEP_MS=50 PEERS=tokio PEERS_PATCH="tokio=$tmp/src/tokio-dropped" 
 check "a patch cargo did not use fails that build, loudly, in its rows" \
   [ "$(table_rows | grep -c 'build failed: error: patch not used: tokio 1.40.0 (PEERS_PATCH set 1), cargo resolved tokio 1.99.0 (log: ')" -eq 3 ]
 check "and no row is labelled patched" eval '! has "$(table_rows)" "patched[,)]" && has "$(table_rows)" "rust tokio 1.99.0 \(PEERS_PATCH set 1 not used\)"'
+check "and the build copy keeps no lock resolved without the patch, which would hold cargo there once the source is fixed" \
+  [ ! -e "$pb/rust/rust-tokio@1/Cargo.lock" ]
 mkdir -p "$tmp/src/tokio-new" && crate "$tmp/src/tokio-new" tokio 9.9.9 && touch "$tmp/src/tokio-new/cargo-fails-on-me"
 bench RUNS=1 SLEEP_MS=50 PEERS=tokio PEERS_PATCH="tokio=$tmp/src/tokio-new" ./run.sh --peers 10 coro_timer
 check "a patched build that fails says why in its rows, with no path of this machine's" \
@@ -599,6 +601,36 @@ bad_case "PEERS_DOTNET: '9' is not a .NET of 5.0 or newer, such as 9.0 or 8.0" P
 bad_case "PEERS_DOTNET: '4.0' is not a .NET of 5.0 or newer" PEERS_DOTNET=4.0 ./run.sh --peers 10 coro_timer
 bad_case "PEERS_DOTNET: '\*' is not a .NET of 5.0 or newer" PEERS_DOTNET='*' ./run.sh --peers 10 coro_timer
 bad_case "PEERS_DOTNET names 9.0 twice" PEERS_DOTNET="9.0 9.0" ./run.sh --peers 10 coro_timer
+# 8g. PEERS_GO: the Go peers built again with another Go (Debian's golang-V in /usr/lib/go-V; here fakes where
+# PEERS_GOROOT says), a copy per version under the default Go's rows; a Go that is not there gets rows that say why.
+mkdir -p "$tmp/goroot/go-1.23/bin" "$tmp/not-root"
+sed 's/go1[.]19[.]8/go1.23.5/' "$tools/go" >"$tmp/goroot/go-1.23/bin/go" && chmod +x "$tmp/goroot/go-1.23/bin/go"
+bench RUNS=1 SLEEP_MS=50 PEERS=go PEERS_GOROOT="$tmp/goroot/go-@V@" PEERS_GO="1.23 1.22" ./run.sh --peers 10 coro_timer coro_shared
+sec=$(last_section)
+check "a run with PEERS_GO exits 1 when a copy's build failed, as any failed build does" [ "$rc" -eq 1 ]
+check "each Go's rows follow the default Go's, named by the version that Go reports" \
+  [ "$(rows_of coro_shared | cut -d'|' -f1 | tr '\n' ';')" = \
+    "c++20 (this repo);go 1.19.8;go 1.19.8;go 1.23.5;go 1.23.5;go 1.22;go 1.22;" ]
+check "the copies ran their own builds, each from its own copy of the sources" \
+  eval 'ran go-coro_timer@1 10 1 && ran go-coro_shared_sleeper@1 10 1 && [ -f "$pb/src/go@1/go.mod" ] &&
+    [ ! -e "$pb/bin/go-coro_timer@2" ]'
+check "the heading names the copy's Go under the default Go's line" \
+  eval 'has_text "$(printf "%s\n" "$sec" | grep -A1 "^- go: ")" "- go: go version go1.19.8 linux/amd64${nl}- go (PEERS_GO=1.23): go version go1.23.5 linux/amd64"'
+check "a Go that is not there: its rows say so, under its version" \
+  [ "$(table_rows | grep -c '| go 1.22 | .*build failed: error: go 1.22 is not installed where PEERS_GOROOT says (no bin/go there) (log: ')" -eq 3 ]
+# Debian's path: not root (a fake id says 1000), run.sh installs nothing and the rows say how to.
+printf '#!/bin/sh\n[ "$1" = -u ] && echo 1000\n' >"$tmp/not-root/id" && chmod +x "$tmp/not-root/id"
+bench RUNS=1 SLEEP_MS=50 PATH="$tmp/not-root:$PATH" PEERS_INSTALL=auto PEERS=go PEERS_GO=1.99 ./run.sh --peers 10 coro_timer
+check "not root: the copy's rows say run.sh installs that Go only as root, and how" \
+  eval '[ "$rc" -eq 1 ] && [ "$(table_rows | grep -c "| go 1.99 | .*build failed: error: go 1.99 is not installed (no /usr/lib/go-1.99/bin/go); run.sh installs it as root only: sudo apt-get install golang-1.99 (Debian 12: bookworm-backports) (log: ")" -eq 1 ]'
+bench RUNS=1 SLEEP_MS=50 PEERS=go PEERS_GO=1.99 ./run.sh --peers 10 coro_timer
+check "PEERS_INSTALL=no: the rows say so" \
+  has "$(table_rows)" '[|] go 1[.]99 [|] .*build failed: error: go 1[.]99 is not installed [(]no /usr/lib/go-1[.]99/bin/go[)]; PEERS_INSTALL=no: apt-get install golang-1[.]99 '
+cp "$res" "$tmp/before"
+bad_case "PEERS_GO: 1.19 is the default Go's own [(]GO=.*/go is Go 1[.]19[.]8[)]; name another, such as 1.23" PEERS_GO=1.19 ./run.sh --peers 10 coro_timer
+bad_case "PEERS_GO: '1.23.5' is not a Go release as MAJOR.MINOR, such as 1.23 [(]Debian's golang-1.23[)]" PEERS_GO=1.23.5 ./run.sh --peers 10 coro_timer
+bad_case "PEERS_GO: 'go1.23' is not a Go release as MAJOR.MINOR" PEERS_GO=go1.23 ./run.sh --peers 10 coro_timer
+bad_case "PEERS_GO names 1.23 twice" PEERS_GO="1.23 1.23" ./run.sh --peers 10 coro_timer
 # No tokio peer needs tokio's macros: each builds, as #[tokio::main] expands to, the multi-thread
 # runtime with every driver and blocks on the program.
 tokio_shape() {

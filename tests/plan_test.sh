@@ -2,7 +2,7 @@
 # tests/plan_test.sh: the planner differential. ./run.sh --plan on the command lines below gives the
 # listings in tests/golden/plans.md, which were made at commit f963502, before the harness moved
 # to Python: ours, --sweep, --peers and --sweep --peers with THREADS; START, THREAD_CAP, every
-# atomic_counter setting and PEER_TIMEOUT; PEERS, PEERS_PATCH's and PEERS_DOTNET's copies; all seven
+# atomic_counter setting and PEER_TIMEOUT; PEERS, PEERS_PATCH's, PEERS_DOTNET's and PEERS_GO's copies; all seven
 # write-ups with and without --quick; TABLES and RUNS. The estimate line differs from machine to
 # machine and is masked. GOLDEN_WRITE=DIR writes the listings to DIR/plans.md instead.
 cd "$(dirname "$0")/.." || exit 1
@@ -46,6 +46,7 @@ PEERS_PATCH="tokio=$A" PEERS="tokio async-std rayon" ./run.sh --plan --peers 100
 PEERS_PATCH="tokio=$A; tokio=$B pin-project-lite=$P" ./run.sh --plan --peers 1000 coro_timer coro_shared
 PEERS_DOTNET="9.0" PEERS="csharp csharp-aot" ./run.sh --plan --peers 1000 coro_timer
 PEERS_DOTNET="8.0 9.0" PEERS_PATCH="tokio=$A" THREADS="1 2" ./run.sh --plan --peers 1000 coro_shared
+PEERS_GO="1.23 1.22" PEERS="go csharp" ./run.sh --plan --peers 1000 coro_shared
 SWEEP="1 100 1000" PEERS="go tokio node" ./run.sh --plan --sweep --peers coro_timer
 SWEEP="1 100" THREADS="1 2" PEERS="go csharp" ./run.sh --plan --sweep --peers coro_timer running_avg
 SWEEP="1 10" START=eager PEERS=go SLEEP_MS=100 ./run.sh --plan --sweep --peers hash_collect
@@ -68,7 +69,8 @@ TABLES="once_1m burst_1m" ./run.sh --plan --replicate csharp-go-2022
 TABLES=hits RUNS=2 ./run.sh --plan --replicate csharp-go-2022 --quick
 RUNS=3 ./run.sh --plan --replicate pkolaczk-2023
 PEERS_PATCH="tokio=$A pin-project-lite=$P" PEERS_DOTNET=9.0 ./run.sh --plan --replicate hez2010-2024
-PEERS="go csharp" ./run.sh --plan --replicate kjpgit-2019'
+PEERS="go csharp" ./run.sh --plan --replicate kjpgit-2019
+PEERS_GO=1.23 PEERS_DOTNET=9.0 ./run.sh --plan --replicate hez2010-2024-take2 --quick'
 A=$tmp/src/tokio-a B=$tmp/src/tokio-b P=$tmp/src/ppl
 
 # listing LINE: the command, its exit status, and what it printed, the estimate masked.

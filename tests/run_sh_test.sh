@@ -388,8 +388,8 @@ bench STORE="$store" ./run.sh --export csv
 check "--export csv: a header of every field, then a line per run record, each with its schema version and section's heading" \
   eval '[ "$rc" -eq 0 ] && [ "$(printf "%s\n" "$out" | wc -l)" -eq "$(($(grep -c "\"record\":\"run\"" "$store") + 1))" ] &&
     has "$(printf "%s\n" "$out" | head -n 1)" "^record,schema,run,section,commit,machine[.]os,.*,time[.]max_rss_kib,.*,summary[.]frame_bytes," &&
-    has "$(printf "%s\n" "$out" | sed -n 2p)" "^run,2,[0-9]{8}T[0-9]{6}Z-[0-9]+,[0-9-]+ [0-9:]+ UTC,"'
-check "a stopped run's records belong to no section" has "$(printf '%s\n' "$out" | tail -n 1)" '^run,2,[0-9]{8}T[0-9]{6}Z-[0-9]+,,'
+    has "$(printf "%s\n" "$out" | sed -n 2p)" "^run,3,[0-9]{8}T[0-9]{6}Z-[0-9]+,[0-9-]+ [0-9:]+ UTC,"'
+check "a stopped run's records belong to no section" has "$(printf '%s\n' "$out" | tail -n 1)" '^run,3,[0-9]{8}T[0-9]{6}Z-[0-9]+,,'
 # fits FILE: every record of the store FILE fits results.schema.json, or the first misfits, named.
 fits() { python3 -c 'import json, sys
 sys.path.insert(0, sys.argv[1])
@@ -403,7 +403,7 @@ check "every record these runs wrote, a failed and a stopped one's too, fits res
 first=$(records 'r["run"]' | sed -n 1p)
 bench STORE="$store" ./run.sh --export json "$first"
 check "--export json SECTION: that section's runs (named by its run id), as a JSON array, each with its schema version" \
-  eval '[ "$rc" -eq 0 ] && [ "$(printf "%s\n" "$out" | python3 -c "import json, sys; print(*[r[\"schema\"] for r in json.load(sys.stdin)])")" = "2 2 2 2" ]'
+  eval '[ "$rc" -eq 0 ] && [ "$(printf "%s\n" "$out" | python3 -c "import json, sys; print(*[r[\"schema\"] for r in json.load(sys.stdin)])")" = "3 3 3 3" ]'
 printf '%s\n' '{"record":"run","run":"a"}' '{"record":"section","run":"a","heading":"2001-01-01 10:00 UTC"}' \
   '{"record":"run","run":"b"}' '{"record":"run","run":"b"}' '{"record":"section","run":"b","heading":"2001-01-01 10:01 UTC"}' >"$tmp/two.jsonl"
 bench STORE="$tmp/two.jsonl" ./run.sh --export csv "2001-01-01 10:01"

@@ -11,9 +11,10 @@ static class Peer
     static int fixedThreads; // BENCH_THREADS once the pool took it, else 0
     static int peakThreads;
 
-    // Num: the value of S when it is digits only (no sign, no spaces) and at most MAX, else -1.
+    // Num: the value of S when it is digits only (no sign, no spaces) and at most MAX, else -1. The
+    // digits by pattern, not char.IsAsciiDigit, which .NET 6 lacks (PEERS_DOTNET=6.0 builds this).
     public static long Num(string s, long max) =>
-        s.Length > 0 && s.All(char.IsAsciiDigit)
+        s.Length > 0 && s.All(c => c is >= '0' and <= '9')
         && long.TryParse(s, NumberStyles.None, CultureInfo.InvariantCulture, out long v) && v <= max
             ? v
             : -1;
@@ -36,7 +37,9 @@ static class Peer
         SetThreads(name);
 
         Console.Error.WriteLine($"{name}: spawning {n} tasks");
-        Ended([]); // compiles the count now, so no JIT work falls between the moment and the count
+        // Compiles the count now, so no JIT work falls between the moment and the count (an empty span
+        // without a collection expression, which C# 12 brought: .NET 6 and 7 default to C# 10 and 11).
+        Ended(ReadOnlySpan<Task>.Empty);
         var clock = Stopwatch.StartNew();
         long ticks0 = Environment.TickCount64;
         IEnumerable<Task> tasks = spawn((int)n, (int)ms);

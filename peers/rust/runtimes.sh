@@ -52,6 +52,8 @@ build_cargo() {
     if [ -n "$unused" ]; then v="$v (PEERS_PATCH set $set not used)"; else v="$v $(patch_label "$set" "$4")"; fi
   fi
   [ -z "$v" ] || echo "$v" >"$pw/$2.version"
+  # A lock resolved without the patch would keep cargo on that version once the source is fixed.
+  [ -z "$unused" ] || rm -f "$d/Cargo.lock"
   [ "$status" -eq 0 ] || return 1
   for p in $(programs_of "$2"); do cp "$d/target/release/$(echo "${p#"$3"-}" | sed 's/@[0-9]*$//')" "$pb/bin/$p" || return 1; done
 }
