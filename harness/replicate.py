@@ -509,14 +509,14 @@ class Section:
     def versions_of(self, expr, judged_on):
         """Under the rule, for each row a claim names whose version here is not the one its write-up states: the
         version it was judged on, which the claim's line names."""
-        said = {}
+        said = {}  # rows judged on one version, against one stated, named together
         for id_, f in self.stated().items():
             if (id_ in judged_on or id_ not in self.here or not self.here[id_]["label"]
                     or not re.search(rf"(^| ){re.escape(id_)}(@| |$)", expr)):
                 continue
             if f["value"] == "-" or not self.same_version(id_, f["value"]):
-                said[f"{self.pub.label(id_)} on {self.here[id_]['label']}, not its {f['words']}"] = None
-        return list(said)
+                said.setdefault((self.here[id_]["label"], f["words"]), []).append(self.pub.label(id_))
+        return [f"{', '.join(dict.fromkeys(who))} on {here}, not its {words}" for (here, words), who in said.items()]
 
     def columns_said(self):
         """The note naming what each column holds and when it is read, and where a program reads it at another moment,
