@@ -538,8 +538,8 @@ check "each row's copies under it, named by their version, each beside the publi
     [ "$(rows_of_table "A hundred" | grep -c -E "^(Tokio|C#)\|[^|]+\|[0-9]+ [(][0-9]+–[0-9]+[)]( †)?\|[0-9]+\|[0-9]+[.][0-9]{2}$")" -eq 4 ]'
 check "the claims are judged on the copy of the write-up's version (.NET 9 holds half as much here), and say so" \
   eval 'has "$sec" "^\| C# needs less than Go \(\`memory csharp < go at 100\`\) \| C# 2000, Go 4000 \| yes \| C# [0-9]+, Go [0-9]+ \| yes \|$" &&
-    has "$sec" "^- here, C# is judged on its c# .NET 9.0.7 JIT row, the write-up.s version$" &&
-    has "$sec" "^- here, Tokio is judged on its rust tokio 1.41.1 \(patched\) row, the write-up.s version$"'
+    has "$sec" "^- here, C# is judged on its c# .NET 9.0.7 JIT row, the write-up.s 9.0 \(its .NET 9.0.100\)$" &&
+    has "$sec" "^- here, Tokio is judged on its rust tokio 1.41.1 \(patched\) row, the write-up.s 1.41 \(its tokio 1.41.1\)$"'
 check "what differs names the default and the copy" \
   eval 'has "$sec" "^- Tokio: tokio 1.41.1 there; rust tokio 1.99.0 here, and beside it rust tokio 1.41.1 \(patched\); its claims are judged on rust tokio 1.41.1 \(patched\)$" &&
     has "$sec" "^- C#: .NET 9.0.100 there; c# .NET 10.0.3 JIT here, and beside it c# .NET 9.0.7 JIT; its claims are judged on c# .NET 9.0.7 JIT$"'
