@@ -167,6 +167,10 @@ def settings(env, tables, here):
              f"PEERS_GO: {v} is the default Go's own (GO={s['GO']} is Go {own}); name another, such as 1.23")
         need(f"go={v}" not in sets, f"PEERS_GO names {v} twice")
         sets.append(f"go={v}")
+    root = env.get("PEERS_GOROOT", "")  # relative, it would name another place once a build has changed directory
+    need(not root or root.startswith("/"), f"PEERS_GOROOT must be an absolute path, got '{root}'")
+    need(len(env.get("PEERS_GO", "").split()) < 2 or not root or "@V@" in root,
+         f"PEERS_GOROOT names one Go for every version of PEERS_GO: put @V@ where the version goes, got '{root}'")
     return s
 
 

@@ -146,105 +146,115 @@ class Judge:
     must all hold: one that does not decides "no", though another cannot be told. Where a figure has several readings,
     "A below B" holds only if every reading of A is below every reading of B. Under the verdict RULE (the figures
     here, in a section of schema 3 on) a figure is its runs' range, and two that overlap are too close to call
-    (stats.against); a figure of one run, or one WHY names, cannot be told. Else the answers are yes, no and "cannot
-    tell" (a term with no figure), as sections before the rule were judged."""
+    (stats.against); a comparison with a figure of one run, or one that WHY names, cannot be told, and every row of a
+    min or max must have a figure here. Else the answers are yes, no and "cannot tell" (a term with no figure), as
+    sections before the rule were judged. TOUCHED: the rows the last claim was judged on."""
 
     def __init__(self, pub, labels, rule=False):
-        self.pub, self.labels, self.rule, self.untold = pub, labels, rule, []
+        self.pub, self.labels, self.rule, self.touched = pub, labels, rule, {}
 
     def value(self, id_, t, col, figs, summed=False):
-        """(lo, hi, shown, runs' values) of row ID at table T in COL ("A+B": the sum of two columns), or None; shown
-        with its unit where a column mixes units or a claim sums two (SUMMED). Under the rule, a figure that cannot
-        be judged (one run, or one WHY names) is shown all the same, and why it cannot goes in UNTOLD."""
+        """(lo, hi, shown, runs' values, why it cannot be told or None) of row ID at table T in COL ("A+B": the sum of
+        two columns, run by run), or None; shown with its unit where a column mixes units or a claim sums two
+        (SUMMED). Under the rule, a figure of one run, or one WHY names, cannot be told."""
         if "+" in col:
             a, b = [self.value(id_, t, c, figs, True) for c in col.split("+")[:2]]
             return None if a is None or b is None else (a[0] + b[0], a[1] + b[1], a[2] + " + " + b[2],
-                                                        [x + y for x, y in zip(a[3], b[3])])
+                                                        [x + y for x, y in zip(a[3], b[3])], a[4] or b[4])
         k, units = (id_, t, col), self.pub.units.get(col, "")
         if k not in figs.lo:
             return None
-        if self.rule and k in figs.why:
-            self.untold.append(f"{UNTOLD} here: {figs.why[k]}")
-        if self.rule and len(figs.vals[k]) < 2:  # a term of one run has no range: each term needs its own
-            self.untold.append(stats.ONE_RUN)
+        self.touched[id_] = None
+        vals = (figs.vals or {}).get(k, [])
+        why = None if not self.rule else f"{UNTOLD} here: {figs.why[k]}" if k in figs.why \
+            else stats.ONE_RUN if len(vals) < 2 else None  # one run has no range
         unit = " " + self.pub.funit.get(k, units.split("/")[0]) if "/" in units or summed else ""
-        return figs.lo[k], figs.hi[k], figs.shown[k] + unit, (figs.vals or {}).get(k, [])
+        return figs.lo[k], figs.hi[k], figs.shown[k] + unit, vals, why
 
     def below(self, a, b):
-        """Whether figure A lies wholly below B: True or False; under the rule, CLOSE where their ranges overlap."""
+        """Whether figure A lies wholly below B: True or False; under the rule, CLOSE where their ranges overlap, and
+        why it cannot be told where either figure cannot be (an answer that starts with UNTOLD)."""
         if not self.rule:
             return a[1] < b[0]
-        return {"lower": True, "higher": False}.get(stats.against(b[3], a[3]), CLOSE)
+        return a[4] or b[4] or {"lower": True, "higher": False}.get(stats.against(b[3], a[3]), CLOSE)
 
     def judge(self, expr, figs):
         """(answer, figures): yes, no, too close to call or cannot be told (its reason after a colon) under the rule,
         else yes, no or cannot tell."""
-        answers, parts = [], []
+        answers, parts, self.touched = [], [], {}
         for one in expr.split(" and "):
             try:
-                self.untold = []
                 holds, figures = self.judge_one(one.split(), figs)
-                answers.append(self.untold[0] if self.untold else YES if holds is True else NO if holds is False
-                               else CLOSE)
+                answers.append(YES if holds is True else NO if holds is False else holds)
             except Unknown as e:
-                why = str(e) or "-"
-                answers.append(why if why.startswith(UNTOLD) else f"{UNTOLD} here: {why}" if self.rule
-                               else "cannot tell")
+                answers.append(f"{UNTOLD} here: {e}" if self.rule else "cannot tell")
                 figures = "-"
             parts.append(figures)
-        # One "no" decides; else the first that cannot be told; else one too close to call.
-        first = [a for a in answers if a == NO] + [a for a in answers if a.startswith((UNTOLD, "cannot tell"))]
-        return (first + [a for a in answers if a == CLOSE] + [YES])[0], "; ".join(parts)
+        return every(answers), "; ".join(parts)
 
     def judge_one(self, w, figs):
-        """Whether the comparison of words W holds (True, False or CLOSE), and its figures; Unknown where a term has
-        no figure to judge."""
+        """Whether the comparison of words W holds (True, False, CLOSE or why it cannot be told), and its figures;
+        Unknown where a term has no figure."""
         w, label, below = [""] + w, self.labels, self.below
+
+        def missing(row, t):
+            return f"{label(row)} is not to be had here" if self.pub.row.get(row, {}).get("prog") == "-" \
+                else f"{label(row)} has no figure here in table {t}"
 
         def value(row, t, col):
             v = self.value(row, t, col, figs)
             if v is None:
-                raise Unknown(f"{label(row)} is not to be had here" if self.pub.row.get(row, {}).get("prog") == "-"
-                              else f"{label(row)} has no figure here in table {t}")
+                raise Unknown(missing(row, t))
             return v
-
-        def every(results):
-            return False if False in results else CLOSE if CLOSE in results else True
 
         if w[1] in ("min", "max"):
             col, t, target, lowest = w[2], w[4], w[6], w[1] == "min"
             x = value(target, t, col)
             found = [(r, v) for r in self.pub.rows if (v := self.value(r, t, col, figs)) is not None]
             best, b = min(found, key=lambda rv: rv[1][0] if lowest else -rv[1][1])
-            ok = every([below(x, v) if lowest else below(v, x) for r, v in found if r != target])
+            results = [below(x, v) if lowest else below(v, x) for r, v in found if r != target]
+            if self.rule:  # every row published there is a term: one with no figure here cannot be set against
+                results += [f"{UNTOLD} here: {missing(r, t)}" for r in self.pub.rows
+                            if (r, t, col.split("+")[0]) in self.pub.lo and all(r != f for f, _ in found)]
             figures = f"{label(best)} {b[2]}" + ("" if best == target else f"; {label(target)} {x[2]}")
             npub = self.pub.npub.get((t, col), 0)
             if len(found) < npub:
                 figures += f" (of the {len(found)} rows with a figure, where {npub} have one published)"
-            return ok, figures
+            return every(results), figures
         if w[1] == "ratio":
             x, v, m = value(w[5], w[7], w[2]), value(w[3], w[7], w[2]), numeric(w[9])
             if x[0] == 0:
                 raise Unknown(f"{label(w[5])} is 0")
             r, b_v = v[0] / x[1], v[1] / x[0]
-            mx = (m * x[0], m * x[1], "", [m * e for e in x[3]])  # A / B > M is A > M × B, in every run's terms
+            mx = (m * x[0], m * x[1], "", [m * e for e in x[3]], x[4])  # A / B > M is A > M × B, run by run
             holds = below(mx, v) if w[8] == ">" else below(v, mx)
             return holds, f"{label(w[3])} / {label(w[5])} = {span(r, b_v)}"
         if w[1] == "chain":
-            # Groups of terms ranked together ("~"), each wholly below ("<") or above (">") the next.
+            # Groups of terms ranked together ("~"), each wholly below ("<") or above (">") the next; a group's
+            # range pools its terms' runs.
             figures, groups = "", []
             for i in range(3, len(w), 2):
                 row, t = w[i].split("@")
                 v = value(row, t, w[2])
                 figures += (f" {w[i - 1]} " if i > 3 else "") + f"{label(row)}@{t} {v[2]}"
                 if i == 3 or w[i - 1] != "~":
-                    groups.append([v[0], v[1], "", list(v[3]), w[i - 1]])
+                    groups.append([v[0], v[1], "", list(v[3]), v[4], w[i - 1]])
                 else:
                     g = groups[-1]
-                    g[:4] = min(g[0], v[0]), max(g[1], v[1]), "", g[3] + list(v[3])
-            return every([below(p, g) if g[4] == "<" else below(g, p) for p, g in zip(groups, groups[1:])]), figures
+                    g[:5] = min(g[0], v[0]), max(g[1], v[1]), "", g[3] + list(v[3]), g[4] or v[4]
+            return every([below(p, g) if g[5] == "<" else below(g, p) for p, g in zip(groups, groups[1:])]), figures
         x, v = value(w[4], w[6], w[1]), value(w[2], w[6], w[1])
         return below(v, x) if w[3] == "<" else below(x, v), f"{label(w[2])} {v[2]}, {label(w[4])} {x[2]}"
+
+
+def every(results):
+    """Comparisons that must all hold, as one: "no" (False) if one is, else the first that cannot be told, else too
+    close to call if one is, else yes (True); kept in the kind given (True/False, or the answers' words)."""
+    untold = [a for a in results if isinstance(a, str) and a.startswith((UNTOLD, "cannot tell"))]
+    for decides in ([x for x in results if x is False or x == NO], untold, [x for x in results if x == CLOSE]):
+        if decides:
+            return decides[0]
+    return YES if any(isinstance(x, str) for x in results) else True
 
 
 def point_values(points, measured):
@@ -308,11 +318,9 @@ class Section:
         x = {"wall": r.wall_s, "user": r.user_s, "sys": r.sys_s, "wall_mean": r.wall_s if run else v["wall_mean"]}[m]
         return "%d:%02d" % (int(x / 60), int(x) % 60) if u == "m:ss" else "%.2f" % (x * 1000 if u == "ms" else x)
 
-    def spread(self, l, n, m, u):
-        """In a section of schema 2 on, " (LOW–HIGH)" of label L's figure over its runs, " †" after it where that is
-        wide (stats.wide); "" for a single run."""
-        runs = self.values.get((l, str(n)), {}).get("runs", [])
-        shown = [self.figure(l, n, m, u, r) for r in runs]
+    def spread(self, shown):
+        """In a section of schema 2 on, " (LOW–HIGH)" of a figure over its runs, each as SHOWN, " †" after it where that
+        is wide (stats.wide); "" for a single run."""
         if not self.ranges or len(shown) < 2 or "" in shown:
             return ""
         self.ranged = True
@@ -322,17 +330,23 @@ class Section:
 
     def untold(self, id_, measure, runs):
         """Under the rule, why a memory figure of row ID's waiting tasks may not be judged: not every run held all N
-        at once (stats.alive). A program that does not say (a thread per task) is read by its wall time: its spawning
-        took at most wall − sleep, so a wall under twice the sleep held all. None where it may be judged."""
+        at once (stats.alive; the most that had ended, in how many runs). A program that does not say (a thread per
+        task) is read by its wall time: its spawning took at most wall − sleep, so a wall under twice the sleep held
+        all. None where it may be judged."""
         if measure not in MEMORY or self.rscen.get(id_, "") not in HELD:
             return None
+        ended, unsaid = [], 0
         for r in runs:
             said, ms = stats.alive(r), num(r.get("sleep_ms"))
-            if said.startswith("no"):
-                return said[len("no: "):]
-            if said == "-" and (ms is None or r.wall_s >= 2 * ms / 1000):
-                return "it does not say whether all N were alive at once, and its wall time does not show it"
-        return None
+            if said.startswith("no: "):
+                ended.append(said[len("no: "):])
+            elif said.startswith("?") or (said == "-" and (ms is None or r.wall_s >= 2 * ms / 1000)):
+                unsaid += 1
+        if ended:
+            most = max(ended, key=lambda e: int(e.split(" ")[0]))
+            return most + (f" (in {len(ended)} of its {len(runs)} runs)" if len(runs) > 1 else "")
+        return (f"it does not say whether all N were alive at once, and its wall time does not show it"
+                f" (in {unsaid} of its {len(runs)} runs)") if unsaid else None
 
     def keep(self, figs, k, shown, vals, why, long):
         """Under the rule, figure K (row, table, column) for the claims: its runs' values, and why it may not be judged.
@@ -369,12 +383,12 @@ class Section:
         for c, col in enumerate(pub.cols):
             u = self.unit_of(b, t["key"], col)
             h = self.figure(l, n, pub.measure[col], u)
-            rng = self.spread(l, n, pub.measure[col], u) if h else ""
+            each = [self.figure(l, n, pub.measure[col], u, r) for r in (v or {}).get("runs", [])]  # run by run
+            rng = self.spread(each) if h else ""
             fk, hk = (b, t["key"], col), (id_, t["key"], col)
             p = pub.fig.get(fk, "")
             x = None if h == "" else numeric(h) * UNITS[u][1]
             if x is not None and self.rule:
-                each = [self.figure(l, n, pub.measure[col], u, r) for r in v["runs"]]
                 self.keep(mine_figs, hk, h, [numeric(e) * UNITS[u][1] for e in each if e != ""],
                           self.untold(b, pub.measure[col], v["runs"]), long)
             elif x is not None and not long:
@@ -433,7 +447,7 @@ class Section:
                        " the write-up's sleep, so none stands beside this row")
         if "figures" in about:
             out.append(f"- published: none here: {about['figures']}")
-        said = self.ctx.get("schema", 1) >= 3  # from schema 3 on, each column's measure on a line of its own
+        said = self.rule  # from schema 3 on, each column's measure on a line of its own
         out.append(("- each figure here" if quick else "- here / published: the figure measured here over the"
                     " one published (over its lowest and highest reading where it printed several); each figure here")
                    + f" is the run with the lowest wall time of RUNS={runs}, "
@@ -458,15 +472,17 @@ class Section:
                     (there, there_figs), (here, here_figs) = there_judge.judge(expr, published), judge.judge(expr, mine)
                     there = f"{UNTOLD}: not published" if self.rule and there == "cannot tell" else there
                     answers["precisely" if words != c["words"] else "as stated"].append((there, here))
-                    on = "; ".join(self.versions_of(expr, judged_on)) if self.rule else ""
+                    on = "; ".join(self.versions_of(judge.touched, judged_on)) if self.rule else ""
                     out.append(f"| {escape(words)} (`{expr}`) | {escape(there_figs)} | {there} | {escape(here_figs)} |"
                                f" {escape(here)}{escape(f' ({on})' if on else '')} |")
             out.append("")
             if self.rule:
                 out += [f"- the answers, of its {len(a)} claims {kind}: there {tally(x for x, _ in a)}; here"
                         f" {tally(y for _, y in a)}" for kind, a in answers.items() if a] + [""]
+            stated = self.stated()  # under the rule, which of the write-up's versions the copy shares, and its own
             out += dict.fromkeys(f"- here, {pub.label(r)} is judged on its {self.here[judged_on[r]]['label']} row, the"
-                                 " write-up's version" for r in pub.rows if r in judged_on)
+                                 + (f" write-up's {stated[r]['value']} (its {stated[r]['words']})" if self.rule
+                                    else " write-up's version") for r in pub.rows if r in judged_on)
             if judged_on:
                 out.append("")
         out += ["### What differs between its runs and these", "",
@@ -506,17 +522,16 @@ class Section:
         sets = dict(self.pub.run, **dict(a.split("=", 1) for a in t["set"].split()))
         return ", ".join(f"{k}={sets[k]}" for k, v in ENDING.items() if k in sets and (v is None or v in sets[k].split()))
 
-    def versions_of(self, expr, judged_on):
-        """Under the rule, for each row a claim names whose version here is not the one its write-up states: the
-        version it was judged on, which the claim's line names."""
-        said = {}
+    def versions_of(self, rows, judged_on):
+        """Under the rule, for each of ROWS (those a claim was judged on, every row of a min or max) whose version
+        here is not the one its write-up states: the version it was judged on, which the claim's line names."""
+        said = {}  # rows judged on one version, against one stated, named together
         for id_, f in self.stated().items():
-            if (id_ in judged_on or id_ not in self.here or not self.here[id_]["label"]
-                    or not re.search(rf"(^| ){re.escape(id_)}(@| |$)", expr)):
+            if id_ in judged_on or id_ not in rows or id_ not in self.here or not self.here[id_]["label"]:
                 continue
             if f["value"] == "-" or not self.same_version(id_, f["value"]):
-                said[f"{self.pub.label(id_)} on {self.here[id_]['label']}, not its {f['words']}"] = None
-        return list(said)
+                said.setdefault((self.here[id_]["label"], f["words"]), []).append(self.pub.label(id_))
+        return [f"{', '.join(dict.fromkeys(who))} on {here}, not its {words}" for (here, words), who in said.items()]
 
     def columns_said(self):
         """The note naming what each column holds and when it is read, and where a program reads it at another moment,
@@ -530,10 +545,10 @@ class Section:
         return "- each column here: " + "; ".join(parts)
 
     def stated(self):
-        """Each row's version fact: its own, else that of a row of the same program (a write-up that states its C#
-        once, for rows at several thread counts)."""
+        """Each row's version fact: its own, else, under the rule, that of a row of the same program (a write-up that
+        states its C# once, for rows at several thread counts)."""
         pub, facts = self.pub, {f["id"]: f for f in self.pub.facts if f["key"] == "version" and f["id"] in self.pub.row}
-        by_prog = {pub.row[id_]["prog"]: f for id_, f in facts.items() if pub.row[id_]["prog"] != "-"}
+        by_prog = {pub.row[id_]["prog"]: f for id_, f in facts.items() if pub.row[id_]["prog"] != "-" and self.rule}
         return {id_: facts.get(id_) or by_prog[pub.row[id_]["prog"]] for id_ in pub.rows
                 if id_ in facts or pub.row[id_]["prog"] in by_prog}
 

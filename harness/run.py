@@ -327,7 +327,7 @@ class Run:
         if self.commit.endswith("-dirty") or self.commit == "unknown" or not (self.s["replicate"] or self.s["peers"]):
             return None
         m, what = self.machine, "\n".join(self.env.get(k, "") for k in ("CXX", "PEERS_PATCH", "PEERS_DOTNET"))
-        what += f"\nPEERS_GO={self.env['PEERS_GO']}" if self.env.get("PEERS_GO") else ""  # the keys without it kept
+        what += "".join(f"\n{k}={self.env[k]}" for k in ("PEERS_GO", "PEERS_GOROOT") if self.env.get(k))  # older keys kept
         top = os.path.join(self.pb, "replicate", self.commit, f"{self.rep_name}-{zlib.crc32(what.encode())}") \
             if self.s["replicate"] else os.path.join(self.pb, "resume", self.commit,
                                                      str(zlib.crc32((self.s["command_line"] + what).encode())))

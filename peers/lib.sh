@@ -150,21 +150,29 @@ apt_install() {
 }
 
 # apt_backports PACKAGE LOG: where no suite of apt's sources has PACKAGE, even after an update, and this is Debian,
-# adds the release's backports suite (Go 1.23 is in bookworm-backports only), says so, and updates again (its output
-# to LOG).
+# adds the release's backports suite (Go 1.23 is in bookworm-backports only) and updates again (its output to LOG):
+# kept, and said in the notes, where it has PACKAGE; else taken out again, so that apt is left as it was (status 1).
 apt_backports() {
-  local codename list=/etc/apt/sources.list.d
+  local codename etc=${apt_etc:-/etc/apt} list  # apt_etc: the tests' own
+  list=$etc/sources.list.d
   apt_has "$1" && return 0
   apt-get update >>"$2" 2>&1 </dev/null
   apt_has "$1" && return 0
   codename=$(. /etc/os-release 2>/dev/null && [ "${ID:-}" = debian ] && echo "${VERSION_CODENAME:-}")
-  [ -n "$codename" ] && ! grep -qs -- "$codename-backports" /etc/apt/sources.list "$list"/*.list "$list"/*.sources ||
+  [ -n "$codename" ] && ! grep -qs -- "$codename-backports" "$etc/sources.list" "$list"/*.list "$list"/*.sources ||
     return 0
   list=$list/$codename-backports.list
   echo "run.sh: --peers: no suite of apt's sources has $1; adding Debian's $codename-backports to them ($list)" >&2
-  echo "deb http://deb.debian.org/debian $codename-backports main" >"$list" &&
-    echo "apt: run.sh added Debian's $codename-backports suite to apt's sources ($list), for $1" >>"$pw/notes" &&
-    apt-get update >>"$2" 2>&1 </dev/null
+  echo "deb http://deb.debian.org/debian $codename-backports main" >"$list" || return 1
+  apt-get update >>"$2" 2>&1 </dev/null
+  if apt_has "$1"; then
+    echo "apt: run.sh added Debian's $codename-backports suite to apt's sources ($list), for $1" >>"$pw/notes"
+    return 0
+  fi
+  # Not there either (or the suite cannot be fetched, which would fail every later update): taken out again.
+  echo "run.sh: --peers: $codename-backports has no $1 either; taking it out of apt's sources again" >&2
+  rm -f "$list" && apt-get update >>"$2" 2>&1 </dev/null
+  return 1
 }
 apt_has() { apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [^(]'; }
 

@@ -631,6 +631,32 @@ bad_case "PEERS_GO: 1.19 is the default Go's own [(]GO=.*/go is Go 1[.]19[.]8[)]
 bad_case "PEERS_GO: '1.23.5' is not a Go release as MAJOR.MINOR, such as 1.23 [(]Debian's golang-1.23[)]" PEERS_GO=1.23.5 ./run.sh --peers 10 coro_timer
 bad_case "PEERS_GO: 'go1.23' is not a Go release as MAJOR.MINOR" PEERS_GO=go1.23 ./run.sh --peers 10 coro_timer
 bad_case "PEERS_GO names 1.23 twice" PEERS_GO="1.23 1.23" ./run.sh --peers 10 coro_timer
+# Debian's backports suite, added to apt's sources only where it has the package (fakes of apt-get and apt-cache: a
+# package is there once a list names backports, and "golang-1.99" never is).
+if [ "$(. /etc/os-release 2>/dev/null && echo "${ID:-}")" = debian ]; then
+  mkdir -p "$tmp/apt/etc/sources.list.d" "$tmp/apt/bin" "$tmp/apt/pw"
+  printf '#!/bin/sh
+echo "$*" >>"%s/updates"
+' "$tmp/apt" >"$tmp/apt/bin/apt-get"
+  printf '#!/bin/sh
+cat "%s"/etc/sources.list.d/*.list 2>/dev/null | grep -q backports && [ "$2" != golang-1.99 ] &&
+  echo "  Candidate: 1.23.5-1" || echo "  Candidate: (none)"
+' "$tmp/apt" >"$tmp/apt/bin/apt-cache"
+  chmod +x "$tmp/apt/bin/"*
+  backports() { run_cmd env PATH="$tmp/apt/bin:$PATH" apt_etc="$tmp/apt/etc" pw="$tmp/apt/pw" bash peers/lib.sh apt_backports "$1" "$tmp/apt/log"; }
+  backports golang-1.23
+  check "a package only backports has: the suite added to apt's sources, and the notes say so" \
+    eval '[ "$rc" -eq 0 ] && grep -q "^deb http://deb.debian.org/debian [a-z]*-backports main$" "$tmp"/apt/etc/sources.list.d/*-backports.list &&
+      grep -q "^apt: run.sh added Debian.s [a-z]*-backports suite to apt.s sources" "$tmp/apt/pw/notes"'
+  rm -f "$tmp"/apt/etc/sources.list.d/*
+  backports golang-1.99
+  check "a package backports lacks too: the suite taken out again, apt left as it was" \
+    eval '[ "$rc" -eq 1 ] && [ -z "$(ls "$tmp/apt/etc/sources.list.d")" ] && has "$err" "has no golang-1.99 either; taking it out of apt.s sources again$" &&
+      [ "$(grep -c . "$tmp/apt/updates")" -eq 5 ]'
+fi
+bad_case "PEERS_GOROOT must be an absolute path, got 'goroot/go-@V@'" PEERS_GO=1.23 PEERS_GOROOT=goroot/go-@V@ ./run.sh --peers 10 coro_timer
+bad_case "PEERS_GOROOT names one Go for every version of PEERS_GO: put @V@ where the version goes, got '/opt/go'" \
+  PEERS_GO="1.23 1.22" PEERS_GOROOT=/opt/go ./run.sh --peers 10 coro_timer
 # No tokio peer needs tokio's macros: each builds, as #[tokio::main] expands to, the multi-thread
 # runtime with every driver and blocks on the program.
 tokio_shape() {

@@ -808,16 +808,17 @@ class WriteUps(unittest.TestCase):
                     ("row", "gc", "atomic_counter", "go-atomic_counter", "-", "-", "Go counter"),
                     ("fig", "gc", "once", "memory", "40", "MB"), ("fact", "go", "version", "1.23", "Go 1.23.0")]
 
-    def ruled(self, runs, claims, schema=3, extra=(), here=()):
-        """The claims table's lines of a section whose row@group at N had RUNS [(MB, ended), ...]."""
+    def ruled_context(self, runs, claims, schema=3, extra=(), here=()):
+        """(context, records) of a section whose row@group at N had RUNS [(MB, ended[, {time field: value}]), ...]."""
         points, records = [], []
         for i, ((label, n), got) in enumerate(runs.items(), 1):
             points.append({"label": label, "n": n, "ref": f"R/{i}"})
             scen = "atomic_counter" if label.startswith("gc") else "coro_timer"
             records += [{"record": "run", "run": "R", "row": i, "label": label, "n": n, "failure": None,
-                         "time": {"wall_s": 5.0 + k / 100, "user_s": 1.0, "sys_s": 0.5, "max_rss_kib": mb * 1024},
-                         "samples": {}, "summary": {"scenario": scen, "n": n, "ended_at_spawn": ended, "spawn_ms": 900,
-                                                    "sleep_ms": 5000}} for k, (mb, ended) in enumerate(got)]
+                         "time": {"wall_s": 5.0 + k / 100, "user_s": 1.0, "sys_s": 0.5, "max_rss_kib": g[0] * 1024,
+                                  **(g[2] if len(g) > 2 else {})},
+                         "samples": {}, "summary": {"scenario": scen, "n": n, "ended_at_spawn": g[1], "spawn_ms": 900,
+                                                    "sleep_ms": 5000}} for k, g in enumerate(got)]
         text = tsv(*self.RULED, *extra, *[("claim", expr, "yes", "w") for expr in claims])
         context = {"run": "R", "head": [], "published": text,
                    "tables": "", "quick": "", "long_ms": 30000, "runs_here": "3", "machine_here": "CPU: here",
@@ -825,6 +826,11 @@ class WriteUps(unittest.TestCase):
                    "here": [["go", "go 1.19.8", "-", "go-coro_timer", "ok"], ["cs", "c# .NET 10", "-", "csharp-coro_timer", "ok"],
                             ["rs", "", "-", "-", ""], ["gc", "go 1.19.8", "-", "go-atomic_counter", "ok"],
                             *here, ["ours:coro_timer", "c++20 (this repo)", "-", "coro_timer", "ok"]]}
+        return context, records
+
+    def ruled(self, runs, claims, schema=3, extra=(), here=()):
+        """The claims table's lines of that section, and all its lines."""
+        context, records = self.ruled_context(runs, claims, schema, extra, here)
         lines = r.section(context, records).split("\n")
         return [x.split(" | ")[-1].rstrip(" |") for x in lines if x.startswith("| w (")], lines
 
@@ -843,7 +849,8 @@ class WriteUps(unittest.TestCase):
                                    "memory cs < go at big and memory cs < go at slow and memory cs > go at big"])
         self.assertEqual(got, ["yes (Go on go 1.19.8, not its Go 1.23.0)", "no (Go on go 1.19.8, not its Go 1.23.0)",
                                "too close to call here (Go on go 1.19.8, not its Go 1.23.0)",
-                               "cannot be told here: Go: 5 of 1000 had ended (Go on go 1.19.8, not its Go 1.23.0)",
+                               "cannot be told here: Go: 5 of 1000 had ended (in 1 of its 3 runs) (Go on go 1.19.8, not"
+                               " its Go 1.23.0)",
                                "yes (Go on go 1.19.8, not its Go 1.23.0)",
                                "too close to call here (Go on go 1.19.8, not its Go 1.23.0)",
                                "no (Go on go 1.19.8, not its Go 1.23.0)"])
@@ -855,7 +862,9 @@ class WriteUps(unittest.TestCase):
         self.assertIn("Go 100.0 (at a 30 s sleep, all alive)", next(x for x in lines if x.startswith("| w (")))
         runs[("go@4", 100000)] = [(100, 3)] * 3
         self.assertEqual(self.ruled(runs, ["memory cs < go at big"])[0][0].split(" (")[0],
-                         "cannot be told here: Go: 500 of 100000 had ended; at a 30 s sleep, 3 of 100000 had ended")
+                         "cannot be told here: Go: 500 of 100000 had ended")
+        self.assertIn("cannot be told here: Go: 500 of 100000 had ended (in 1 of its 3 runs); at a 30 s sleep, 3 of 100000"
+                      " had ended (in 3 of its 3 runs)", self.ruled(runs, ["memory cs < go at big"])[0][0])
         # One run: no range, so it cannot be told, whichever way its figures lie; a missing row cannot be either.
         runs.update({("cs@1", 1000): [(8, 0)], ("go@1", 1000): alive, ("go@1", 100000): alive})
         self.assertEqual([a.split(" (")[0] for a in self.ruled(runs, ["memory cs < go at small", "memory rs < go at big"])[0]],
@@ -870,6 +879,39 @@ class WriteUps(unittest.TestCase):
         self.assertIn("- the answers, of its 3 claims as stated: there 1 yes, 2 no, 0 too close to call, 0 cannot be told;"
                       " here 1 yes, 1 no, 0 too close to call, 1 cannot be told", lines)
 
+    def test_the_rule_in_chains_mins_sums_ratios_and_thread_rows(self):
+        th = [("row", "th", "threads", "rust-threads", "-", "-", "Threads"),
+              ("column", "usr", "user", "s", "usr"), ("column", "sys", "sys", "s", "sys")]
+        here = [["th", "rust 1.95.0 std", "-", "rust-threads", "ok"]]
+        cs = [(50, 0, {"user_s": 1.0, "sys_s": 1.0}), (52, 0, {"user_s": 1.9, "sys_s": 0.1})]  # usr + sys 2.0 in each
+        runs = {("go@1", 100000): [(100, 0, {"user_s": 2.0, "sys_s": 0.1})] * 2, ("cs@1", 100000): cs,
+                ("th@1", 100000): [(200, "-")]}
+
+        def answers(claims):
+            return [a.split(" (")[0] for a in self.ruled(runs, claims, extra=th, here=here)[0]]
+        # A clear "no" decides a chain or a min, though another of its links rests on one run.
+        self.assertEqual(answers(["chain memory go@big < cs@big < th@big", "min memory at big = go",
+                                  "memory cs < go at big and memory th > go at big",
+                                  "memory cs > go at big and memory th > go at big"]),
+                         ["no", "no", "cannot be told: one run", "no"])
+        # A thread program's memory counts where its wall shows that all were alive: under twice its sleep.
+        runs[("th@1", 100000)] = [(200, "-", {"wall_s": 5.2}), (201, "-", {"wall_s": 5.3})]
+        self.assertEqual(answers(["memory cs < th at big"]), ["yes"])
+        runs[("th@1", 100000)] = [(200, "-", {"wall_s": 5.2}), (201, "-", {"wall_s": 10.0})]
+        self.assertEqual(answers(["memory cs < th at big"]),
+                         ["cannot be told here: Threads: it does not say whether all N were alive at once, and its wall"
+                          " time does not show it"])
+        # Every row of a min is a term: one published there but not run here cannot be set against it.
+        runs[("th@1", 100000)] = [(200, "-", {"wall_s": 5.2}), (201, "-", {"wall_s": 5.3})]
+        self.assertEqual(answers(["min memory at big = cs"]), ["cannot be told here: Rust is not to be had here"])
+        # usr + sys is summed run by run (2.0 in each of C#'s, against Go's 2.1): ranges added (1.1–2.9) would overlap,
+        # as C#'s sys alone (0.1–1.0) does Go's (0.1).
+        self.assertEqual(answers(["chain usr+sys cs@big < go@big", "chain sys go@big < cs@big"]),
+                         ["yes", "too close to call here"])
+        # A ratio below: every run of A under X times every run of B.
+        self.assertEqual(answers(["ratio memory cs / go at big < 0.53", "ratio memory cs / go at big < 0.51"]),
+                         ["yes", "too close to call here"])
+
     def test_a_version_stated_once_holds_for_every_row_of_its_program(self):
         # csharp-go-2022 states its C# once, at c#_1t, for six rows of one program at six thread counts.
         runs = {("go@1", 100000): [(100, 0)] * 2, ("go2@1", 100000): [(100, 0)] * 2}
@@ -879,11 +921,24 @@ class WriteUps(unittest.TestCase):
         self.assertEqual(got, ["too close to call here (Go on go 1.19.8, not its Go 1.23.0; Go at 4 on go 1.19.8, T=4,"
                                " not its Go 1.23.0)"])
 
-    def test_a_section_before_the_rule_is_judged_as_it_was(self):
-        runs = {("go@1", 100000): [(100, 0), (58, 500)], ("cs@1", 100000): [(50, 0)]}
-        got, lines = self.ruled(runs, ["memory cs < go at big", "memory rs < go at big"], schema=2)
-        self.assertEqual(got, ["yes", "cannot tell"])
-        self.assertFalse(any(x.startswith("- the answers") for x in lines))
+    def test_a_section_before_the_rule_renders_as_it_was_written(self):
+        # tests/data/replicate_schema1.md and 2.md: these sections as the harness before the verdict rule (d82dcd4)
+        # rendered them: yes, no and "cannot tell", a version stated once not held for its program's other rows.
+        runs = {("go@1", 100000): [(100, 0), (58, 500)], ("cs@1", 100000): [(50, 0), (52, 0)],
+                ("go@4", 100000): [(101, 0), (102, 0)], ("cs@1", 1000): [(8, 0), (9, 0)], ("go@1", 1000): [(9, 0)],
+                ("gc@3", 1000): [(30, 990), (31, 980)], ("go+1@1", 100000): [(90, 0), (91, 0)],
+                ("go2+1@1", 100000): [(95, 0), (96, 0)], ("go2@1", 100000): [(97, 0), (99, 0)]}
+        extra = [("row", "go2", "coro_timer", "go-coro_timer", "-", "4", "Go at 4")]
+        here = [["go2", "go 1.19.8, T=4", "-", "go-coro_timer", "ok"], ["go+1", "go 1.23.5", "-", "go-coro_timer@1", "ok"],
+                ["go2+1", "go 1.23.5, T=4", "-", "go-coro_timer@1", "ok"]]
+        claims = ["memory cs < go at big", "memory rs < go at big", "min memory at big = cs",
+                  "ratio memory go / cs at big > 1.9", "chain memory cs@small < go@small",
+                  "memory gc < gc at once and memory cs < go at big", "memory go2 < go at big"]
+        for schema in (1, 2):
+            context, records = self.ruled_context(runs, claims, schema, extra, here)
+            self.assertEqual(r.section(context, records), data(f"replicate_schema{schema}.md"), schema)
+        lines = r.section(*self.ruled_context(runs, claims, 3, extra, here)).split("\n")
+        self.assertIn("- here, Go at 4 is judged on its go 1.23.5, T=4 row, the write-up's 1.23 (its Go 1.23.0)", lines)
 
     @staticmethod
     def published_claims(name):
