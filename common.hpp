@@ -1554,10 +1554,6 @@ inline constexpr double timer_bucket = 96;
 // Per byte of frames: the owner table touches a 4 KiB page per 32 MiB of them, and were the kernel
 // to give no huge page, their page tables would take 8 bytes per 4 KiB page, which RSS does not show.
 inline constexpr double per_frame_byte = 1 + 1.0 / 8192 + 1.0 / 512;
-// What is left free: the kernel and the pages the programs run from need room too. With 0.18 GiB (0.8 %)
-// of the 22.91 GiB available left, 610M tasks all completed but woke up to 5.9 s late; with 0.84 GiB
-// (3.6 %) left, a billion were at most 73 ms late (RESULTS.md, 2026-12-07 20:04 and 19:59).
-inline constexpr double kept_free = 0.02;
 
 // Bytes for N tasks of `per_task` bytes each on `loops` loops whose timers span `timer_ms`
 // milliseconds (0: no timer).
@@ -1655,19 +1651,17 @@ public:
         }
         const unsigned loops = threads_;
         const double need = guard::need(double(n_), resident_bytes_per_task, loops, timer_ms);
-        const os::memory_room have = os::available_memory();
-        if (const double room = have.bytes * (1 - guard::kept_free); need > room) {
+        if (const os::memory_room have = os::available_memory(); need > have.bytes) {
             char msg[900];
             std::snprintf(msg, sizeof msg,
                           "N=%llu needs about %.2f GiB resident with all N alive at once (%.0f bytes a task, %.2f %% "
-                          "more for page tables, and %.1f MiB besides), more than %.0f %% of the %.2f GiB %s: at "
-                          "most %llu fit",
+                          "more for page tables, and %.1f MiB besides), more than the %.2f GiB %s: at most %llu fit",
                           static_cast<unsigned long long>(n_), need / (1 << 30), resident_bytes_per_task,
                           (guard::per_frame_byte - 1) * 100,
                           (need - double(n_) * resident_bytes_per_task * guard::per_frame_byte) / (1 << 20),
-                          (1 - guard::kept_free) * 100, have.bytes / (1 << 30),
+                          have.bytes / (1 << 30),
                           have.bound.c_str(),
-                          static_cast<unsigned long long>(guard::most(room, resident_bytes_per_task, loops,
+                          static_cast<unsigned long long>(guard::most(have.bytes, resident_bytes_per_task, loops,
                                                                       timer_ms)));
             usage_error(msg);
         }
