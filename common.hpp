@@ -1540,28 +1540,35 @@ inline void install_handlers(const char* argv0) {
 
 // The memory guard's reckoning: what N tasks need resident, all alive at once. Each task's own
 // bytes (its frame, measured by frame_of, and what the scenario keeps per task), then what does not
-// grow with a task, each measured here (METHODOLOGY.md, "The memory guard"; g++ 12 and clang 14 on
+// grow with a task, each measured here (METHODOLOGY.md, "The binaries' guard, at the edge"; g++ 12 and clang 14 on
 // a 2-vCPU VM): an overhead not counted is a run killed halfway, on a machine without swap.
 namespace guard {
 // The process with one task: 3.2 to 3.5 MiB of max RSS (coro_timer 1, either compiler).
 inline constexpr double baseline = 4 << 20;
 // Each event loop: its thread (stack, poller) and its timer wheel's arrays, 26 KiB measured from 1
-// to 32 loops; and its current chunk of frames rounded up to the 2 MiB huge page a touch makes resident.
-inline constexpr double per_loop = (32 << 10) + os::huge_page;
-// A timer bucket: one per distinct pending millisecond of a loop, so at most sleep + jitter + 1 of
-// them, whatever N: a 64-byte hash node and its 8-byte slot (measured), with the table's growth room.
-inline constexpr double timer_bucket = 96;
+// to 32 loops; and, once it has a task, its current chunk of frames rounded up to the 2 MiB huge page
+// a touch makes resident (in need below).
+inline constexpr double thread = 32 << 10;
+// A timer bucket: one per distinct pending millisecond of a loop, a 64-byte hash node and its 8-byte
+// slot (measured), with the table's growth room. A loop files its tasks' deadlines as it starts them
+// and fires none meanwhile (a billion took 31 s, 32,000 a millisecond), so they span at most sleep +
+// jitter + 1 ms and the filing's milliseconds, reckoned here at 10,000 tasks a millisecond.
+inline constexpr double timer_bucket = 96, filed_per_ms = 10000;
 // Per byte of frames: the owner table touches a 4 KiB page per 32 MiB of them, and were the kernel
-// to give no huge page, their page tables would take 8 bytes per 4 KiB page, which RSS does not show.
+// to give no huge page, their page tables would take 8 bytes per 4 KiB page, which RSS does not show
+// (a refusal says "0.21 % more for page tables and the owner table").
 inline constexpr double per_frame_byte = 1 + 1.0 / 8192 + 1.0 / 512;
 
 // Bytes for N tasks of `per_task` bytes each on `loops` loops whose timers span `timer_ms`
-// milliseconds (0: no timer).
+// milliseconds (0: no timer). A loop with no task carves no chunk.
 inline double need(double n, double per_task, unsigned loops, double timer_ms) {
-    return n * per_task * per_frame_byte + baseline + loops * (per_loop + std::min(n, timer_ms) * timer_bucket);
+    const double buckets = timer_ms > 0 ? std::min(n, timer_ms + std::ceil(n / filed_per_ms)) : 0;
+    return n * per_task * per_frame_byte + baseline + loops * (thread + buckets * timer_bucket) +
+           std::min(double(loops), n) * os::huge_page;
 }
 // The largest N whose need fits in `room` bytes, 0 when none does: need grows with N, so halve.
 inline std::uint64_t most(double room, double per_task, unsigned loops, double timer_ms) {
+    if (per_task <= 0) return 0;  // not a task's bytes: nothing to divide the room by
     double lo = 0, hi = std::floor(std::max(0.0, room) / (per_task * per_frame_byte));  // need(hi + 1) > room
     while (lo < hi) {
         const double mid = std::ceil((lo + hi) / 2);
@@ -1655,7 +1662,8 @@ public:
             char msg[900];
             std::snprintf(msg, sizeof msg,
                           "N=%llu needs about %.2f GiB resident with all N alive at once (%.0f bytes a task, %.2f %% "
-                          "more for page tables, and %.1f MiB besides), more than the %.2f GiB %s: at most %llu fit",
+                          "more for page tables and the owner table, and %.1f MiB besides), more than the %.2f GiB %s: "
+                          "at most %llu fit",
                           static_cast<unsigned long long>(n_), need / (1 << 30), resident_bytes_per_task,
                           (guard::per_frame_byte - 1) * 100,
                           (need - double(n_) * resident_bytes_per_task * guard::per_frame_byte) / (1 << 20),

@@ -104,7 +104,7 @@ if [ -r /proc/meminfo ]; then
     n=$(awk -v f="$frame" '/^MemAvailable:/ { printf "%.0f\n", $2 * 1024 * 1.1 / f }' /proc/meminfo)
     run_cmd "$bin/$s" "$n" --sleep-ms 1
     check "$s $n (${frame}-byte frames, 1.1 x MemAvailable) is refused with exit 2 and the figures" \
-      exited 2 "N=$n needs about [0-9.]+ GiB resident with all N alive at once \\([0-9]+ bytes a task, 0[.]21 % more for page tables, and [0-9.]+ MiB besides\\), more than the [0-9.]+ GiB (available now \\(MemAvailable\\)|left under the cgroup.s [a-z_.]+ \\(.*\\)): at most [0-9]+ fit"
+      exited 2 "N=$n needs about [0-9.]+ GiB resident with all N alive at once \\([0-9]+ bytes a task, 0[.]21 % more for page tables and the owner table, and [0-9.]+ MiB besides\\), more than the [0-9.]+ GiB (available now \\(MemAvailable\\)|left under the cgroup.s [a-z_.]+ \\(.*\\)): at most [0-9]+ fit"
   done
 fi
 
