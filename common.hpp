@@ -1540,8 +1540,8 @@ inline void install_handlers(const char* argv0) {
 
 // The memory guard's reckoning: what N tasks need resident, all alive at once. Each task's own
 // bytes (its frame, measured by frame_of, and what the scenario keeps per task), then what does not
-// grow with a task, each measured here (METHODOLOGY.md, "The binaries' guard, at the edge"; g++ 12 and clang 14 on
-// a 2-vCPU VM): an overhead not counted is a run killed halfway, on a machine without swap.
+// grow with a task, each measured here (g++ 12 and clang 14 on a 2-vCPU VM; METHODOLOGY.md, "The
+// binaries' guard, at the edge"): an overhead not counted is a run killed halfway, without swap.
 namespace guard {
 // The process with one task: 3.2 to 3.5 MiB of max RSS (coro_timer 1, either compiler).
 inline constexpr double baseline = 4 << 20;
@@ -1656,8 +1656,7 @@ public:
                           std::floor(region / detail::probed_frame_bytes));
             usage_error(msg);
         }
-        const unsigned loops = threads_;
-        const double need = guard::need(double(n_), resident_bytes_per_task, loops, timer_ms);
+        const double need = guard::need(double(n_), resident_bytes_per_task, threads_, timer_ms);
         if (const os::memory_room have = os::available_memory(); need > have.bytes) {
             char msg[900];
             std::snprintf(msg, sizeof msg,
@@ -1669,7 +1668,7 @@ public:
                           (need - double(n_) * resident_bytes_per_task * guard::per_frame_byte) / (1 << 20),
                           have.bytes / (1 << 30),
                           have.bound.c_str(),
-                          static_cast<unsigned long long>(guard::most(have.bytes, resident_bytes_per_task, loops,
+                          static_cast<unsigned long long>(guard::most(have.bytes, resident_bytes_per_task, threads_,
                                                                       timer_ms)));
             usage_error(msg);
         }

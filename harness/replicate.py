@@ -447,13 +447,12 @@ class Section:
                        " the write-up's sleep, so none stands beside this row")
         if "figures" in about:
             out.append(f"- published: none here: {about['figures']}")
-        said = self.rule  # from schema 3 on, each column's measure on a line of its own
         out.append(("- each figure here" if quick else "- here / published: the figure measured here over the"
                     " one published (over its lowest and highest reading where it printed several); each figure here")
                    + f" is the run with the lowest wall time of RUNS={runs}, "
-                   + ("" if said else "max RSS and CPU from /usr/bin/time (CPU % = (user + sys) / wall), ")
+                   + ("" if self.rule else "max RSS and CPU from /usr/bin/time (CPU % = (user + sys) / wall), ")
                    + f"{'in' if quick else 'converted to'} the write-up's unit as it defined it: {about['unit']}")
-        out += [self.columns_said()] if said else []
+        out += [self.columns_said()] if self.rule else []  # from schema 3 on, each column's measure
         out.append("- the write-up: \"{title}\", {author}, {published} ({url}), read {read}; its machine: {machine};"
                    " its versions: {versions}; its runs: {runs}".format_map(about))
         out += [f"- its claims are judged on: {about['judged']}"] if about["judged"] else []
