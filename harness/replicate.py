@@ -75,7 +75,7 @@ class Published:
 
     def __init__(self, text, tables="", on_line=None):
         self.about, self.run, self.nobuild, self.groups, self.row = {}, {}, {}, {}, {}
-        self.tables, self.cols, self.rows, self.facts, self.claims = [], [], [], [], []
+        self.tables, self.cols, self.rows, self.facts, self.claims, self.causes = [], [], [], [], [], []
         self.measure, self.units, self.ctitle, self.fig, self.funit, self.figwhy = {}, {}, {}, {}, {}, {}
         self.rowunit, self.lo, self.hi, self.shown, self.npub = {}, {}, {}, {}, {}
         picked = tables.split()
@@ -117,6 +117,9 @@ class Published:
                 self.facts.append(dict(zip(("id", "key", "value", "words"), f[1:5])))
             elif kind == "claim":
                 self.claims.append(dict(zip(("expr", "answer", "words", "precise", "pwords"), f[1:6]), line=number))
+            elif kind == "cause":
+                self.causes.append({"rows": f[1].split(","), "tables": f[2].split(","), "words": f[3],
+                                    "command": f[4], "line": number})
             if on_line:
                 on_line(self, f, nf, number)
 
@@ -279,6 +282,8 @@ class Section:
         self.quick, self.long_ms = context.get("quick", "") != "", context["long_ms"]
         self.ranges, self.ranged = context.get("schema", 1) >= 2, False  # schema 2 on: each figure's range beside it
         self.rule = context.get("schema", 1) >= 3  # schema 3 on: the claims judged by the verdict rule
+        # What text() sets against the write-up, for gaps(): each headline figure's ratio and each claim's answers.
+        self.head_col, self.ratios, self.claimed = headline(self.pub), [], []
         here = context["here"]
         self.here = {h[0]: dict(zip(("label", "variant", "prog", "state"), h[1:5])) for h in here}
         self.ours = [h[0] for h in here if h[0].startswith("ours:")]
@@ -395,6 +400,8 @@ class Section:
                 mine_figs.lo[hk], mine_figs.hi[hk], mine_figs.shown[hk] = x, x, h
             h = h or (none if c == 0 else "-")
             ra = span(x / pub.hi[fk], x / pub.lo[fk]) if x is not None and fk in pub.lo and pub.lo[fk] > 0 else "-"
+            if col == self.head_col and ra != "-" and not self.quick:  # a row at 30 s too, against its row's figure
+                self.ratios.append((t, id_, long, x / pub.hi[fk], x / pub.lo[fk], ra))
             if "/" in pub.units[col]:  # a column of mixed units says each figure's
                 h += " " + u if x is not None else ""
                 p += " " + pub.funit[fk] if p not in ("", "-") else ""
@@ -471,6 +478,7 @@ class Section:
                     (there, there_figs), (here, here_figs) = there_judge.judge(expr, published), judge.judge(expr, mine)
                     there = f"{UNTOLD}: not published" if self.rule and there == "cannot tell" else there
                     answers["precisely" if words != c["words"] else "as stated"].append((there, here))
+                    self.claimed.append((words, expr, there, here, list(judge.touched)))
                     on = "; ".join(self.versions_of(judge.touched, judged_on)) if self.rule else ""
                     out.append(f"| {escape(words)} (`{expr}`) | {escape(there_figs)} | {there} | {escape(here_figs)} |"
                                f" {escape(here)}{escape(f' ({on})' if on else '')} |")
@@ -514,7 +522,41 @@ class Section:
                 elif f["key"] not in ("version", "launcher", "shape"):
                     say(f"- {who}: {f['words']} there ({f['key']})")
         return out + list(differs) + [f"- {pub.label(r)}, as published: {pub.nobuild[r]}"
-                                      for r in pub.rows if r in pub.nobuild]
+                                      for r in pub.rows if r in pub.nobuild] + self.cause_lines()
+
+    def cause_lines(self):
+        """Each cause line of the data file that names a table of this section: its rows' labels, its tables, its words
+        and the command that shows it."""
+        title, out = {t["key"]: t["title"] for t in self.pub.tables}, []
+        for c in self.pub.causes:
+            ts = [f'"{title[k]}"' for k in c["tables"] if k in title]
+            if c["tables"] != ["*"] and not ts:
+                continue
+            where = "every table" if c["tables"] == ["*"] else ", ".join(ts[:-1]) + " and " * (len(ts) > 1) + ts[-1]
+            labels = ", ".join(dict.fromkeys(self.pub.label(r) for r in c["rows"]))
+            out.append(f"- {labels}, in {where}: {c['words']} (`{c['command']}`)")
+        return out
+
+    def gaps(self):
+        """What the last text() found past the write-up, each a Gap: a headline figure whose here / published, as its
+        table prints it, lies above ABOVE or below BELOW (one of several readings: against the lowest and the highest
+        alike), a copy's or a row's again at --peers' sleep set against its row's published figure; and a claim (as
+        stated, or its precise form) answered otherwise here than there, unless here it cannot be told, which is said
+        with its reason. Our rows have no published figure, and --quick sets nothing against one: no gap."""
+        pub, out = self.pub, []
+        for t, id_, long, lo, hi, ra in self.ratios:
+            lo, hi = float("%.2f" % lo), float("%.2f" % hi)  # as printed: 1.503 shows 1.50, no gap
+            past = f"above {ABOVE}" if lo > ABOVE else f"below {BELOW}" if hi < BELOW else ""
+            if past:
+                b, again = self.base_of(id_), f", at a {secs(self.long_ms)} s sleep" if long else ""
+                said = f" ({pub.label(b)})" if pub.label(b) != b else ""
+                out.append(Gap([b], [t["key"]], f"table {t['key']}, row {id_}{again}{said}:"
+                                                 f" {pub.ctitle[self.head_col]} here / published {ra}, {past}"))
+        for words, expr, there, here, rows in self.claimed:
+            if there in (YES, NO) and here != there and not here.startswith((UNTOLD, "cannot tell")):
+                out.append(Gap(rows, claim_tables(expr), f"claim \"{words}\" ({expr}): {there} there, {here} here,"
+                                                         f" on rows {', '.join(rows)}"))
+        return out
 
     def ending(self, t):
         """The settings of table T under which its tasks end by design (ENDING), as "MODE=once, BURST=100000"."""
@@ -572,6 +614,42 @@ class Section:
         """The runtime here of row ID is version WANT ("1.41" holds 1.41.1, not 1.4.1)."""
         v = re.match(r"[^0-9]*([0-9.]*)", self.here.get(id_, {}).get("label", "")).group(1)
         return (v + ".").startswith(want + ".")
+
+
+# A gap (issue 66): a headline figure whose here / published lies past these bounds, or a claim answered otherwise
+# here; each wants a cause line naming one of its rows and one of its tables. TEXT names its table, row and ratio.
+ABOVE, BELOW = 1.5, 0.67
+Gap = namedtuple("Gap", "rows tables text")
+
+
+def headline(pub):
+    """The column whose figures are a table's main measure: its first of a process's peak or at-wait memory (MaxRSS,
+    Memory, RSS at wait), else its first of memory (an average); None where it has none."""
+    mem = [c for c in pub.cols if pub.measure[c] in MEMORY]
+    return next((c for c in mem if pub.measure[c] in ("max_rss", "max_rss_mean", "rss_wait")), mem[0] if mem else None)
+
+
+def claim_tables(expr):
+    """The tables a claim's terms are at, in their order."""
+    out = {}
+    for w in (part.split() for part in expr.split(" and ")):
+        out.update(dict.fromkeys([w[3]] if w[0] in ("min", "max") else [w[6]] if w[0] == "ratio"
+                                 else [x.split("@")[1] for x in w[2::2]] if w[0] == "chain" else [w[5]]))
+    return list(out)
+
+
+def covering(gap, causes):
+    """The line of the first of CAUSES that names one of GAP's rows and one of its tables (or *), else None."""
+    return next((c["line"] for c in causes if set(c["rows"]) & set(gap.rows)
+                 and (c["tables"] == ["*"] or set(c["tables"]) & set(gap.tables))), None)
+
+
+def gaps(context, records, causes=None):
+    """The gaps of a replication's section, each (Gap, the line of its data file's first cause that covers it, or
+    None): by the cause lines of the data file it was written with, or by CAUSES (those of the file as it is now)."""
+    sec = Section(context, records)
+    sec.text()
+    return [(g, covering(g, sec.pub.causes if causes is None else causes)) for g in sec.gaps()]
 
 
 def tally(answers):
@@ -687,7 +765,7 @@ MEASURES = ("max_rss", "max_rss_mean", "avg_rss", "avg_rss_window", "rss_wait", 
             "wall_mean", "user", "sys")
 # How many fields each kind of line has (a table: 3 or more).
 FIELDS = {"about": (3,), "run": (3,), "column": (5,), "row": (7,), "fact": (5,), "nobuild": (3,), "fig": (6, 7),
-          "claim": (4, 6), "table": ()}
+          "claim": (4, 6), "cause": (5,), "table": ()}
 RUN_VARS = settings.SETTABLE + ("RUNS", "scenarios", "ns")
 ABOUT = ("name", "author", "year", "title", "url", "read", "measured", "machine", "versions", "unit", "runs")
 
@@ -772,6 +850,29 @@ class Check:
             need(f[4] != "-" or f[6] != "", "a missing figure needs a reason")
             need(f[4] == "-" or is_value(f[4]), f"not a number: {f[4]}")
         need(kind not in ("fact", "nobuild") or f[1] == "*" or f[1] in pub.row, f"of an unknown row {f[1]}")
+        if kind == "cause" and nf == 5:
+            self.check_cause(pub.causes[-1])
+
+    def check_cause(self, c):
+        """A cause names rows and tables of the file, each row in one of its tables and each table holding one of its
+        rows (else it covers nothing there: a slip), and has words and a command to print between backticks."""
+        pub, need, keys = self.pub, self.need, [t["key"] for t in self.pub.tables]
+        known = [id_ for id_ in c["rows"] if id_ in pub.row]
+        for id_ in c["rows"]:
+            need(id_ in pub.row, f'a cause of an unknown row "{id_}"')
+        need(len(set(c["rows"])) == len(c["rows"]), "a cause names a row twice")
+        if c["tables"] != ["*"]:
+            need("*" not in c["tables"], "a cause's tables are * alone, or table keys")
+            for k in c["tables"]:
+                need(k in keys or k == "*", f'a cause in no table: "{k}"')
+                need(k not in keys or not known or any(self.at(id_, k) for id_ in known),
+                     f"a cause in table {k}, which holds none of its rows")
+        ts = keys if c["tables"] == ["*"] else [k for k in c["tables"] if k in keys]
+        for id_ in known:
+            need(not ts or any(self.at(id_, k) for k in ts), f"a cause of {id_}, which is in none of its tables")
+        for what, v in (("words", c["words"]), ("command", c["command"])):
+            need(v == "" or v.strip(), f"a cause needs its {what}, not blanks")  # an empty field is named above
+        need("`" not in c["command"], "a cause's command holds no backtick: the section prints it between two")
 
     def check_end(self):
         pub, bad, need, self.line = self.pub, self.bad, self.need, 0
