@@ -644,12 +644,12 @@ def covering(gap, causes):
                  and (c["tables"] == ["*"] or set(c["tables"]) & set(gap.tables))), None)
 
 
-def gaps(context, records, causes=None):
-    """The gaps of a replication's section, each (Gap, the line of its data file's first cause that covers it, or
-    None): by the cause lines of the data file it was written with, or by CAUSES (those of the file as it is now)."""
+def gaps(context, records):
+    """The gaps of a replication's section, each (Gap, the line of the first cause that covers it in the data file the
+    section was written with, or None)."""
     sec = Section(context, records)
     sec.text()
-    return [(g, covering(g, sec.pub.causes if causes is None else causes)) for g in sec.gaps()]
+    return [(g, covering(g, sec.pub.causes)) for g in sec.gaps()]
 
 
 def tally(answers):
@@ -857,19 +857,19 @@ class Check:
         """A cause names rows and tables of the file, each row in one of its tables and each table holding one of its
         rows (else it covers nothing there: a slip), and has words and a command to print between backticks."""
         pub, need, keys = self.pub, self.need, [t["key"] for t in self.pub.tables]
-        known = [id_ for id_ in c["rows"] if id_ in pub.row]
         for id_ in c["rows"]:
             need(id_ in pub.row, f'a cause of an unknown row "{id_}"')
         need(len(set(c["rows"])) == len(c["rows"]), "a cause names a row twice")
-        if c["tables"] != ["*"]:
-            need("*" not in c["tables"], "a cause's tables are * alone, or table keys")
-            for k in c["tables"]:
-                need(k in keys or k == "*", f'a cause in no table: "{k}"')
-                need(k not in keys or not known or any(self.at(id_, k) for id_ in known),
-                     f"a cause in table {k}, which holds none of its rows")
+        need(c["tables"] == ["*"] or "*" not in c["tables"], "a cause's tables are * alone, or table keys")
+        for k in c["tables"]:
+            need(k in keys or k == "*", f'a cause in no table: "{k}"')
+        known = [i for i in c["rows"] if i in pub.row]
         ts = keys if c["tables"] == ["*"] else [k for k in c["tables"] if k in keys]
-        for id_ in known:
-            need(not ts or any(self.at(id_, k) for k in ts), f"a cause of {id_}, which is in none of its tables")
+        stray = [i for i in known if ts and not any(self.at(i, k) for k in ts)]
+        idle = [k for k in ts if known and not any(self.at(i, k) for i in known)]
+        need(not stray, f"a cause of {', '.join(stray)}, which is in none of its tables")
+        need(stray or c["tables"] == ["*"] or not idle, f"a cause in table {', '.join(idle)}, which holds none of its"
+             " rows")
         for what, v in (("words", c["words"]), ("command", c["command"])):
             need(v == "" or v.strip(), f"a cause needs its {what}, not blanks")  # an empty field is named above
         need("`" not in c["command"], "a cause's command holds no backtick: the section prints it between two")
