@@ -35,7 +35,7 @@ from scenarios import SCENARIOS
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIB = peers.LIB
 LOCK = os.environ.get("BENCH_TEST_LOCK", "/tmp/bench-run.lock")  # only the tests set it
-OFFLINE = ("--export", "--render", "--compare", "--check-store")  # they read the store and run nothing
+OFFLINE = ("--export", "--render", "--gaps", "--compare", "--check-store")  # they read the store and run nothing
 
 
 def fail(message, code=2):
@@ -51,6 +51,7 @@ def usage(tables):
        ./run.sh --replicate [NAME [--quick]]
        ./run.sh --plan ARGS...
        ./run.sh --render SECTION
+       ./run.sh --gaps SECTION
        ./run.sh --export csv|json|md [SECTION]
        ./run.sh --compare A B [md|csv|json]
        ./run.sh --check-store [--repair]
@@ -69,6 +70,9 @@ def usage(tables):
   --render       SECTION again (its heading's time as RESULTS prints it, or its run id) from the
                  store's records, byte for byte for one written since the harness moved to Python;
                  a section before 2026-12-07 01:55 has no record, or one without its tables
+  --gaps         a replication's SECTION: each headline figure whose here / published is past 1.5
+                 or 0.67, and each claim answered otherwise here, with the cause line that covers
+                 it (peers/README.md), a line each; exit 1 if one has none
   --export       the store's run records of every run or of SECTION as CSV or JSON, each with its
                  "schema" version (1: written before records carried one; results.schema.json
                  describes every field), or SECTION as Markdown (md), on stdout
@@ -133,10 +137,11 @@ def parse(argv, env, tables, out, here):
                        " [scenario ...])",
             "--plan": "--plan comes first (usage: ./run.sh --plan ARGS ...)"}.get(a))
         need(a not in OFFLINE, f"{a} comes first, alone (usage: ./run.sh --export csv|json|md [SECTION], ./run.sh"
-             " --render SECTION, ./run.sh --compare A B [md|csv|json], ./run.sh --check-store [--repair])")
+             " --render SECTION, ./run.sh --gaps SECTION, ./run.sh --compare A B [md|csv|json], ./run.sh --check-store"
+             " [--repair])")
         need(not a.startswith("-"), f"unknown option '{a}' (allowed: --plan, --sweep, --peers, --replicate [NAME"
-             " [--quick]], --export, --render, --compare, --check-store, --help; settings go in the environment, see"
-             " --help)")
+             " [--quick]], --export, --render, --gaps, --compare, --check-store, --help; settings go in the"
+             " environment, see --help)")
     need(not env.get("TABLES") or s["replicate"], "TABLES is for --replicate NAME: it picks which of a write-up's"
          " tables run")
     if s["sweep"] and not s["replicate"]:
@@ -800,10 +805,12 @@ def append(path, text):
 # ---- The commands that run nothing, and main. ----------------------------------------------------
 
 def offline(argv, env, here):
-    """--export, --render, --compare, --check-store."""
+    """--export, --render, --gaps, --compare, --check-store."""
     _, st = place(env, here)
     what, args = argv[0], argv[1:]
     form, ok = {"--render": ("SECTION (its heading's time, as RESULTS prints it, or its run id)", len(args) == 1),
+                "--gaps": ("SECTION (a replication's heading time, as RESULTS prints it, or its run id)",
+                           len(args) == 1),
                 "--export": ("csv|json|md [SECTION]", 1 <= len(args) <= 2),
                 "--compare": ("A B [md|csv|json] (each a run id, or a section's heading time)", len(args) in (2, 3)),
                 "--check-store": ("[--repair]", args in ([], ["--repair"]))}[what]
@@ -826,6 +833,8 @@ def offline(argv, env, here):
             elif not bad:
                 print(f"{st}: every line is a record")
             return 1 if bad and not args else 0
+        if what == "--gaps":
+            return gaps(st, args[0])
         if what == "--compare":
             compare.FORMATS[args[2] if len(args) == 3 else "md"](st, args[0], args[1], sys.stdout)
         else:
@@ -842,6 +851,31 @@ def offline(argv, env, here):
     except OSError as e:
         fail(f"cannot read {st}: {e.strerror}", 1)
     return 0
+
+
+def gaps(st, key):
+    """--gaps: each gap of a replication's section, a line each on stdout, with the cause line that covers it in the
+    data file the section was written with, or none (and then the line of the file as it is now that would: the
+    section prints no cause until it is written again); 1 where a gap has none."""
+    context = store.find_section(st, key)
+    said = context.get("heading", context["run"])
+    if context.get("kind") != "replicate":
+        raise store.StoreError(f"section {said} is no replication: only a replication sets figures against published"
+                               " ones")
+    if "points" not in context:
+        raise store.StoreError(f"section {said} was written before run.sh kept its tables in the store")
+    found = replicate.gaps(context, store.runs_of(st, set(store.sittings(context))))
+    name = replicate.Published(context["published"]).about.get("name", "")
+    path = os.path.join(SRC, "peers", "published", f"{name}.tsv")
+    now = replicate.published(path).causes if os.path.isfile(path) else []
+    for g, line in found:
+        later = None if line else replicate.covering(g, now)
+        print(f"cause at line {line}: {g.text}" if line else f"no cause: {g.text}"
+              + (f" (peers/published/{name}.tsv:{later} covers it now; this section was written before)" if later
+                 else ""))
+    if not found:
+        print("no gap" + (": --quick sets nothing against the published figures" if context.get("quick") else ""))
+    return 1 if any(line is None for _, line in found) else 0
 
 
 def main(argv, env):
