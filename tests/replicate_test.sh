@@ -174,6 +174,7 @@ nobuild${tab}node${tab}its program has a syntax error
 claim${tab}min memory at 1 = go${tab}yes${tab}Golang needs the least with one task
 claim${tab}memory node < go at 1${tab}no${tab}JS needs less than Golang with one task
 claim${tab}memory node < go at 1 and memory node < go at 100${tab}no${tab}JS needs less than Golang at 1 and at 100
+cause${tab}go,node${tab}*${tab}Their figures here are the fakes'.${tab}./run.sh --replicate tiny-2099
 EOF
 git init -q . && git add -A && git -c user.email=t@t -c user.name=t commit -qm sandbox
 rm -f args.log
@@ -289,7 +290,18 @@ check "what differs: the launcher, the version, the shape, a program not to be h
   eval 'has "$sec" "^- Golang: run with go run there; a built binary here$" && has "$sec" "^- Golang: Go 1.99 there; go 1.19.8 here$" &&
     has "$sec" "^- JS: a worker thread per task there; promisified setTimeout \+ Promise.all here$" &&
     has "$sec" "^- Graal: not run here: Graal is not to be had here$" && has "$sec" "^- JS, as published: its program has a syntax error$"'
-check "and it ends with them" has "$(printf '%s\n' "$sec" | grep . | tail -n 1)" '^- JS, as published: '
+check "and then its cause lines, their rows as labels, their tables, words and command" \
+  eval '[ "$(printf "%s\n" "$sec" | grep . | tail -n 2 | head -n 1)" = "- JS, as published: its program has a syntax error" ] &&
+    [ "$(printf "%s\n" "$sec" | grep . | tail -n 1)" = "- Golang, JS, in every table: Their figures here are the fakes'"'"'. (\`./run.sh --replicate tiny-2099\`)" ]'
+cause_at=$(grep -n "^cause$tab" peers/published/tiny-2099.tsv | cut -d: -f1)
+bench ./run.sh --gaps "$id"
+check "--gaps lists the section's gaps (or says it has none), each covered by its cause line, and exits 0" \
+  eval '[ "$rc" -eq 0 ] && [ -n "$out" ] && ! printf "%s\n" "$out" | grep -v -E -e "^cause at line $cause_at: (table [0-9]+, row |claim )" -e "^no gap$"'
+run_cmd env STORE="$repo/results.jsonl" ./run.sh --gaps "2026-12-07 02:22"
+check "and exits 1 where a gap has no cause: each named with its table, row and ratio" \
+  eval '[ "$rc" -eq 1 ] && has "$out" "^no cause: table once_1m, row go_1t: MaxRSS here / published 0.39, below 0.67( [(].*)?$"'
+run_cmd env STORE="$repo/results.jsonl" ./run.sh --gaps "2026-12-07 12:31"
+check "a section that is no replication is refused, exit 2" eval '[ "$rc" -eq 2 ] && has "$err" "is no replication"'
 chart=$tmp/charts/$(printf '%s\n' "$sec" | sed -n 's/^!\[[^]]*\](charts\/\(.*\))$/\1/p')
 check "a bar chart, linked" [ -f "$chart" ]
 check "a bar per runtime measured at the largest N, ours marked" \

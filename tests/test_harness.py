@@ -940,6 +940,105 @@ class WriteUps(unittest.TestCase):
         lines = r.section(*self.ruled_context(runs, claims, 3, extra, here)).split("\n")
         self.assertIn("- here, Go at 4 is judged on its go 1.23.5, T=4 row, the write-up's 1.23 (its Go 1.23.0)", lines)
 
+    def test_a_cause_line_names_rows_and_tables_of_the_file_with_words_and_a_command(self):
+        n = len(self.RULED) + 1
+        for cause, want in ((("go,cs", "big,slow", "w", "./run.sh --replicate tiny"), None), (("go", "*", "w", "c"), None),
+                            (("go,gc", "big,once", "w", "c"), None),
+                            (("zz", "big", "w", "c"), 'a cause of an unknown row "zz"'),
+                            (("go", "huge", "w", "c"), 'a cause in no table: "huge"'),
+                            (("go", "big,*", "w", "c"), "a cause's tables are * alone, or table keys"),
+                            (("go,go", "big", "w", "c"), "a cause names a row twice"),
+                            (("go", "once", "w", "c"), "a cause of go, which is in none of its tables"),
+                            (("go", "big,once", "w", "c"), "a cause in table once, which holds none of its rows"),
+                            (("go", "big", "", "c"), "field 4 is empty"), (("go", "big", "w", ""), "field 5 is empty"),
+                            (("go", "big", "w", " "), "a cause needs its command, not blanks"),
+                            (("go", "big", "w"), "cause needs 5 fields, has 4"),
+                            (("go", "big", "w", "run `x`"), "a cause's command holds no backtick: the section prints it"
+                                                            " between two")):
+            self.assertEqual(r.Check("tiny.tsv", tsv(*self.RULED, ("cause",) + cause)).problems,
+                             [] if want is None else [f"tiny.tsv:{n}: {want}"], cause)
+
+    def gaps(self, runs, claims=(), causes=(), here=(), **context):
+        """Each gap of the section of RUNS (as ruled_context takes them) and the line of the cause covering it."""
+        c, records = self.ruled_context(runs, claims, extra=[("cause",) + x for x in causes], here=here)
+        return [(g.text, line) for g, line in r.gaps(dict(c, **context), records)]
+
+    def test_a_headline_ratio_past_1_5_or_0_67_is_a_gap_until_a_cause_names_its_row_and_table(self):
+        def at(go, cs=50, n=100000):
+            return {("go@1", n): [(go, 0), (go + 1, 0), (go + 2, 0)], ("cs@1", n): [(cs, 0), (cs + 1, 0), (cs + 2, 0)]}
+        # Go's 200 MB against 100 published; C#'s 50 against 50/150 is 0.33–1.00, past 0.67 against one reading only.
+        self.assertEqual(self.gaps(at(200)), [("table big, row go (Go): Memory here / published 2.00, above 1.5", None)])
+        self.assertEqual(self.gaps(at(60)), [("table big, row go (Go): Memory here / published 0.60, below 0.67", None)])
+        self.assertEqual(self.gaps(at(100, cs=20)), [("table big, row cs (C#): Memory here / published 0.13–0.40, below"
+                                                      " 0.67", None)])
+        self.assertEqual(self.gaps(at(100)), [])
+        self.assertEqual(self.gaps(at(150.3)), [])  # as the table prints it, 1.50: not above 1.5
+        self.assertEqual(len(self.gaps(at(150.6))), 1)  # 1.51
+        # Covered by a cause naming its row in its table, or in every table; not by one of another table or row.
+        n = len(self.RULED)
+        self.assertEqual(self.gaps(at(200), causes=[("cs,go", "big", "w", "c")])[0][1], n + 1)
+        self.assertEqual(self.gaps(at(200), causes=[("go", "small", "w", "c"), ("cs", "*", "w", "c"),
+                                                    ("go", "*", "w", "c")])[0][1], n + 3)
+        # A copy, and the row again at 30 s (group 4), are set against their row's published figure; ours against none.
+        runs = {**at(100), ("go+1@1", 100000): [(40, 0), (41, 0)], ("go@4", 100000): [(300, 0), (301, 0)],
+                ("ours:coro_timer@1", 100000): [(1, 0), (1, 0)]}
+        copy = [["go+1", "go 1.23.5", "-", "go-coro_timer@1", "ok"]]
+        self.assertEqual([g for g, _ in self.gaps(runs, here=copy)],
+                         ["table big, row go, at a 30 s sleep (Go): Memory here / published 3.00, above 1.5",
+                          "table big, row go+1 (Go): Memory here / published 0.40, below 0.67"])
+        self.assertEqual({line for _, line in self.gaps(runs, causes=[("go", "big", "w", "c")], here=copy)}, {n + 1})
+        # --quick sets nothing against a published figure: no gap, though its N's figure is twice the one published.
+        self.assertEqual(self.gaps({("go@1", 10000): [(200, 0), (201, 0)]}, quick="yes", points=[
+            {"label": "go@1", "n": 10000, "ref": "R/1"}]), [])
+
+    def test_a_claim_answered_otherwise_here_is_a_gap_until_a_cause_names_one_of_its_rows(self):
+        runs = {("go@1", 100000): [(100, 0), (101, 0)], ("cs@1", 100000): [(50, 0), (51, 0)],
+                ("cs@1", 1000): [(8, 0)], ("go@1", 1000): [(9, 0), (9, 0)]}
+        claims = ["memory cs < go at big",    # no there (150 is above 100), yes here
+                  "memory cs > go at big",    # no, no
+                  "memory rs < go at big",    # yes there; Rust cannot be had here: it says why, no gap
+                  "memory cs < go at small"]  # not published there, one run here
+        want = ('claim "w" (memory cs < go at big): no there, yes here, on rows go, cs', None)
+        self.assertEqual(self.gaps(runs, claims), [want])
+        n = len(self.RULED)
+        self.assertEqual(self.gaps(runs, claims, causes=[("cs", "small", "w", "c")]), [want])
+        self.assertEqual(self.gaps(runs, claims, causes=[("cs", "small", "w", "c"), ("cs", "big", "w", "c")]),
+                         [(want[0], n + 2)])
+
+    def test_a_section_prints_its_cause_lines_last_under_what_differs(self):
+        runs = {("go@1", 100000): [(200, 0), (201, 0)]}
+        causes = [("go,cs", "big,slow", "Go's 200 MB are its stacks.", "./run.sh --replicate tiny"),
+                  ("gc", "once", "Ends by design.", "x"), ("rs", "*", "Not to be had.", "apt-cache policy rustc")]
+        lines = r.section(*self.ruled_context(runs, [], extra=[("cause",) + c for c in causes])).split("\n")
+        self.assertEqual(lines[-5:], ['- Go, C#, in "100K" and "100K again": Go\'s 200 MB are its stacks.'
+                                      " (`./run.sh --replicate tiny`)", '- Go counter, in "1K at once": Ends by design.'
+                                      " (`x`)", "- Rust, in every table: Not to be had."
+                                      " (`apt-cache policy rustc`)", "", ""])
+        # With TABLES, a cause of none of the tables that ran is left out.
+        context, records = self.ruled_context(runs, [], extra=[("cause",) + c for c in causes])
+        lines = r.section(dict(context, tables="small"), records).split("\n")
+        self.assertEqual([x for x in lines if "(`" in x], ["- Rust, in every table: Not to be had. (`apt-cache policy"
+                                                           " rustc`)"])
+
+    def test_every_replication_of_schema_3_on_in_the_store_has_a_cause_for_each_gap(self):
+        # The sections issue 66 writes and those after: each gap named with its section, table, row and ratio.
+        st = os.path.join(HERE, "..", "results.jsonl")
+        older, uncovered, checked = [], [], []
+        for _, sec in store.records(st, lambda raw: b'"record":"section"' in raw[:40], warn=False):
+            if sec.get("kind") != "replicate" or "points" not in sec:  # before the store kept its tables
+                continue
+            found = r.gaps(sec, store.runs_of(st, set(store.sittings(sec))))
+            if store.version(sec) < 3:
+                older.append((sec["heading"], len(found)))
+                continue
+            checked.append(sec["heading"])
+            uncovered += [f"{sec['heading']}: {g.text}" for g, line in found if line is None]
+        self.assertEqual(uncovered, [], f"every gap wants a cause line; {len(checked)} sections checked")
+        # Not vacuous: it reads the sections before the rule too, and finds their gaps (csharp-go-2022's once_1m:
+        # every row's MaxRSS 0.39–0.65 of the published), though it asks no cause of them.
+        self.assertIn(("2026-12-07 02:22 UTC", 12), older)
+        self.assertIn("2026-12-07 01:55 UTC", [h for h, _ in older])
+
     @staticmethod
     def published_claims(name):
         """A data file of peers/published: each claim's expression, recorded answer, words and answer on its own
