@@ -93,9 +93,10 @@ def cpus(text):
     return sum(int(b) - int(a) + 1 if b else 1 for a, _, b in spans if a.strip())
 
 
-def describe(src):
+def describe(src, rate=True):
     """The heading's lines of the machine: OS, kernel, CPU, cores (the CPUs this process may run on, and any affinity
-    or cgroup quota), memory (and any cgroup limit), fresh memory, compiler, flags."""
+    or cgroup quota), memory (and any cgroup limit), fresh memory (not with RATE false: it takes 256 MiB and seconds,
+    for a figure only a measured run needs), compiler, flags."""
     if platform.system() == "Darwin":
         os_name = f"{run('sw_vers', '-productName').strip()} {run('sw_vers', '-productVersion').strip()}"
         cpu = run("sysctl", "-n", "machdep.cpu.brand_string").strip()
@@ -115,7 +116,7 @@ def describe(src):
     return {"os": os_name or "unknown", "kernel": f"{platform.system()} {platform.release()}", "cpu": cpu,
             "cores": f"{allowed or online}" + (f" ({'; '.join(extra)})" if extra else ""),
             "memory": f"{mem or 'unknown'} GiB" + (f" (cgroup limit {cg[1] / 2 ** 20:.1f} GiB)" if cg else ""),
-            "fresh_memory": fresh(src), "compiler": build.get("compiler") or "unknown",
+            "fresh_memory": fresh(src) if rate else "", "compiler": build.get("compiler") or "unknown",
             "flags": build.get("flags") or "unknown"}
 
 

@@ -31,7 +31,8 @@ def columns(line, width, what):
 @dataclass
 class Tables:
     """The descriptors' declarations: build groups, programs (ours first, then each family's, grouped by scenario in
-    the order of first appearance), toolchains, the commands the environment may name, the section's Threads lines."""
+    the order of first appearance), toolchains, the commands the environment may name, the section's Threads lines,
+    and the environment --profile sets for a group whose runtime compiles as it runs (PROFILE: group, VAR=VALUE)."""
     families: list
     groups: dict
     catalogue: list
@@ -40,6 +41,7 @@ class Tables:
     threads: str
     knobs: str
     sets: list = field(default_factory=list)
+    profile: dict = field(default_factory=dict)
 
     @classmethod
     def load(cls, lib):
@@ -59,8 +61,9 @@ class Tables:
             rows.append(dict(zip(("scen", "prog", "group", "key", "opts", "suffix", "class", "variant"), f)))
         catalogue = [r for s in dict.fromkeys(r["scen"] for r in rows) for r in rows if r["scen"] == s]
         tools = {w[0]: w[1:] for w in (line.split() for line in parts["toolchains"])}
+        profile = {g: kv for g, _, kv in (line.partition(" ") for line in parts.get("profile", []))}
         return cls(" ".join(parts["families"]).split(), groups, catalogue, tools, " ".join(parts["commands"]).split(),
-                   " ".join(parts["threads"]), " ".join(parts["knobs"]))
+                   " ".join(parts["threads"]), " ".join(parts["knobs"]), profile=profile)
 
     @property
     def names(self):
@@ -83,7 +86,8 @@ class Tables:
             run = list(run)
             cat += run + [dict(r, group=f"{g}@{k}", prog=f"{r['prog']}@{k}")
                           for k, tool in numbered if tool == self.groups.get(g, {}).get("tool") for r in run]
-        return Tables(self.families, groups, cat, self.toolchains, self.commands, self.threads, self.knobs, sets)
+        return Tables(self.families, groups, cat, self.toolchains, self.commands, self.threads, self.knobs, sets,
+                      self.profile)
 
     def row(self, prog, key):
         """PROGRAM's first catalogue line of variant key KEY ("-": any), None without one."""

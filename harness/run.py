@@ -7,6 +7,7 @@ import functools
 import json
 import os
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -23,6 +24,7 @@ import machine
 import measure
 import peers
 import plan
+import profiling
 import render
 import replicate
 import settings
@@ -49,6 +51,8 @@ def usage(tables):
        ./run.sh --peers N [scenario ...]
        ./run.sh --sweep --peers [scenario ...]
        ./run.sh --replicate [NAME [--quick]]
+       ./run.sh --profile ROW --replicate NAME TABLE
+       ./run.sh --profile LABEL --peers N SCENARIO
        ./run.sh --plan ARGS...
        ./run.sh --render SECTION
        ./run.sh --gaps SECTION
@@ -66,6 +70,11 @@ def usage(tables):
                  shape, its figures beside ours, its claims judged on both (--quick: N / 10, nothing
                  compared); at a commit, a replication or a peers run stopped halfway resumes on the
                  same machine, its results kept in PEERS_BUILD
+  --profile      one row, built as its run builds it and run once as it runs it, under perf record
+                 -e cpu-clock -g, into a file in profiles/ (perf's data in PEERS_BUILD/profiles): ROW
+                 of a replication's TABLE (its id or label in the data file), or LABEL of a --peers
+                 run (its program as --plan lists it, then :VARIANT, :Tt or :START where the run has
+                 several); never a measured run: nothing goes to RESULTS or STORE
   --plan         every run the rest would make and the time they will take here; runs nothing
   --render       SECTION again (its heading's time as RESULTS prints it, or its run id) from the
                  store's records, byte for byte for one written since the harness moved to Python;
@@ -88,6 +97,7 @@ environment (a bad value is refused before anything runs):
   THREAD_CAP=10000    the threads scenario (and a thread per task) runs min(N, THREAD_CAP)
   RESULTS=RESULTS.md  the file a section is appended to, written whole or not at all
   STORE=results.jsonl every execution's record, beside RESULTS: appended as each program ends
+  PERF=perf           --profile's perf (Debian's linux-perf: installed as root unless PEERS_INSTALL=no)
   SWEEP="{settings.DEFAULT_SWEEP}"
                       the task counts of --sweep (N=1 always: the baseline of bytes/task)
   START=gated         running_avg, hash_collect: gated, eager (each task runs as it is spawned) or both
@@ -136,11 +146,12 @@ def parse(argv, env, tables, out, here):
             "--peers": "--peers comes first (usage: ./run.sh --peers N [scenario ...] or ./run.sh --sweep --peers"
                        " [scenario ...])",
             "--plan": "--plan comes first (usage: ./run.sh --plan ARGS ...)"}.get(a))
+        need(a != "--profile", f"--profile comes first (usage: {profiling.USAGE})")
         need(a not in OFFLINE, f"{a} comes first, alone (usage: ./run.sh --export csv|json|md [SECTION], ./run.sh"
              " --render SECTION, ./run.sh --gaps SECTION, ./run.sh --compare A B [md|csv|json], ./run.sh --check-store"
              " [--repair])")
         need(not a.startswith("-"), f"unknown option '{a}' (allowed: --plan, --sweep, --peers, --replicate [NAME"
-             " [--quick]], --export, --render, --gaps, --compare, --check-store, --help; settings go in the"
+             " [--quick]], --profile, --export, --render, --gaps, --compare, --check-store, --help; settings go in the"
              " environment, see --help)")
     need(not env.get("TABLES") or s["replicate"], "TABLES is for --replicate NAME: it picks which of a write-up's"
          " tables run")
@@ -885,6 +896,8 @@ def main(argv, env):
     os.environ["LC_ALL"] = env["LC_ALL"] = "C"  # every tool's messages, and so every section, in one language
     os.chdir(SRC)
     try:
+        if argv and argv[0] == "--profile":
+            return profile(argv, env, here)
         return offline(argv, env, here) if argv and argv[0] in OFFLINE else command(argv, env, here)
     except settings.Bad as e:  # a bad request or setting, found before anything is built, measured or read
         fail(str(e))
@@ -938,6 +951,110 @@ def command(argv, env, here):
         if hasattr(r, "work") and not r.lost:
             shutil.rmtree(r.work, ignore_errors=True)
 
+
+def profile(argv, env, here):
+    """--profile: one row of a --peers run or of a replication, planned from the same settings, built as that run
+    builds it and run once as it runs it, under perf (profiling.py), into a file in profiles/; no record, no section."""
+    try:
+        tables = peers.Tables.load(LIB)
+    except settings.Bad as e:
+        fail(f"peers/: {e}", 1)
+    if any(a in ("-h", "--help") for a in argv):
+        sys.stdout.write(usage(tables))
+        return 0
+    label, args, table = profiling.split(argv)
+    shaping, pub = dict(env), None
+    if table is not None:  # the table's settings and rows, as TABLES=TABLE would run them
+        need(not env.get("TABLES"), f"TABLES is not for --profile: its table comes after the write-up (usage:"
+             f" {profiling.USAGE})")
+        path = os.path.join(SRC, "peers", "published", args[1] + ".tsv")
+        if os.path.isfile(path):  # else parse names the write-ups there are
+            keys = list(dict.fromkeys(t["key"] for t in replicate.published(path).tables))
+            need(table in keys, f"--profile: {args[1]} has no table '{table}' (its tables: {' '.join(keys)})")
+        env["TABLES"] = table
+    s, ps = parse(args, env, tables, sys.stdout, here)
+    s["command_line"] = profiling.command_line(argv, shaping)
+    pub = replicate.published(s["pubfile"], table) if table is not None else None
+    tables = tables.with_sets(ps["sets"]) if ps["sets"] else tables
+    c, id_ = profiling.pick(plan.Planner(tables, s).plan(), label, pub, args[1] if pub else "")
+    perf = profiling.find(env)
+    if perf is None and not env.get("PERF") and os.getuid() == 0 and shutil.which("apt-get") \
+            and ps["PEERS_INSTALL"] == "auto":
+        print(f"run.sh: --profile: perf is missing; installing {profiling.PACKAGE} with apt-get (PEERS_INSTALL=no"
+              " turns this off)", file=sys.stderr)
+        subprocess.run(["bash", LIB, "apt_install", profiling.PACKAGE], capture_output=True)
+        perf = profiling.find(env)
+    if perf is None:
+        fail(f"--profile needs perf ({env.get('PERF') or 'not found'}): " + (
+             "Linux's perf, which macOS does not have" if sys.platform == "darwin" else
+             f"install it with {'' if os.getuid() == 0 else 'sudo '}apt-get install {profiling.PACKAGE} (Debian; on"
+             " another Linux, its perf package)"), 1)
+    why, user_only = profiling.paranoid(machine.read)
+    if why:
+        fail(f"--profile: {why}", 1)
+    pb, work = s["build_dir"], tempfile.mkdtemp(prefix="run_sh.", dir=env.get("TMPDIR") or None)
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, measure.on_signal)
+    try:
+        lock = take_lock(s["command_line"])
+        print("run.sh: building with make", file=sys.stderr)
+        p = subprocess.run(["make", "-C", SRC], capture_output=True, text=True, errors="replace")
+        if p.returncode != 0:
+            sys.stderr.write(p.stdout + p.stderr)
+            fail("make failed; nothing was profiled", 1)
+        pw = os.path.join(work, "peers")
+        os.makedirs(pw)
+        if c.group != "ours":  # its group alone (and the group a copy is built beside), as the run would build it
+            ps["PEERS"] = tables.groups[c.group]["name"]
+            b = peers.Builder(LIB, tables, ps, pb, pw, [c.scenario], {"N": s["N"], "sweep_ns": s["sweep_ns"]})
+            b.prepare()
+            state = b.state.get(c.group, "")
+            if state != "ok":
+                said = " ".join(machine.read(os.path.join(pw, f)).strip() for f in ("missing", "notes")).strip()
+                fail(f"--profile: {tables.runtime_label(c.group, pw)} was not built: "
+                     + {"missing": "its toolchain is missing", "skip": "it was passed over"}.get(state, state)
+                     + (f" ({said})" if said else ""), 1)
+        prog = os.path.join(SRC, c.program[2:]) if c.group == "ours" else os.path.join(pb, "bin", c.program)
+        argv_ = [c.n] + c.args.split()
+        run_env = {**env, "LC_ALL": "C", **dict(w.split("=", 1) for w in c.env.split())}
+        sw = profiling.switch(tables, c.group, run_env)
+        if sw:
+            run_env[sw[0]] = sw[1]
+            print(f"run.sh: --profile: set {sw[0]}={sw[1]}, so that perf names the frames"
+                  f" {tables.runtime_label(c.group, pw)} compiles as it runs", file=sys.stderr)
+        folder = os.path.join(SRC, "profiles")
+        os.makedirs(folder, exist_ok=True)
+        os.makedirs(os.path.join(pb, "profiles"), exist_ok=True)
+        txt, name = profiling.place(folder, f"{args[1]}-{table}-{id_}" if pub else f"peers-{c.scenario}-{s['N']}-{id_}")
+        data = os.path.join(pb, "profiles", name + ".data")
+
+        def shown(w):  # a path as the file shows it: PEERS_BUILD/..., ./PROGRAM
+            return "PEERS_BUILD" + w[len(pb):] if w.startswith(pb + "/") else \
+                "./" + w[len(SRC) + 1:] if w.startswith(SRC + "/") else w
+        cmd = " ".join(shlex.quote(w) for w in c.env.split() + [shown(prog)] + argv_)
+        print(f"run.sh: --profile: {cmd}, once, under perf record", file=sys.stderr)
+        ran = profiling.record(perf, data, prog, argv_, run_env, int(c.limit) if c.limit else None, lock, work)
+        if not os.path.isfile(data):
+            fail(f"--profile: perf record wrote no data: {measure.last_error(ran.err) or f'exit {ran.status}'}", 1)
+        try:
+            parts, total = profiling.report(perf, data, shown)
+        except profiling.Failed as e:
+            fail(f"--profile: {e} (perf's data: {shown(data)})", 1)
+        what = (f"replicate {args[1]}, table {table} ({pub.tables[0]['title']}), row {id_}" if pub
+                else f"--peers {s['N']} {c.scenario}, row {id_}")
+        what += f": {tables.runtime_label(c.group, pw)}, {c.variant}"
+        header = profiling.header(what, s["command_line"], cmd, shown(data), machine.run(perf, "--version").strip(),
+                                  sw, machine.commit(SRC), machine.describe(SRC, rate=False), ran, total, c.limit,
+                                  user_only)
+        profiling.write(txt, header, parts)
+        print(f"run.sh: --profile: wrote {shown(txt)} (perf's data: {shown(data)})", file=sys.stderr)
+        print(txt)
+        return 0 if ran.status == 0 and not ran.timed_out else 1
+    except Interrupted as e:
+        print("run.sh: interrupted; no profile written", file=sys.stderr)
+        return e.args[0]
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:], dict(os.environ)))

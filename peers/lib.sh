@@ -6,7 +6,7 @@
 # build (peer_programs) and the sets of PEERS_PATCH, PEERS_DOTNET and PEERS_GO (patch_sets).
 
 nl=$'\n'
-group_lines='' program_lines='' toolchain_lines='' peer_commands='' peer_threads='' peer_knobs='ours --threads T'
+group_lines='' program_lines='' toolchain_lines='' peer_commands='' peer_threads='' peer_knobs='ours --threads T' profile_lines=''
 family_runtime() { group_lines="$group_lines$1$nl"; }
 family_programs() { local lines; IFS= read -r -d '' lines || :; program_lines=$program_lines$lines; }
 family_threads() {
@@ -15,6 +15,9 @@ family_threads() {
 }
 family_toolchain() { toolchain_lines="$toolchain_lines$*$nl"; }
 family_commands() { peer_commands="$peer_commands${peer_commands:+ }$*"; }
+# family_profile GROUP 'VAR=VALUE': what run.sh --profile sets in GROUP's environment so that perf can name the frames
+# its runtime compiles as it runs (VALUE is appended where VAR is set already, as the threads knob may).
+family_profile() { profile_lines="$profile_lines$1 $2$nl"; }
 
 # Ours: one line per scenario and variant, first in each scenario (group "ours": ./SCENARIO, built by make; the
 # variant key is passed as --sync VARIANT).
@@ -42,8 +45,9 @@ done
 
 # tables: the declarations for harness/peers.py (which gives each call the commands), each after a line "@@ KIND".
 tables() {
-  printf '@@ families\n%s\n@@ groups\n%s@@ programs\n%s@@ toolchains\n%s@@ commands\n%s\n@@ threads\n%s\n@@ knobs\n%s\n' \
-    "$peer_families" "$group_lines" "$program_lines" "$toolchain_lines" "$peer_commands" "$peer_threads" "$peer_knobs"
+  printf '@@ families\n%s\n@@ groups\n%s@@ programs\n%s@@ toolchains\n%s@@ commands\n%s\n@@ threads\n%s\n@@ knobs\n%s\n@@ profile\n%s' \
+    "$peer_families" "$group_lines" "$program_lines" "$toolchain_lines" "$peer_commands" "$peer_threads" "$peer_knobs" \
+    "$profile_lines"
 }
 
 # What the harness tells each call: the programs to build, "GROUP PROGRAM CLASS" a line (peer_programs), and the sets

@@ -186,7 +186,7 @@ bad_case "THREADS must be" THREADS=-1 ./run.sh 10
 bad_case "THREADS must be" THREADS="1 x" ./run.sh 10
 bad_case "THREADS must be" THREADS="2 1025" ./run.sh 10
 bad_case "SLEEP_MS must be" SLEEP_MS=1.5 ./run.sh 10
-bad_case "unknown option '--fast' [(]allowed: --plan, --sweep, --peers, --replicate [[]NAME [[]--quick[]][]], --export, --render, --gaps, --compare, --check-store, --help;" ./run.sh --fast 10
+bad_case "unknown option '--fast' [(]allowed: --plan, --sweep, --peers, --replicate [[]NAME [[]--quick[]][]], --profile, --export, --render, --gaps, --compare, --check-store, --help;" ./run.sh --fast 10
 bad_case "HITS must be a whole number from 1 to 9007199254740991, got '0'" HITS=0 ./run.sh 10
 bad_case "HITS must be a whole number" HITS=9007199254740992 ./run.sh 10
 bad_case "MODE must be loop or once, got 'twice'" MODE=twice ./run.sh 10

@@ -7,6 +7,8 @@ family_toolchain dotnet dotnet dotnet-sdk-10.0
 family_commands DOTNET=dotnet
 family_runtime 'csharp | csharp | dotnet | c# .NET @V@ JIT | BENCH_THREADS=@T@ | -'
 family_runtime 'csharpaot | csharp-aot | dotnet | c# .NET @V@ NativeAOT | BENCH_THREADS=@T@ | -'
+# The JIT writes /tmp/perf-PID.map, which names its methods for perf; NativeAOT's are in the binary's symbols.
+family_profile csharp 'DOTNET_PerfMapEnabled=1'
 family_threads '.NET: a thread pool that starts with one worker per core and adds more when it sees its workers blocked' \
   "C# BENCH_THREADS=T (the thread pool's minimum and maximum)"
 family_programs <<'EOF'

@@ -5,6 +5,8 @@
 family_toolchain elixir elixir elixir
 family_commands ELIXIR=elixir
 family_runtime 'elixir | elixir | elixir | elixir @V@ | ERL_FLAGS=+S@T@:@T@ | -'
+# The BEAM's JIT (OTP 24 on) writes /tmp/perf-PID.map, which names the code it compiles for perf.
+family_profile elixir 'ERL_FLAGS=+JPperf true'
 family_threads 'Elixir: one BEAM scheduler per core' \
   'Elixir +S T:T (ERL_FLAGS)'
 family_programs <<'EOF'

@@ -5,6 +5,8 @@
 family_toolchain erlang erlang erlang-base
 family_commands ERL=erl ERLC=erlc
 family_runtime 'erlang | erlang | erlang | erlang/OTP @V@ | ERL_FLAGS=+S@T@:@T@ | -'
+# The BEAM's JIT (OTP 24 on) writes /tmp/perf-PID.map, which names the code it compiles for perf.
+family_profile erlang 'ERL_FLAGS=+JPperf true'
 family_threads 'Erlang: one BEAM scheduler per core' \
   'Erlang +S T:T (ERL_FLAGS)'
 family_programs <<'EOF'

@@ -8,6 +8,10 @@ family_commands JAVA=java JAVAC=javac
 family_runtime 'java | java | java | java @V@ | BENCH_THREADS=@T@ | -'
 family_runtime 'javathreads | java | java | java @V@ | - | one per task'
 family_runtime 'java21 | java | java | java @V@ | JAVA_TOOL_OPTIONS=-Djdk.virtualThreadScheduler.parallelism=@T@ | -'
+# The JVM (17 on) writes /tmp/perf-PID.map of its compiled methods as it exits, and keeps frame pointers in them.
+for g in java javathreads java21; do
+  family_profile "$g" 'JAVA_TOOL_OPTIONS=-XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit -XX:+PreserveFramePointer'
+done
 family_threads "Java: the timer executor one thread, running_avg's and hash_collect's pool one per core" \
   "Java BENCH_THREADS=T (the executor's size: the timer's, or running_avg's and hash_collect's pool; virtual threads: jdk.virtualThreadScheduler.parallelism)"
 family_programs <<'EOF'

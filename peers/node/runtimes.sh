@@ -12,6 +12,11 @@ family_runtime 'node | node | node | node @V@ | - | 1 (one thread)'
 family_runtime 'bun | bun | bun | bun @V@ | - | 1 (one thread)'
 family_runtime 'deno | deno | deno | deno @V@ | - | 1 (one thread)'
 family_runtime 'nodecur | node-current | nodecur | node @V@ (npm) | - | 1 (one thread)'
+# V8 writes /tmp/perf-PID.map of the code it compiles (NODE_OPTIONS takes this V8 flag; Deno reads its V8 flags from
+# DENO_V8_FLAGS); Bun's JavaScriptCore has no such switch.
+family_profile node 'NODE_OPTIONS=--perf-basic-prof'
+family_profile nodecur 'NODE_OPTIONS=--perf-basic-prof'
+family_profile deno 'DENO_V8_FLAGS=--perf-basic-prof'
 family_threads 'Node, Bun and Deno: one thread' \
   'Node, Bun and Deno one thread whatever T'
 family_programs <<'EOF'
