@@ -133,8 +133,10 @@ class Planner:
 
     def timeout(self, scen, sleep_ms, n):
         """The default time limit of a run at N tasks, in seconds: the larger of 60 and 10 x the time the run must
-        take (wait_ms). A run that takes ten times that is not going to finish."""
-        return max(60, (10 * wait_ms(scen, int(sleep_ms), n, self.s) + 999) // 1000)
+        take (wait_ms) and its spawning, at 2 s a million tasks (the estimate's rate of most runtimes; at 25M tasks
+        and pauses of 1 ms, spawning is most of a run), in whole seconds. A run that takes ten times that is not
+        going to finish."""
+        return max(60, (10 * wait_ms(scen, int(sleep_ms), n, self.s) + 999) // 1000 + 20 * n // 1000000)
 
     def limit(self, scen, n, note=True):
         """A peers run's sleep (SLEEP_MS, else the scenario's; "" for one without) and the scenario's time limit at N
