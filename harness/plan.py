@@ -11,15 +11,16 @@ from dataclasses import dataclass, field
 import replicate
 from machine import read
 from scenarios import SCENARIOS
-from settings import value
+from settings import pause_ms, sleep1, value
 from stats import minutes
 
 SETTINGS = ("scenarios", "N", "sweep", "sweep_ns", "peers", "replicate", "quick", "pubfile", "TABLES", "RUNS",
             "THREADS", "START", "SLEEP_MS", "THREAD_CAP", "PEER_TIMEOUT", "PEERS", "peers_sleep_ms", "HITS", "MODE",
-            "SPAWN_FROM", "POLL_MS", "BURST", "BURST_PAUSE_MS", "build_dir", "versions_dir", "command_line")
+            "SPAWN_FROM", "POLL_MS", "BURST", "BURST_PAUSE_MS", "BURST_PAUSE", "build_dir", "versions_dir",
+            "command_line")
 # atomic_counter's settings, in the order of the options that pass them.
 COUNTER = (("HITS", "--hits"), ("MODE", "--mode"), ("SPAWN_FROM", "--spawn-from"), ("POLL_MS", "--poll-ms"),
-           ("BURST", "--burst"), ("BURST_PAUSE_MS", "--burst-pause-ms"))
+           ("BURST", "--burst"), ("BURST_PAUSE_MS", "--burst-pause-ms"), ("BURST_PAUSE", None))
 # Spawning a million tasks took from 0.1 s (ours) to 24 s (Python) here (RESULTS.md, 2026-12-03 09:51): ours and these
 # slow spawners at their rate in seconds a million, every other runtime at 2.
 SPAWN_RATES = (("python", 25), ("elixir", 20), ("pypy", 12), ("go", 6), ("erlang", 6), ("haskell", 6), ("deno", 6))
@@ -65,7 +66,7 @@ def wait_ms(scen, sleep_ms, n, counter):
     rounds = 1 if counter.get("MODE") == "once" else -(-int(counter["HITS"]) // n) if counter.get("HITS") else 10
     # The programs pause (N − 1) // BURST times ("but the last"): N // BURST is one more where BURST divides N, an upper
     # bound, as a time limit should be, which the plan listings have always counted.
-    pauses = n // int(counter["BURST"]) * value(counter, "BURST_PAUSE_MS") if counter.get("BURST") else 0
+    pauses = n // int(counter["BURST"]) * pause_ms(counter) if counter.get("BURST") else 0
     return sleep_ms * rounds + pauses + value(counter, "POLL_MS")
 
 
@@ -78,16 +79,17 @@ class Planner:
     def add(self, kind, scenario, **named):
         self.configs.append(Config(kind, scenario, **named))
 
-    def variant_opts(self, scen, start, base=False):
-        """The options of the write-ups' variants, the same for ours and every peer that has them, and the
-        atomic_counter settings among them: each of those that is set (HITS not for a baseline, whose one task would
-        take HITS seconds, nor in once mode, which ends at N hits); running_avg's and hash_collect's --start START
-        (none for "-")."""
+    def variant_opts(self, scen, start, base=False, tool="ours"):
+        """The options of the write-ups' variants, the same for ours and every peer that has them but BURST_PAUSE's
+        (the option of TOOL's runtime: settings.sleep1), and the atomic_counter settings among them: each of those that
+        is set (HITS not for a baseline, whose one task would take HITS seconds, nor in once mode, which ends at N
+        hits); running_avg's and hash_collect's --start START (none for "-")."""
         s = self.s
         if not SCENARIOS[scen]["counter"]:
             return (f"--start {start}" if SCENARIOS[scen]["start"] and start != "-" else ""), {}
         given = {var: s[var] for var, _ in COUNTER if s[var] and (var != "HITS" or not base and s["MODE"] != "once")}
-        return " ".join(f"{opt} {given[var]}" for var, opt in COUNTER if var in given), given
+        opts = [f"{opt} {given[var]}" if opt else sleep1(tool)[0] for var, opt in COUNTER if var in given]
+        return " ".join(opts), given
 
     @staticmethod
     def ours_args(t, key, sleep, opts=""):
@@ -96,8 +98,9 @@ class Planner:
         return " ".join(filter(None, [f"--sync {key}" if key != "-" else "", f"--sleep-ms {sleep}" if sleep else "",
                                       f"--threads {t}" if t not in ("-", "default") else "", opts]))
 
-    def variant_cell(self, scen, variant, start, opts):
-        """A program's variant cell, with the variant it ran: atomic_counter's mode when a variable sets one; in
+    def variant_cell(self, scen, variant, start, opts, tool="ours"):
+        """A program's variant cell, with the variant it ran: atomic_counter's mode when a variable sets one (its
+        pause, with BURST_PAUSE=sleep1, in TOOL's runtime's unit); in
         running_avg and hash_collect "KEY: ..." becomes "KEY, gated: ...", "KEY, eager: ..." or, for a program with
         one shape only (no start in its OPTS), "KEY, one shape: ..."."""
         s = self.s
@@ -105,7 +108,8 @@ class Planner:
             once = s["MODE"] == "once"
             variant += "; once mode: one sleep, one hit, no loop" if once else "; loop mode"
             variant += ", spawned from a task" if s["SPAWN_FROM"] == "task" else ""
-            variant += f", bursts of {s['BURST']} then {value(s, 'BURST_PAUSE_MS')} ms" if s["BURST"] else ""
+            pause = f"a sleep(1), {sleep1(tool)[1]}" if s["BURST_PAUSE"] else f"{value(s, 'BURST_PAUSE_MS')} ms"
+            variant += f", bursts of {s['BURST']} then {pause}" if s["BURST"] else ""
             variant += f", polled every {s['POLL_MS']} ms" if s["POLL_MS"] else ""
             variant += f", {s['HITS']} hits" if s["HITS"] and not once else ""
         elif SCENARIOS[scen]["start"]:
@@ -129,8 +133,10 @@ class Planner:
 
     def timeout(self, scen, sleep_ms, n):
         """The default time limit of a run at N tasks, in seconds: the larger of 60 and 10 x the time the run must
-        take (wait_ms). A run that takes ten times that is not going to finish."""
-        return max(60, (10 * wait_ms(scen, int(sleep_ms), n, self.s) + 999) // 1000)
+        take (wait_ms) and its spawning, at 2 s a million tasks (the estimate's rate of most runtimes; at 25M tasks
+        and pauses of 1 ms, spawning is most of a run), in whole seconds. A run that takes ten times that is not
+        going to finish."""
+        return max(60, (10 * wait_ms(scen, int(sleep_ms), n, self.s) + 999) // 1000 + 20 * n // 1000000)
 
     def limit(self, scen, n, note=True):
         """A peers run's sleep (SLEEP_MS, else the scenario's; "" for one without) and the scenario's time limit at N
@@ -210,11 +216,13 @@ class Planner:
         threads scenario. A sweep's series is labelled LABEL when given (a replication's row), else by its runtime."""
         s, g, prog, suffix = self.s, r["group"], r["prog"], r["suffix"]
         env, tcell, n, flags = "", t, s["N"], ""
+        tool = "ours" if g == "ours" else self.t.groups[g]["tool"]
         if r["opts"] in ("counter", "start"):
-            (opts, given), (base_opts, base_given) = self.variant_opts(scen, st), self.variant_opts(scen, st, True)
+            (opts, given), (base_opts, base_given) = (self.variant_opts(scen, st, False, tool),
+                                                      self.variant_opts(scen, st, True, tool))
         else:
             st, opts, given, base_opts, base_given = "-", "", {}, "", {}
-        variant = self.variant_cell(scen, r["variant"], st, r["opts"])
+        variant = self.variant_cell(scen, r["variant"], st, r["opts"], tool)
         if g == "ours":
             prog, tcell = f"./{prog}", "1" if t == "default" else t
             args, base_args = self.ours_args(t, key, sleep, opts), self.ours_args(t, key, sleep, base_opts)

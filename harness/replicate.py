@@ -69,15 +69,27 @@ def quick_n(n, quick):
     return n // 10 if quick and n >= 10 else n
 
 
+# A table's bursts, as its published walls bound them: the least wall as printed and its unit, the bound it gives in ms
+# (that wall and one more of its last printed place: a wall printed to the second, the hundredths cut, is below the next
+# second), the sleep in ms that follows the pauses (in once mode the last task spawned, after the last pause, sleeps
+# once before it counts, and the run ends after that count; else 0), the pauses ((N − 1) // BURST: the programs pause
+# after every burst but the last) and the longest pause that fits, in whole ms: every row paused as often, so the
+# pauses and that sleep took less than the least wall.
+Walls = namedtuple("Walls", "shown unit bound_ms sleep_ms pauses pause_ms")
+
+
 class Published:
     """The data file as records. A table is keyed by its id= (else its N); its settings (VAR=VALUE) make its group,
-    one sweep over its tables' N. A figure is kept as printed and as its readings' lowest and highest in base units."""
+    one sweep over its tables' N. A figure is kept as printed and as its readings' lowest and highest in base units.
+    A table may take its pause from another's published walls (BURST_PAUSE_MS=walls:KEY, replaced by the pause they
+    allow) and stand beside another's published figures (figs=KEY, copied under its key): TABLES picks among the
+    tables, EVERY holds them all; a reference that cannot be followed is in its table's "why", for Check."""
 
     def __init__(self, text, tables="", on_line=None):
         self.about, self.run, self.nobuild, self.groups, self.row = {}, {}, {}, {}, {}
-        self.tables, self.cols, self.rows, self.facts, self.claims, self.causes = [], [], [], [], [], []
+        self.tables, self.cols, self.rows, self.facts, self.claims, self.causes, self.every = [], [], [], [], [], [], []
         self.measure, self.units, self.ctitle, self.fig, self.funit, self.figwhy = {}, {}, {}, {}, {}, {}
-        self.rowunit, self.lo, self.hi, self.shown, self.npub = {}, {}, {}, {}, {}
+        self.rowunit, self.lo, self.hi, self.shown, self.npub, self.walls, self.figkeys = {}, {}, {}, {}, {}, {}, set()
         picked = tables.split()
         for number, line in enumerate(text.split("\n"), 1):
             if line[:1] in ("#", ""):
@@ -90,12 +102,13 @@ class Published:
                 getattr(self, kind)[f[1]] = f[2]
             elif kind == "table":
                 key = ([f[1]] + [a[3:] for a in attrs if a.startswith("id=")])[-1]
-                sets = " ".join(a for a in attrs if "=" in a and not a.startswith("id="))
+                sets = " ".join(a for a in attrs if "=" in a and not a.startswith(("id=", "figs=")))
+                self.every.append({"n": f[1], "title": f[2], "key": key, "set": sets, "line": number,
+                                   "scen": attrs[0] if attrs and "=" not in attrs[0] else "-",
+                                   "figs": ([None] + [a[5:] for a in attrs if a.startswith("figs=")])[-1],
+                                   "bad": ([None] + [a for a in attrs[1:] if "=" not in a])[-1], "why": []})
                 if not picked or key in picked:
-                    self.tables.append({"n": f[1], "title": f[2], "key": key, "set": sets, "line": number,
-                                        "scen": attrs[0] if attrs and "=" not in attrs[0] else "-",
-                                        "group": self.groups.setdefault(sets, len(self.groups) + 1),
-                                        "bad": ([None] + [a for a in attrs[1:] if "=" not in a])[-1]})
+                    self.tables.append(self.every[-1])
             elif kind == "column":
                 self.cols.append(f[1])
                 self.measure[f[1]], self.units[f[1]], self.ctitle[f[1]] = f[2:5]
@@ -105,6 +118,7 @@ class Published:
             elif kind == "fig":
                 k = (f[1], f[2], f[3])
                 self.fig[k], self.funit[k] = f[4], f[5]
+                self.figkeys.add(f[2])
                 if f[4] == "-":
                     self.figwhy[k] = f[6]
                 else:
@@ -122,6 +136,78 @@ class Published:
                                     "command": f[4], "line": number})
             if on_line:
                 on_line(self, f, nf, number)
+        for t in self.every:
+            self.follow(t)
+        for t in self.tables:  # a group per set of settings, once each table's pause is a number
+            t["group"] = self.groups.setdefault(t["set"], len(self.groups) + 1)
+
+    def table(self, key):
+        return next((t for t in self.every if t["key"] == key), None)
+
+    def settings(self, t):
+        """Table T's settings over the run lines', by name."""
+        return dict(self.run, **dict(a.split("=", 1) for a in t["set"].split()))
+
+    def walls_of(self, key):
+        """Table KEY's Walls, from its published walls, or why they bound no pause."""
+        t = self.table(key)
+        if t is None:
+            return f"no table {key}"
+        burst = self.settings(t).get("BURST", "")
+        if not burst.isdigit() or int(burst) < 1:
+            return f"table {key} has no bursts (no BURST), so its walls bound no pause"
+        pauses = (int(t["n"]) - 1) // int(burst)
+        if pauses < 1:
+            return f"table {key} never pauses (N={t['n']}, BURST={burst}), so its walls bound no pause"
+        readings = [(numeric(r) * UNITS[self.funit[f]][1], r, self.funit[f]) for f, v in self.fig.items()
+                    if f[1] == key and self.measure.get(f[2]) in ("wall", "wall_mean") and is_value(v)
+                    and self.funit[f] in UNITS for r in v.split("/")]
+        if not readings:
+            return f"table {key} has no published wall"
+        least, shown, unit = min(readings)
+        place = 10 ** -len(shown.partition(".")[2]) * UNITS[unit][1]
+        bound_ms = round((least + place) * 1000)
+        sleep = int(self.sleep_of(t["set"]) or 0) if self.settings(t).get("MODE") == "once" else 0
+        if bound_ms <= sleep:
+            return f"table {key}'s least wall, {shown}, leaves no time for a pause beside its {sleep} ms sleep"
+        return Walls(shown, unit, bound_ms, sleep, pauses, (bound_ms - sleep - 1) // pauses)
+
+    def follow(self, t):
+        """Table T's pause from another's walls and its figures from another's, where it names them."""
+        words = t["set"].split()
+        w = next((x for x in words if x.startswith("BURST_PAUSE_MS=walls:")), None)
+        if w is not None:
+            key = w.partition(":")[2]
+            got = self.walls_of(key)
+            if isinstance(got, str):
+                t["why"].append(f"{w}: {got}")
+                words.remove(w)  # refused once, by Check: not again by the settings' check
+            else:
+                self.walls[key], t["walls"] = got, key
+                words[words.index(w)] = f"BURST_PAUSE_MS={got.pause_ms}"
+            t["set"] = " ".join(words)
+        k = t["figs"]
+        if k is None:
+            return
+        src = self.table(k)
+        mine, theirs = [{a for a in x["set"].split() if not a.startswith("BURST_PAUSE")} if x else set()
+                        for x in (t, src)]
+        why = ("names this table itself" if k == t["key"] else f"no table {k}" if src is None
+               else f"table {k} stands beside another's figures itself (figs={src['figs']})" if src["figs"]
+               else f"table {k} is at N={src['n']}, this one at N={t['n']}" if src["n"] != t["n"]
+               else f"table {k} holds other rows ({src['scen']}, this one {t['scen']})" if src["scen"] != t["scen"]
+               else f"it differs from {k} in more than its pause: {' '.join(sorted(mine ^ theirs))}" if mine != theirs
+               else None)
+        if why:
+            t["why"].append(f"figs={k}: {why}")
+            return
+        for a in [x for x in self.fig if x[1] == k]:
+            b = (a[0], t["key"], a[2])
+            self.fig[b], self.funit[b] = self.fig[a], self.funit[a]
+            for d in (self.figwhy, self.lo, self.hi, self.shown):
+                if a in d:
+                    d[b] = d[a]
+        self.npub.update({(t["key"], c): v for (x, c), v in list(self.npub.items()) if x == k})
 
     def label(self, id_):
         return self.row[id_]["label"] if id_ in self.row else ""
@@ -519,10 +605,10 @@ class Section:
                     say(f"- {who}: not run here: {f['words']}")
                 elif f["key"].startswith("PEERS_"):  # how its version can be had here, or why not
                     say(f"- {who} ({f['key']}): {f['words']}")
-                elif f["key"] not in ("version", "launcher", "shape"):
+                elif f["key"] not in ("version", "launcher", "shape", "pause"):  # a pause's: in readings()
                     say(f"- {who}: {f['words']} there ({f['key']})")
         return out + list(differs) + [f"- {pub.label(r)}, as published: {pub.nobuild[r]}"
-                                      for r in pub.rows if r in pub.nobuild] + self.cause_lines()
+                                      for r in pub.rows if r in pub.nobuild] + self.readings() + self.cause_lines()
 
     def cause_lines(self):
         """Each cause line of the data file that names a table of this section: its rows' labels, its tables, its words
@@ -557,6 +643,53 @@ class Section:
                 out.append(Gap(rows, claim_tables(expr), f"claim \"{words}\" ({expr}): {there} there, {here} here,"
                                                          f" on rows {', '.join(rows)}"))
         return out
+
+    def readings(self):
+        """Where a table takes its pause from another's walls: for that other, each table beside its published figures
+        (itself, and each of figs=) as a reading of the write-up's pause, whether its walls allow it (its pauses, and
+        the sleep after them, must take less than their bound: Walls) and, by runtime here, the ratios here / published
+        of its walls and max RSS.
+        A reading they rule out gives ratios that are no finding about the runtimes. None with --quick."""
+        pub, out = self.pub, []
+        if self.quick:
+            return out
+        for key in dict.fromkeys(t["walls"] for t in pub.tables if "walls" in t):
+            w, src = pub.walls[key], pub.table(key)
+            out.append(f"- the bursts of \"{src['title']}\" ({key}): its least published wall, {w.shown}, is below"
+                       f" {w.bound_ms / 1000:g} s{after(w)}, so its {w.pauses} pauses ((N − 1) // BURST) allow at most"
+                       f" {w.pause_ms} ms each. Each reading of that pause, beside these figures:")
+            for t in [x for x in pub.every if key in (x["key"], x["figs"])]:
+                sets = pub.settings(t)
+                pauses = (int(t["n"]) - 1) // int(sets["BURST"])
+                sleep1 = sets.get("BURST_PAUSE") == "sleep1"
+                took = pauses * settings.pause_ms(sets)
+                what = (f"each runtime's sleep(1), Go's {settings.sleep1('go')[1]} and the others'"
+                        f" {settings.sleep1('')[1]}" if sleep1 else f"{settings.pause_ms(sets)} ms a pause")
+                fits = took + w.sleep_ms < w.bound_ms
+                line = (f"  - at {what} ({t['key']}): its pauses take {'at most ' if sleep1 else ''}{took / 1000:g} s, "
+                        + (f"less than {(w.bound_ms - w.sleep_ms) / 1000:g} s: its figures allow this reading" if fits
+                           else f"not less than {(w.bound_ms - w.sleep_ms) / 1000:g} s: its figures rule this reading"
+                           " out, so its ratios here are no finding about the runtimes"))
+                out.append(line + (f". Here / published: {self.burst_ratios(t)}" if t in pub.tables else ". Not run here"))
+        return out
+
+    def burst_ratios(self, t):
+        """Table T's ratios here / published of its walls and max RSS, lowest–highest over each runtime's rows here."""
+        pub, by = self.pub, {}
+        cols = [c for m in ("wall", "wall_mean", "max_rss", "max_rss_mean") for c in pub.cols if pub.measure[c] == m]
+        for id_ in self.order:
+            b = self.base_of(id_)
+            if id_.startswith("ours:") or (t["scen"] != "-" and self.rscen.get(b) != t["scen"]):
+                continue
+            for c in cols:
+                u, fk = self.unit_of(b, t["key"], c), (b, t["key"], c)
+                h = self.figure(f"{id_}@{t['group']}", t["n"], pub.measure[c], u)
+                if h != "" and pub.lo.get(fk, 0) > 0:
+                    x = numeric(h) * UNITS[u][1]
+                    ratio = (x / pub.hi[fk], x / pub.lo[fk])
+                    by.setdefault(self.here[id_]["label"], {}).setdefault(c, []).append(ratio)
+        return "; ".join(f"{who} " + ", ".join(f"{pub.ctitle[c]} {span(min(r[0] for r in rs), max(r[1] for r in rs))}"
+                                               for c, rs in got.items()) for who, got in by.items()) or "no figure here"
 
     def ending(self, t):
         """The settings of table T under which its tasks end by design (ENDING), as "MODE=once, BURST=100000"."""
@@ -650,6 +783,12 @@ def gaps(context, records):
     sec = Section(context, records)
     sec.text()
     return [(g, covering(g, sec.pub.causes)) for g in sec.gaps()]
+
+
+def after(w):
+    """What a table's walls leave its pauses, where a sleep follows them (Walls)."""
+    return (f"; less the last task's {w.sleep_ms / 1000:g} s sleep before it counts, below"
+            f" {(w.bound_ms - w.sleep_ms) / 1000:g} s" if w.sleep_ms else "")
 
 
 def tally(answers):
@@ -777,6 +916,7 @@ class Check:
     def __init__(self, path, text):
         self.path, self.problems, self.line = path, [], 0
         self.first_at = {}  # the line of each row, column and figure
+        self.pauses = []  # each pause fact: its line, table and words
         self.pub = Published(text, "", self.check_line)
         self.check_end()
 
@@ -833,10 +973,10 @@ class Check:
             need("ns" not in pub.run or t["n"] in pub.run["ns"].split(" "),
                  f"a table at N={t['n']}, which run ns does not list")
             for a in f[3:nf]:
-                if "=" in a and not a.startswith("id=") and a.split("=")[0] not in settings.SETTABLE:
-                    bad(f"unknown table setting {a} (id= or one of {' '.join(settings.SETTABLE)} )")
-                elif a.startswith("id=") and not re.fullmatch(r"id=[A-Za-z0-9_.-]+", a):
-                    bad(f"a table's id is one word: {a}")
+                if "=" in a and not a.startswith(("id=", "figs=")) and a.split("=")[0] not in settings.SETTABLE:
+                    bad(f"unknown table setting {a} (id=, figs= or one of {' '.join(settings.SETTABLE)} )")
+                elif a.startswith(("id=", "figs=")) and not re.fullmatch(r"(id|figs)=[A-Za-z0-9_.-]+", a):
+                    bad(f"a table's {a.split('=')[0]} is one word: {a}")
         if kind == "fig":
             need(f[1] in pub.row, f"fig of an unknown row {f[1]}")
             if f[2] not in {t["key"] for t in pub.tables}:
@@ -850,6 +990,8 @@ class Check:
             need(f[4] != "-" or f[6] != "", "a missing figure needs a reason")
             need(f[4] == "-" or is_value(f[4]), f"not a number: {f[4]}")
         need(kind not in ("fact", "nobuild") or f[1] == "*" or f[1] in pub.row, f"of an unknown row {f[1]}")
+        if kind == "fact" and f[2] == "pause":
+            self.pauses.append((number, f[3], f[4]))
         if kind == "cause" and nf == 5:
             self.check_cause(pub.causes[-1])
 
@@ -884,6 +1026,14 @@ class Check:
              f"its name is {name}, not its file name")
         need("scenarios" in pub.run, "run needs scenarios")
         need(pub.tables and pub.cols and pub.rows, "it needs a table, a column and a row")
+        for t in pub.every:
+            self.line = t["line"]
+            for why in t["why"]:
+                bad(why)
+            need(t["figs"] is None or t["key"] not in pub.figkeys,
+                 f"table {t['key']} stands beside the figures of {t['figs']} (figs=), so it has no fig line of its own")
+        for self.line, key, words in self.pauses:
+            self.pause_words(key, words)
         judge, published = Judge(pub, pub.label), Figures(pub.lo, pub.hi, pub.shown)
         for c in pub.claims:
             self.line = c["line"]
@@ -903,6 +1053,26 @@ class Check:
                 verdict, figures = judge.judge(c["precise"], published)
                 need(verdict == "yes", f"the precise form \"{c['precise']}\" does not hold on the published figures"
                      f" ({verdict}: {figures})")
+
+    def pause_words(self, key, words):
+        """A pause fact states table KEY's arithmetic in WORDS: each number in them must be one of its figures (the
+        least wall as printed, the bound and what the sleep leaves of it in s, the sleep, the pauses, the pause in ms,
+        N, BURST), the pause among them."""
+        pub, t = self.pub, self.pub.table(key)
+        if t is None or "walls" not in t:
+            return self.bad(f"a pause fact of {key}, which is no table whose pause comes from walls"
+                            " (BURST_PAUSE_MS=walls:)")
+        w, src = pub.walls[t["walls"]], pub.table(t["walls"])
+        n, burst = int(src["n"]), int(pub.settings(src)["BURST"])
+        figures = {w.shown, str(w.pauses), str(w.pause_ms), f"{n:,}", str(n), f"{burst:,}", str(burst)}
+        figures |= {"%g" % (ms / 1000) for ms in (w.bound_ms, w.sleep_ms, w.bound_ms - w.sleep_ms)}
+        # A number in a word (burst_25m, 25M) is a name, not a figure.
+        said = [x.rstrip(",.") for x in re.findall(r"(?<![A-Za-z_0-9,.:])[0-9][0-9,.:]*(?![A-Za-z_0-9])", words)]
+        arithmetic = f"its least wall, {w.shown}, is below {w.bound_ms / 1000:g} s{after(w)}: {w.pauses} pauses of at" \
+            f" most {w.pause_ms} ms"
+        for x in said:
+            self.need(x in figures, f"the pause fact of {key} says {x}, which is none of its figures ({arithmetic})")
+        self.need(f"{w.pause_ms} ms" in words, f"the pause fact of {key} does not say its pause ({arithmetic})")
 
     def fault(self, expr):
         """None if EXPR is in the grammar (peers/README.md), else which of its terms is not."""

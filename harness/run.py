@@ -104,6 +104,7 @@ environment (a bad value is refused before anything runs):
   MODE=loop           atomic_counter: loop (until HITS, default 10 x N) or once (a sleep, a hit)
   HITS, SPAWN_FROM=main|task, POLL_MS=100, BURST=K, BURST_PAUSE_MS=1000
                       atomic_counter's target, spawner, poll, and the pause after every K spawns
+  BURST_PAUSE=sleep1  the pause each runtime's sleep(1) gives, in its own unit (Go 1 ns, the others 1 ms)
 {peers.usage(tables)}One run.sh measures on a machine at a time: a second one refuses, naming the first. The lock
 ({LOCK}.flock) is held by run.sh and the program it measures, and the kernel gives it back when
 both have ended, however they end.
@@ -600,9 +601,11 @@ class Run:
                            f" hits{' (HITS)' if s['HITS'] else ''}, which each task sees when it next wakes; hits/s"
                            " counts up to that poll. Each program checks that no task ended before the stop.")
             if s["SPAWN_FROM"] == "task":
-                pause = settings.value(s, "BURST_PAUSE_MS")
-                bursts = (f"; it pauses {pause} ms after every {s['BURST']} spawns (BURST, BURST_PAUSE_MS), but the"
-                          " last") if s["BURST"] else ""
+                pause = (f"a sleep(1) in its runtime's unit (Go's time.Sleep(1) {settings.sleep1('go')[1]}, every"
+                         f" other {settings.sleep1('')[1]})" if s["BURST_PAUSE"] else f"{settings.pause_ms(s)} ms")
+                var = "BURST_PAUSE" if s["BURST_PAUSE"] else "BURST_PAUSE_MS"
+                bursts = (f"; it pauses {pause} after every {s['BURST']} spawns (BURST, {var}), but the last"
+                          if s["BURST"] else "")
                 out.append("atomic_counter, SPAWN_FROM=task: one task (a goroutine, a Task.Run, a tokio::spawn, an"
                            " unawaited async function, our spawner coroutine) spawns the N while main only"
                            f" polls{bursts}; spawn s runs until the last spawn.")

@@ -49,15 +49,33 @@ VARIANTS = {
     "POLL_MS": lambda v: ranged("POLL_MS", v, 1, 86400000),
     "BURST": lambda v: ranged("BURST", v, 1, 2147483647),  # C# counts bursts in an int
     "BURST_PAUSE_MS": lambda v: ranged("BURST_PAUSE_MS", v, 0, 86400000),
+    "BURST_PAUSE": lambda v: v if v == "sleep1" else bad(f"BURST_PAUSE must be sleep1 (each runtime's sleep(1) in its"
+                                                         f" own unit), got '{v}'"),
     "START": lambda v: " ".join(dict.fromkeys(start(w, v) for w in v.split())),
 }
 SETTABLE = tuple(VARIANTS)
-COUNTER = ("HITS", "MODE", "SPAWN_FROM", "POLL_MS", "BURST", "BURST_PAUSE_MS")
+COUNTER = ("HITS", "MODE", "SPAWN_FROM", "POLL_MS", "BURST", "BURST_PAUSE_MS", "BURST_PAUSE")
+# BURST_PAUSE=sleep1: the pause a program's sleep(1) gives, in the unit its runtime's sleep counts: Go's time.Sleep
+# takes a Duration, so 1 is a nanosecond; C#'s Task.Delay and Node's setTimeout count milliseconds; ours and tokio take
+# a unit, whose shortest wait on their millisecond timers is 1 ms. Each runtime's option and its words, by its
+# toolchain ("ours" for ours).
+SLEEP1 = {"go": ("--burst-pause-ns 1", "1 ns")}
+SLEEP1_ELSE = ("--burst-pause-ms 1", "1 ms")
 
 
 def value(s, name):
     """Setting NAME of S as the programs take it: its value, else their own default (for the estimate and notes)."""
     return int(s.get(name) or {"POLL_MS": 100, "BURST_PAUSE_MS": 1000}[name])
+
+
+def pause_ms(s):
+    """The pause after each burst in ms, at most: BURST_PAUSE=sleep1's longest is 1 ms (for the estimate)."""
+    return 1 if s.get("BURST_PAUSE") == "sleep1" else value(s, "BURST_PAUSE_MS")
+
+
+def sleep1(tool):
+    """(option, words) of BURST_PAUSE=sleep1 for the runtime of toolchain TOOL ("ours" for ours)."""
+    return SLEEP1.get(tool, SLEEP1_ELSE)
 
 
 def bad(message):
@@ -74,6 +92,9 @@ def variants(env):
     need(not out["BURST"] or out["SPAWN_FROM"] == "task",
          "BURST needs SPAWN_FROM=task: the bursts are a spawning task's")
     need(not out["BURST_PAUSE_MS"] or out["BURST"], "BURST_PAUSE_MS needs BURST")
+    need(not out["BURST_PAUSE"] or out["BURST"], "BURST_PAUSE needs BURST")
+    need(not (out["BURST_PAUSE"] and out["BURST_PAUSE_MS"]),
+         "BURST_PAUSE and BURST_PAUSE_MS set the same pause: set one")
     return out
 
 

@@ -351,6 +351,15 @@ check "every row's variant cell names the mode" \
 check "the notes say what once mode does, and the bursts" \
   eval 'has "$(last_section)" "^- atomic_counter, once mode \(MODE=once\): " && has "$(last_section)" "^- atomic_counter, SPAWN_FROM=task: .*pauses 10 ms after every 5 spawns"'
 rm -f args.log
+bench RUNS=1 SLEEP_MS=50 MODE=once SPAWN_FROM=task BURST=5 BURST_PAUSE=sleep1 PEERS="go node" ./run.sh --peers 20 atomic_counter
+check "BURST_PAUSE=sleep1: Go's sleep(1) is a nanosecond, Node's and ours a millisecond" \
+  eval 'grep -qx -- "go-atomic_counter 20 50 --mode once --spawn-from task --burst 5 --burst-pause-ns 1" args.log &&
+    grep -qx -- "node-atomic_counter 20 50 --mode once --spawn-from task --burst 5 --burst-pause-ms 1" args.log &&
+    grep -qx -- "atomic_counter 20 --sleep-ms 50 --mode once --spawn-from task --burst 5 --burst-pause-ms 1" args.log'
+check "and each row's variant cell and the notes say which" \
+  eval '[ "$(table_rows | grep -c "bursts of 5 then a sleep(1), 1 ms |")" -eq 2 ] && [ "$(table_rows | grep -c "bursts of 5 then a sleep(1), 1 ns |")" -eq 1 ] &&
+    has "$(last_section)" "pauses a sleep\(1\) in its runtime.s unit \(Go.s time.Sleep\(1\) 1 ns, every other 1 ms\) after every 5 spawns \(BURST, BURST_PAUSE\)"'
+rm -f args.log
 bench RUNS=1 HITS=400 PEERS=go ./run.sh --peers 20 atomic_counter
 check "HITS reaches ours and the peers at N" eval 'grep -qx -- "go-atomic_counter 20 1000 --hits 400" args.log && grep -qx -- "atomic_counter 20 --sleep-ms 1000 --hits 400" args.log'
 check "but not their 1-task baselines, which keep 10 x 1 hits" eval 'grep -qx "go-atomic_counter 1 1000" args.log && grep -qx "atomic_counter 1 --sleep-ms 1000" args.log'

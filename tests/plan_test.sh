@@ -37,6 +37,7 @@ PEERS="go tokio" RUNS=3 ./run.sh --plan --peers 10000 coro_timer coro_shared
 PEERS="csharp csharp-aot java" THREADS="1 2" ./run.sh --plan --peers 1000 coro_timer running_avg
 PEER_TIMEOUT=20 PEERS="node python" ./run.sh --plan --peers 1000 hash_collect
 PEERS="go csharp tokio" MODE=once SPAWN_FROM=task BURST=10 ./run.sh --plan --peers 100 atomic_counter
+PEERS="go csharp tokio node" MODE=once SPAWN_FROM=task BURST=10 BURST_PAUSE=sleep1 ./run.sh --plan --peers 100 atomic_counter
 PEERS="go node" HITS=2000 POLL_MS=50 ./run.sh --plan --peers 100 atomic_counter
 START=eager PEERS="go rayon java" ./run.sh --plan --peers 100 running_avg hash_collect
 THREAD_CAP=50 PEERS="rust-std java haskell" ./run.sh --plan --peers 100 threads coro_timer

@@ -92,6 +92,9 @@ bench RUNS=1 SLEEP_MS=50 MODE=once SPAWN_FROM=task BURST=7 BURST_PAUSE_MS=20 POL
   PEERS_BUILD="$pb" PEERS_INSTALL=no ./run.sh --peers 20 atomic_counter
 check "atomic_counter, once mode from a task in bursts: every program passes its checks" modes_ok
 check "and every runtime has its row" [ "$(table_rows | grep -c '; once mode: ')" -ge 1 ]
+bench RUNS=1 SLEEP_MS=50 MODE=once SPAWN_FROM=task BURST=7 BURST_PAUSE=sleep1 POLL_MS=30 PEERS="go tokio node" \
+  PEERS_BUILD="$pb" PEERS_INSTALL=no ./run.sh --peers 20 atomic_counter
+check "atomic_counter in bursts, each runtime's sleep(1) a pause (Go's --burst-pause-ns 1): every program passes its checks" modes_ok
 bench RUNS=1 SLEEP_MS=50 SPAWN_FROM=task HITS=100 POLL_MS=30 PEERS="go tokio node" \
   PEERS_BUILD="$pb" PEERS_INSTALL=no ./run.sh --peers 20 atomic_counter
 check "atomic_counter, loop mode from a task to 100 hits: every program passes its checks" modes_ok
@@ -106,7 +109,7 @@ check "every program that has --start ran eager" \
 for p in $(ls "$pb/bin" 2>/dev/null | grep -v -e '^csharp' -e '\.tmp$'); do
   case $p in
     *running_avg | *hash_collect) bads="|5|5 foo|0 mutex|x channel|5 mutex extra|5 mutex --start lazy|5 mutex --start" ;;
-    *atomic_counter) bads="|x|0|-5|5 50 --mode twice|5 50 --mode once --hits 9|5 50 --burst 5|5 50 --spawn-from task --burst-pause-ms 5|5 50 --poll-ms 0|5 50 --hits" ;;
+    *atomic_counter) bads="|x|0|-5|5 50 --mode twice|5 50 --mode once --hits 9|5 50 --burst 5|5 50 --spawn-from task --burst-pause-ms 5|5 50 --spawn-from task --burst-pause-ns 5|5 50 --poll-ms 0|5 50 --hits" ;;
     *) bads="|x|0|-5" ;;
   esac
   IFS='|'

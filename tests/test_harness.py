@@ -1266,6 +1266,217 @@ class WriteUps(unittest.TestCase):
                          " it, the most it held at any moment")
 
 
+# A made-up write-up of 1K tasks spawned in bursts of 100 (9 pauses), each sleeping 1 s once, its walls printed m:ss;
+# the same table at the pause its walls allow (figs=b: beside its published figures) and at each runtime's sleep(1).
+BURSTS = ABOUT + [
+    ("run", "scenarios", "atomic_counter"), ("run", "SLEEP_MS", "1000"),
+    ("table", "1000", "1K in bursts", "-", "id=b", "MODE=once", "SPAWN_FROM=task", "BURST=100", "BURST_PAUSE_MS=1000"),
+    ("table", "1000", "1K at the walls' pause", "-", "id=fit", "figs=b", "MODE=once", "SPAWN_FROM=task", "BURST=100",
+     "BURST_PAUSE_MS=walls:b"),
+    ("table", "1000", "1K at sleep(1)", "-", "id=s1", "figs=b", "MODE=once", "SPAWN_FROM=task", "BURST=100",
+     "BURST_PAUSE=sleep1"),
+    ("column", "wall", "wall", "m:ss", "Wall"), ("column", "rss", "max_rss", "MB", "MaxRSS"),
+    ("row", "go", "atomic_counter", "go-atomic_counter", "-", "-", "Go"),
+    ("row", "cs", "atomic_counter", "csharp-atomic_counter", "-", "-", "C#"),
+    ("row", "go2", "atomic_counter", "go-atomic_counter", "-", "2", "Go 2t"),
+    ("fig", "go2", "b", "wall", "0:06", "m:ss"), ("fig", "go2", "b", "rss", "120", "MB"),
+    ("fig", "go", "b", "wall", "0:05", "m:ss"), ("fig", "cs", "b", "wall", "0:07", "m:ss"),
+    ("fig", "go", "b", "rss", "100", "MB"), ("fig", "cs", "b", "rss", "50", "MB"),
+]
+
+
+B, FIT, S1 = (next(x for x in BURSTS if x[0] == "table" and f"id={k}" in x) for k in ("b", "fit", "s1"))
+WALLS = [x for x in BURSTS if x[0] == "fig" and x[3] == "wall"]
+
+
+def bursts(*change, extra=()):
+    """BURSTS as a data file, each (OLD, NEW) of CHANGE replacing a line's fields, EXTRA lines after it."""
+    lines = [dict(change).get(x, x) for x in BURSTS]
+    return tsv(*[x for x in lines if x is not None], *extra)
+
+
+class Bursts(unittest.TestCase):
+    def setUp(self):
+        groups = {g: dict(zip(("name", "tool", "runtime", "knob", "fixed"), v)) for g, v in (
+            ("go", ("go", "go", "go @V@", "GOMAXPROCS=@T@", "-")), ("csharp", ("csharp", "dotnet", "c# @V@", "-", "-")))}
+        cat = [dict(zip(("scen", "prog", "group", "key", "opts", "suffix", "class", "variant"),
+                        ("atomic_counter", prog, g, "-", "counter", "-", "-", "v")))
+               for prog, g in (("atomic_counter", "ours"), ("go-atomic_counter", "go"), ("csharp-atomic_counter", "csharp"))]
+        self.tables = peers.Tables([], groups, cat, {}, [], "", "")
+
+    def plan(self, text):
+        """The configurations --replicate plans for data file TEXT, and its estimate's seconds of runs."""
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "tiny.tsv")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            s = dict.fromkeys(p.SETTINGS, "")
+            s.update(replicate="yes", peers="yes", sweep="yes", pubfile=path, RUNS="1", THREAD_CAP="10",
+                     PEERS="go csharp", peers_sleep_ms="30000", SLEEP_MS="1000")
+            plan = p.Planner(self.tables, s).plan()
+        return [c for c in plan if c.kind == "point"], p.estimate(plan, "")[0]
+
+    def test_the_pause_comes_from_the_walls_of_the_data_file(self):
+        # 9 pauses; the least wall, Go's 0:05, is below 6 s, and the last task's 1 s sleep leaves them less than 5 s:
+        # (5000 − 1) // 9 = 555 ms. With Go's at 0:09, Go 2t's 0:06 is the least: (6000 − 1) // 9 = 666 ms.
+        pub = r.Published(bursts())
+        self.assertEqual(pub.walls["b"], r.Walls("0:05", "m:ss", 6000, 1000, 9, 555))
+        self.assertEqual(pub.table("fit")["set"], "MODE=once SPAWN_FROM=task BURST=100 BURST_PAUSE_MS=555")
+        later = bursts((WALLS[1], ("fig", "go", "b", "wall", "0:09", "m:ss")))
+        self.assertEqual(r.Published(later).table("fit")["set"].split()[-1], "BURST_PAUSE_MS=666")
+        # Printed to the hundredth, a wall bounds to the next hundredth: (5010 − 1000 − 1) // 9.
+        hundredths = bursts((WALLS[1], ("fig", "go", "b", "wall", "0:05.00", "m:ss")))
+        self.assertEqual(r.Published(hundredths).walls["b"].pause_ms, 445)
+        # The plan passes it, and its estimate and time limit follow it.
+        (fit, est), (fit2, est2) = self.plan(bursts()), self.plan(later)
+        args = {(c.label, c.args.split(" --burst-pause")[1]) for c in fit if "@2" in c.label}
+        self.assertEqual(args, {("go@2", "-ms 555"), ("go2@2", "-ms 555"), ("cs@2", "-ms 555"),
+                                ("ours:atomic_counter@2", "-ms 555"), ("ours:atomic_counter:2t@2", "-ms 555")})
+        self.assertEqual({c.args.split()[-1] for c in fit2 if "@2" in c.label}, {"666"})
+        # Five rows, 10 pauses each (N // BURST), 111 ms longer: 5.55 s, each estimate rounded to the second.
+        self.assertIn(est2 - est, (5, 6))
+        limits = {c.limit for c in fit if "@2" in c.label}, {c.limit for c in fit2 if "@2" in c.label}
+        self.assertEqual(limits, ({"67"}, {"78"}))  # 10 x (1 s sleep + 10 pauses + the 0.1 s poll)
+
+    def test_each_runtimes_sleep1_in_its_own_unit(self):
+        points, _ = self.plan(bursts())
+        got = {c.label: (c.args.split(" --burst ")[1], c.variant.split(", spawned from a task, ")[1]) for c in points
+               if c.label.endswith("@3")}
+        self.assertEqual(got, {"go@3": ("100 --burst-pause-ns 1", "bursts of 100 then a sleep(1), 1 ns"),
+                               "go2@3": ("100 --burst-pause-ns 1", "bursts of 100 then a sleep(1), 1 ns"),
+                               "ours:atomic_counter:2t@3": ("100 --burst-pause-ms 1",
+                                                            "bursts of 100 then a sleep(1), 1 ms"),
+                               "cs@3": ("100 --burst-pause-ms 1", "bursts of 100 then a sleep(1), 1 ms"),
+                               "ours:atomic_counter@3": ("100 --burst-pause-ms 1", "bursts of 100 then a sleep(1), 1 ms")})
+        self.assertEqual(p.wait_ms("atomic_counter", 1000, 25000000, {"BURST": "100000", "BURST_PAUSE": "sleep1",
+                                                                      "MODE": "once", "POLL_MS": "1000"}), 2250)
+        # 25M tasks, spawned with next to no pause: the limit counts their spawning, 2 µs each.
+        s = dict.fromkeys(p.SETTINGS, "")
+        s.update(BURST="100000", BURST_PAUSE="sleep1", MODE="once", POLL_MS="1000")
+        self.assertEqual(p.Planner(self.tables, s).timeout("atomic_counter", 1000, 25000000), 523)
+        for env, msg in (({"BURST_PAUSE": "sleep2", "SPAWN_FROM": "task", "BURST": "5"},
+                          "BURST_PAUSE must be sleep1 (each runtime's sleep(1) in its own unit), got 'sleep2'"),
+                         ({"BURST_PAUSE": "sleep1", "SPAWN_FROM": "task"}, "BURST_PAUSE needs BURST"),
+                         ({"BURST_PAUSE": "sleep1", "BURST_PAUSE_MS": "5", "SPAWN_FROM": "task", "BURST": "5"},
+                          "BURST_PAUSE and BURST_PAUSE_MS set the same pause: set one")):
+            with self.assertRaises(settings.Bad) as e:
+                settings.variants(env)
+            self.assertEqual(str(e.exception), msg)
+
+    def test_a_table_beside_anothers_figures_shows_them(self):
+        pub = r.Published(bursts())
+        for k in ("fit", "s1"):
+            self.assertEqual([pub.fig[row, k, c] for row in ("go", "cs") for c in ("wall", "rss")],
+                             ["0:05", "100", "0:07", "50"])
+        self.assertEqual(pub.npub["fit", "rss"], 3)
+        context, records = self.section({"fit": (2.0, 150)})
+        rows = [x for x in r.section(context, records).split("\n") if x.startswith("| Go |")]
+        self.assertEqual(rows[1], "| Go | go 1.19.8 | 0:02 (0:02–0:02) | 0:05 | 0.40 | 150.0 (150.0–150.0) | 100 | 1.50 | - |")
+        self.assertEqual(r.check("tiny.tsv", bursts())[0], [])
+
+    def test_a_reference_that_cannot_be_followed_is_one_line(self):
+        fit, s1 = FIT, S1
+        plain = [("table", "1000", "Plain", "-", "id=plain", "MODE=once"), ("table", "100", "Once", "-", "id=one",
+                                                                          "MODE=once", "SPAWN_FROM=task", "BURST=100")]
+        walls = fit[:-1] + ("BURST_PAUSE_MS=walls:{}",)
+        for changes, said in (
+                ([(fit, walls[:-1] + ("BURST_PAUSE_MS=walls:nosuch",))], "BURST_PAUSE_MS=walls:nosuch: no table nosuch"),
+                ([(fit, walls[:-1] + ("BURST_PAUSE_MS=walls:plain",))],
+                 "BURST_PAUSE_MS=walls:plain: table plain has no bursts (no BURST), so its walls bound no pause"),
+                ([(fit, walls[:-1] + ("BURST_PAUSE_MS=walls:one",))],
+                 "BURST_PAUSE_MS=walls:one: table one never pauses (N=100, BURST=100), so its walls bound no pause"),
+                ([(w, None) for w in WALLS], "BURST_PAUSE_MS=walls:b: table b has no published wall"),
+                ([(fit, fit[:4] + ("figs=nosuch",) + fit[6:])], "figs=nosuch: no table nosuch"),
+                ([(s1, s1[:4] + ("figs=fit",) + s1[6:])], "figs=fit: table fit stands beside another's figures itself"
+                 " (figs=b)"),
+                ([(s1, s1[:5] + ("figs=b", "MODE=loop") + s1[7:])],
+                 "figs=b: it differs from b in more than its pause: MODE=loop MODE=once"),
+                ([(s1, ("table", "100") + s1[2:])], "figs=b: table b is at N=1000, this one at N=100")):
+            problems, _ = r.check("tiny.tsv", bursts(*changes, extra=plain))
+            self.assertEqual(len(problems), 1, problems)
+            self.assertRegex(problems[0], r"^tiny.tsv:[0-9]+: " + re.escape(said) + "$")
+        problems, _ = r.check("tiny.tsv", bursts(extra=[("fig", "go", "fit", "wall", "0:04", "m:ss")]))
+        self.assertEqual(problems, [f"tiny.tsv:{BURSTS.index(fit) + 1}: table fit stands beside the figures of b (figs=),"
+                                    " so it has no fig line of its own"])
+        self.assertEqual(r.check("tiny.tsv", bursts(extra=plain))[0], [])
+
+    def test_a_pause_fact_states_the_computed_figures(self):
+        good = "b's least wall, 0:05, is below 6 s; less the 1 s sleep, 9 pauses of 100 took below 5 s: at most 555 ms"
+        self.assertEqual(r.check("tiny.tsv", bursts(extra=[("fact", "*", "pause", "fit", good)]))[0], [])
+        for words, faults in ((good + ", not 556 ms", ["says 556, which is none of its figures"]),
+                              (good.replace("9 pauses", "10 pauses"), ["says 10, which is none of its figures"]),
+                              (good.replace(": at most 555 ms", ""), ["does not say its pause"]),
+                              (good.replace("555 ms", "556 ms"), ["says 556, which is none of its figures",
+                                                                  "does not say its pause"])):
+            problems, _ = r.check("tiny.tsv", bursts(extra=[("fact", "*", "pause", "fit", words)]))
+            self.assertEqual([x.split(": ", 1)[1] for x in problems],
+                             [f"the pause fact of fit {f} (its least wall, 0:05, is below 6 s; less the last task's 1 s"
+                              " sleep before it counts, below 5 s: 9 pauses of at most 555 ms)" for f in faults])
+        problems, _ = r.check("tiny.tsv", bursts(extra=[("fact", "*", "pause", "b", good)]))
+        self.assertEqual([x.split(": ", 1)[1] for x in problems], ["a pause fact of b, which is no table whose pause comes"
+                                                                    " from walls (BURST_PAUSE_MS=walls:)"])
+
+    def test_csharp_go_2022_at_the_pause_its_walls_allow(self):
+        # Each burst table's least wall, m:ss, below the next second, less the last task's 1 s sleep, over its
+        # (N − 1) // BURST pauses: 1M 0:05 (4999 // 9), 5M 0:11 (10999 // 49), 25M 0:23 (22999 // 249), 25M in
+        # bursts of 200K 0:18 (17999 // 124) and of 400K 0:14 (13999 // 62).
+        with open(os.path.join(HERE, "..", "peers", "published", "csharp-go-2022.tsv"), encoding="utf-8") as f:
+            pub = r.Published(f.read())
+        fit = {t["key"]: t["set"].split()[-1] for t in pub.tables if t["key"].endswith(("_fit", "_sleep1"))}
+        self.assertEqual(fit, {"burst_1m_fit": "BURST_PAUSE_MS=555", "burst_5m_fit": "BURST_PAUSE_MS=224",
+                               "burst_25m_fit": "BURST_PAUSE_MS=92", "burst_25m_200k_fit": "BURST_PAUSE_MS=145",
+                               "burst_25m_400k_fit": "BURST_PAUSE_MS=225",
+                               **{f"{k}_sleep1": "BURST_PAUSE=sleep1" for k in pub.walls}})
+        self.assertEqual({t["figs"] for t in pub.tables if t["figs"]}, set(pub.walls))
+
+    def section(self, here):
+        """(context, records) of a section of BURSTS whose rows Go and C# at table KEY ran in (wall s, MB) of HERE[KEY],
+        Go 2t's the same and C#'s wall 1 s longer and its memory half."""
+        group = {"b": 1, "fit": 2, "s1": 3}
+        points, records = [], []
+        for key, (wall, mb) in here.items():
+            for id_, w, m in (("go", wall, mb), ("go2", wall, mb), ("cs", wall + 1, mb / 2)):
+                i = len(points) + 1
+                points.append({"label": f"{id_}@{group[key]}", "n": 1000, "ref": f"R/{i}"})
+                records += [{"record": "run", "run": "R", "row": i, "label": f"{id_}@{group[key]}", "n": 1000,
+                             "failure": None, "time": {"wall_s": w + k / 100, "user_s": 1.0, "sys_s": 0.5,
+                                                       "max_rss_kib": m * 1024}, "samples": {},
+                             "summary": {"scenario": "atomic_counter", "n": 1000}} for k in range(2)]
+        context = {"run": "R", "head": [], "published": bursts(), "tables": "", "quick": "", "long_ms": 30000,
+                   "runs_here": "2", "machine_here": "CPU: here", "notes": [], "schema": 3, "points": points,
+                   "here": [["go", "go 1.19.8", "-", "go-atomic_counter", "ok"], ["go2", "go 1.19.8", "-", "go-atomic_counter", "ok"],
+                            ["cs", "c# .NET 6.0.36", "-", "csharp-atomic_counter", "ok"],
+                            ["ours:atomic_counter", "c++20 (this repo)", "-", "atomic_counter", "ok"]]}
+        return context, records
+
+    def test_the_section_says_which_reading_the_walls_allow(self):
+        context, records = self.section({"b": (20.0, 40), "fit": (6.0, 150), "s1": (2.5, 400)})
+        text = r.section(context, records).split("\n")
+        at = text.index('- the bursts of "1K in bursts" (b): its least published wall, 0:05, is below 6 s; less the'
+                        " last task's 1 s sleep before it counts, below 5 s, so its 9 pauses ((N − 1) // BURST) allow"
+                        " at most 555 ms each. Each reading of that pause, beside these figures:")
+        # Go's walls 0:20 over 0:05 and 0:06, 40 MB over 100 and 120; C#'s 0:21 over 0:07 and 20 MB over 50. Each
+        # wall here as its table shows it, m:ss with the hundredths cut: 2.5 s is 0:02.
+        self.assertEqual(text[at + 1:at + 4], [
+            "  - at 1000 ms a pause (b): its pauses take 9 s, not less than 5 s: its figures rule this reading out, so"
+            " its ratios here are no finding about the runtimes. Here / published: go 1.19.8 Wall 3.33–4.00, MaxRSS"
+            " 0.33–0.40; c# .NET 6.0.36 Wall 3.00, MaxRSS 0.40",
+            "  - at 555 ms a pause (fit): its pauses take 4.995 s, less than 5 s: its figures allow this reading. Here /"
+            " published: go 1.19.8 Wall 1.00–1.20, MaxRSS 1.25–1.50; c# .NET 6.0.36 Wall 1.00, MaxRSS 1.50",
+            "  - at each runtime's sleep(1), Go's 1 ns and the others' 1 ms (s1): its pauses take at most 0.009 s, less"
+            " than 5 s: its figures allow this reading. Here / published: go 1.19.8 Wall 0.33–0.40, MaxRSS 3.33–4.00;"
+            " c# .NET 6.0.36 Wall 0.43, MaxRSS 4.00"])
+        # Only the tables that ran here have ratios; with --quick, nothing is set against the published figures.
+        context["tables"] = "fit"
+        text = r.section(context, records).split("\n")
+        self.assertIn("  - at 1000 ms a pause (b): its pauses take 9 s, not less than 5 s: its figures rule this"
+                      " reading out, so its ratios here are no finding about the runtimes. Not run here", text)
+        self.assertNotIn("- the bursts of", r.section(dict(context, quick="yes"), records))
+        # A data file without a pause from walls says nothing of the kind.
+        plain = bursts((FIT, None), (S1, None))
+        self.assertNotIn("- the bursts of", r.section(dict(context, published=plain, tables=""), records))
+
+
 class Plans(unittest.TestCase):
     def setUp(self):
         groups = {g: dict(zip(("name", "tool", "runtime", "knob", "fixed"), v)) for g, v in (

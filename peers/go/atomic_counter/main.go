@@ -2,9 +2,10 @@
 // main polls every 100 ms and, at HITS (default 10 x N), tells them to stop and waits for all.
 // --mode once: each goroutine sleeps once, increments once and ends; main polls until N hits.
 // --spawn-from task: one goroutine spawns the N (pausing --burst-pause-ms after every --burst),
-// while main only polls, as in the 2022 follow-up to the scoreboard.
+// while main only polls, as in the 2022 follow-up to the scoreboard. --burst-pause-ns gives the
+// pause in nanoseconds instead: time.Sleep(1) is 1 ns (run.sh's BURST_PAUSE=sleep1).
 // Run: atomic_counter N [SLEEP_MS=1000] [--hits H] [--mode loop|once] [--poll-ms 100]
-// [--spawn-from main|task] [--burst K] [--burst-pause-ms 1000]
+// [--spawn-from main|task] [--burst K] [--burst-pause-ms 1000 | --burst-pause-ns NS]
 // Prints: scenario=atomic_counter runtime=go n=N ... spawn_ms=S reached_ms=R wall_ms=W hits=H
 // hits_per_s=P completed=C; exits 1 if C != N, the hits fall short, a goroutine ended before the
 // stop (loop) or a hit came before its sleep was over (once).
@@ -115,7 +116,7 @@ func args() options {
 	a := os.Args[1:]
 	fail := func(why string) {
 		fmt.Fprintf(os.Stderr, "usage: atomic_counter N [SLEEP_MS=1000] [--hits H] [--mode loop|once] [--poll-ms P] "+
-			"[--spawn-from main|task] [--burst K] [--burst-pause-ms P]  (%s)\n", why)
+			"[--spawn-from main|task] [--burst K] [--burst-pause-ms P | --burst-pause-ns NS]  (%s)\n", why)
 		os.Exit(2)
 	}
 	num := func(s string, min, max int64, what string) int64 {
@@ -162,6 +163,9 @@ func args() options {
 			o.burst = num(v, 1, 1<<62, "--burst")
 		case "--burst-pause-ms":
 			o.pause, o.pauseArg = time.Duration(num(v, 0, 86400000, "--burst-pause-ms"))*time.Millisecond, v
+		case "--burst-pause-ns":
+			o.pause = time.Duration(num(v, 0, 86400000000000, "--burst-pause-ns"))
+			o.pauseArg = strconv.FormatFloat(float64(o.pause)/1e6, 'f', -1, 64) // the summary says ms
 		default:
 			fail("unknown argument '" + a[0] + "'")
 		}
@@ -171,8 +175,12 @@ func args() options {
 		fail("--hits applies to --mode loop only")
 	case o.burst > 0 && !o.fromTask:
 		fail("--burst needs --spawn-from task")
+	case seen["--burst-pause-ms"] && seen["--burst-pause-ns"]:
+		fail("--burst-pause-ms and --burst-pause-ns set the same pause: give one")
 	case seen["--burst-pause-ms"] && o.burst == 0:
 		fail("--burst-pause-ms needs --burst")
+	case seen["--burst-pause-ns"] && o.burst == 0:
+		fail("--burst-pause-ns needs --burst")
 	}
 	if o.hits == 0 {
 		o.hits = 10 * o.n
