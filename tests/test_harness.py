@@ -1548,6 +1548,21 @@ class Plans(unittest.TestCase):
                                    (151, "atomic_counter", 10000, {"BURST": "10", "BURST_PAUSE_MS": "500", "MODE": "once"})):
             self.assertEqual(p.Planner(self.tables, self.settings(**kw)).timeout(scen, ms, 100), want, (scen, kw))
 
+    def test_a_runtimes_time_limit_counts_its_own_spawning(self):
+        # At 1M tasks, 30 s asleep: 300 s, and ten times the spawning, at 2 s a million for ours and Node, 6 for Go.
+        planner = p.Planner(self.tables, self.settings())
+        self.assertEqual([planner.timeout("coro_timer", 30000, 1000000, g) for g in ("ours", "node", "go", "python")],
+                         [320, 320, 360, 550])
+        s = self.settings(N="1000000", PEERS="go node")
+        got = [(c.kind, c.group, c.limit, c.variant) for c in p.Planner(self.tables, s).plan() if c.kind in ("limit", "row")]
+        self.assertEqual([g[:3] for g in got if g[0] == "row"], [("row", "ours", "320"), ("row", "go", "360"),
+                                                               ("row", "go@1", "360"), ("row", "node", "320")])
+        go = "coro_timer: @R@ is stopped after 360 s, its spawning counted at 6 s a million tasks"
+        self.assertEqual([g[1::2] for g in got if g[0] == "limit"], [("ours", "coro_timer: a run is stopped after 320 s"),
+                                                                    ("go", go), ("go@1", go)])
+        self.assertEqual({c.limit for c in p.Planner(self.tables, dict(s, PEER_TIMEOUT="99")).plan() if c.kind == "row"},
+                         {"99"})
+
     def test_the_estimate(self):
         plan = [p.Config("row", "coro_timer", program="./coro_timer", n="1000000", threads="1", args="--sleep-ms 1000", sleep="1000", runs="2", variant="v"),
                 p.Config("row", "coro_timer", group="python", program="python-coro_timer", n="1000000", threads="1", args="30000", sleep="30000", runs="1", limit="20"),
