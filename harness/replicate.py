@@ -623,7 +623,9 @@ class Section:
                     say(f"- {who}: not run here: {f['words']}")
                 elif f["key"].startswith("PEERS_"):  # how its version can be had here, or why not
                     say(f"- {who} ({f['key']}): {f['words']}")
-                elif f["key"] not in ("version", "launcher", "shape", "pause"):  # a pause's: in readings()
+                elif f["key"] == "reading":  # this file's reading of the text, in its words: not the write-up's
+                    say(f"- {'' if f['id'] == '*' else who + ', '}as this file reads the text ({f['value']}): {f['words']}")
+                elif f["key"] not in ("version", "launcher", "shape", "pause", "reading"):  # a pause's: in readings()
                     say(f"- {who}: {f['words']} there ({f['key']})")
         return out + list(differs) + [f"- {pub.label(r)}, as published: {pub.nobuild[r]}"
                                       for r in pub.rows if r in pub.nobuild] + self.readings() + self.cause_lines()

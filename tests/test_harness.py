@@ -1020,6 +1020,17 @@ class WriteUps(unittest.TestCase):
         self.assertEqual([x for x in lines if "(`" in x], ["- Rust, in every table: Not to be had. (`apt-cache policy"
                                                            " rustc`)"])
 
+    def test_a_reading_fact_is_this_files_and_says_so(self):
+        # A fact of another key is the write-up's ("there"); a reading is ours, of its text, and says so.
+        extra = [("fact", "*", "reading", "burst", "its sentence reads two ways"),
+                 ("fact", "go", "reading", "sleep", "a sleep of 1 is a nanosecond"), ("fact", "*", "stop", "-", "60M hits")]
+        self.assertEqual(r.Check("tiny.tsv", tsv(*self.RULED, *extra)).problems, [])
+        lines = r.section(*self.ruled_context({("go@1", 100000): [(200, 0), (201, 0)]}, [], extra=extra)).split("\n")
+        self.assertEqual([x for x in lines if "reads" in x or "60M" in x or "nanosecond" in x],
+                         ["- as this file reads the text (burst): its sentence reads two ways",
+                          "- Go, as this file reads the text (sleep): a sleep of 1 is a nanosecond",
+                          "- every program: 60M hits there (stop)"])
+
     def test_every_replication_of_schema_3_on_in_the_store_has_a_cause_for_each_gap(self):
         # The sections issue 66 writes and those after: each gap named with its section, table, row and ratio.
         st = os.path.join(HERE, "..", "results.jsonl")
