@@ -660,7 +660,8 @@ class Section:
                                                  f" {pub.ctitle[self.head_col]} here / published {ra}, {past}"))
         for words, expr, there, here, rows in self.claimed:
             if there in (YES, NO) and here != there and not here.startswith((UNTOLD, "cannot tell")):
-                out.append(Gap(rows, claim_tables(expr), f"claim \"{words}\" ({expr}): {there} there, {here} here,"
+                out.append(Gap(rows, claim_tables(expr), f"claim \"{words}\" ({expr}): {there} there,"
+                                                         f" {here.removesuffix(' here')} here,"
                                                          f" on rows {', '.join(rows)}"))
         return out
 
@@ -813,18 +814,28 @@ def claim_tables(expr):
     return list(out)
 
 
-def covering(gap, causes):
-    """The line of the first of CAUSES that names one of GAP's rows and one of its tables (or *), else None."""
-    return next((c["line"] for c in causes if set(c["rows"]) & set(gap.rows)
-                 and (c["tables"] == ["*"] or set(c["tables"]) & set(gap.tables))), None)
+def covering(gap, pub):
+    """The first cause of data file PUB that names one of GAP's rows and one of its tables (or *), else None. A table
+    beside another's figures (figs=) stands for that one too: a cause of the write-up's table covers the same rows in
+    the tables beside it, its other readings."""
+    tables = set(gap.tables) | {t["figs"] for t in pub.every if t["key"] in gap.tables and t["figs"]}
+    return next((c for c in pub.causes if set(c["rows"]) & set(gap.rows)
+                 and (c["tables"] == ["*"] or set(c["tables"]) & tables)), None)
 
 
 def gaps(context, records):
-    """The gaps of a replication's section, each (Gap, the line of the first cause that covers it in the data file the
-    section was written with, or None)."""
+    """The gaps of a replication's section, each (Gap, the first cause that covers it in the data file the section was
+    written with, or None)."""
     sec = Section(context, records)
     sec.text()
-    return [(g, covering(g, sec.pub.causes)) for g in sec.gaps()]
+    return [(g, covering(g, sec.pub)) for g in sec.gaps()]
+
+
+def cause_said(c):
+    """A cause line in short, for --gaps: its rows, its tables and its first words."""
+    words = c["words"].split()
+    return f"the cause of {','.join(c['rows'])} in {','.join(c['tables'])} (\"{' '.join(words[:8])}" \
+        + ("...\")" if len(words) > 8 else "\")")
 
 
 def said_ratios(by):
@@ -958,7 +969,7 @@ class Check:
     def __init__(self, path, text):
         self.path, self.problems, self.line = path, [], 0
         self.first_at = {}  # the line of each row, column and figure
-        self.pauses = []  # each pause fact: its line, table and words
+        self.pauses, self.causes = [], []  # each pause fact (its line, table and words) and each cause of 5 fields
         self.pub = Published(text, "", self.check_line)
         self.check_end()
 
@@ -1034,8 +1045,8 @@ class Check:
         need(kind not in ("fact", "nobuild") or f[1] == "*" or f[1] in pub.row, f"of an unknown row {f[1]}")
         if kind == "fact" and f[2] == "pause":
             self.pauses.append((number, f[3], f[4]))
-        if kind == "cause" and nf == 5:
-            self.check_cause(pub.causes[-1])
+        if kind == "cause" and nf == 5:  # checked at the end, once every table and row is read
+            self.causes.append(pub.causes[-1])
 
     def check_cause(self, c):
         """A cause names rows and tables of the file, each row in one of its tables and each table holding one of its
@@ -1076,6 +1087,9 @@ class Check:
                  f"table {t['key']} stands beside the figures of {t['figs']} (figs=), so it has no fig line of its own")
         for self.line, key, words in self.pauses:
             self.pause_words(key, words)
+        for c in self.causes:
+            self.line = c["line"]
+            self.check_cause(c)
         judge, published = Judge(pub, pub.label), Figures(pub.lo, pub.hi, pub.shown)
         for c in pub.claims:
             self.line = c["line"]

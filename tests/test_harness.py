@@ -957,11 +957,15 @@ class WriteUps(unittest.TestCase):
                                                             " between two")):
             self.assertEqual(r.Check("tiny.tsv", tsv(*self.RULED, ("cause",) + cause)).problems,
                              [] if want is None else [f"tiny.tsv:{n}: {want}"], cause)
+        # Checked once the file is read whole: a cause may come before the tables and rows it names.
+        self.assertEqual(r.Check("tiny.tsv", tsv(("cause", "go,gc", "big,once", "w", "c"), *self.RULED)).problems, [])
+        self.assertEqual(r.Check("tiny.tsv", tsv(("cause", "go", "once", "w", "c"), *self.RULED)).problems,
+                         ["tiny.tsv:1: a cause of go, which is in none of its tables"])
 
     def gaps(self, runs, claims=(), causes=(), here=(), **context):
         """Each gap of the section of RUNS (as ruled_context takes them) and the line of the cause covering it."""
         c, records = self.ruled_context(runs, claims, extra=[("cause",) + x for x in causes], here=here)
-        return [(g.text, line) for g, line in r.gaps(dict(c, **context), records)]
+        return [(g.text, cause and cause["line"]) for g, cause in r.gaps(dict(c, **context), records)]
 
     def test_a_headline_ratio_past_1_5_or_0_67_is_a_gap_until_a_cause_names_its_row_and_table(self):
         def at(go, cs=50, n=100000):
@@ -1465,6 +1469,16 @@ class Bursts(unittest.TestCase):
                             ["cs", "c# .NET 6.0.36", "-", "csharp-atomic_counter", "ok"],
                             ["ours:atomic_counter", "c++20 (this repo)", "-", "atomic_counter", "ok"]]}
         return context, records
+
+    def test_a_cause_of_the_write_ups_table_covers_the_tables_beside_its_figures(self):
+        # MaxRSS 4.00 of the published at the walls' pause: a gap of each row in fit, which stands beside b's figures.
+        context, records, n = *self.section({"fit": (6.0, 400)}), len(BURSTS) + 1  # the cause's line
+        for causes, want in (([], [None] * 3), ([("go,cs", "b", "w", "c")], [n, n, None]),
+                             ([("go,go2,cs", "s1", "w", "c")], [None] * 3), ([("go2", "fit", "w", "c")], [None, None, n])):
+            got = r.gaps(dict(context, published=bursts(extra=[("cause",) + c for c in causes])), records)
+            self.assertEqual([g.text.split(":")[0] for g, _ in got], ["table fit, row go (Go)", "table fit, row cs (C#)",
+                                                                      "table fit, row go2 (Go 2t)"])
+            self.assertEqual([c and c["line"] for _, c in got], want, causes)
 
     def test_the_section_says_which_reading_the_walls_allow(self):
         context, records = self.section({"b": (20.0, 40), "fit": (6.0, 150), "s1": (2.5, 400)})
