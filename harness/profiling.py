@@ -21,8 +21,8 @@ PACKAGE = "linux-perf"  # Debian's perf
 # WIDTH characters is cut.
 TOP, CHAINS, EACH, CHILDREN, WIDTH = 25, 5, 3, 15, 240
 # The environment that shapes a run, said in the file's run.sh line: the write-ups' variants, and the rest.
-SHAPING = SETTABLE + ("THREADS", "THREAD_CAP", "PEER_TIMEOUT", "PEERS_PATCH", "PEERS_DOTNET", "PEERS_GO", "PEERS_GOROOT",
-                      "PEERS_CARGO", "CXX")
+SHAPING = SETTABLE + ("THREADS", "THREAD_CAP", "PEER_TIMEOUT", "PEERS_PATCH", "PEERS_DOTNET", "PEERS_GO",
+                      "PEERS_GOROOT", "PEERS_CARGO", "CXX")
 # On its time limit, the program is stopped (TERM, KILL after TERM_S) and perf given WRITE_S to write what it recorded.
 TERM_S, WRITE_S = 5, 120
 USAGE = "./run.sh --profile ROW --replicate NAME TABLE, or ./run.sh --profile LABEL --peers N SCENARIO"
@@ -123,9 +123,9 @@ def program_of(pgid):
 
 
 def stop_program(p):
-    """The time limit: TERM the program, perf's child (and what it started), KILL it TERM_S later, then give perf WRITE_S
-    to write what it recorded, as it does once its program ends; KILL perf's whole group only after that. True where
-    perf ended by itself."""
+    """The time limit: TERM the program, perf's child (and what it started), KILL it TERM_S later, then give perf
+    WRITE_S to write what it recorded, as it does once its program ends; KILL perf's whole group only after that. True
+    where perf ended by itself."""
     for sig in (signal.SIGTERM, signal.SIGKILL):
         for pid in program_of(p.pid):
             try:

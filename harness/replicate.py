@@ -624,7 +624,8 @@ class Section:
                 elif f["key"].startswith("PEERS_"):  # how its version can be had here, or why not
                     say(f"- {who} ({f['key']}): {f['words']}")
                 elif f["key"] == "reading":  # this file's reading of the text, in its words: not the write-up's
-                    say(f"- {'' if f['id'] == '*' else who + ', '}as this file reads the text ({f['value']}): {f['words']}")
+                    whose = "" if f["id"] == "*" else who + ", "
+                    say(f"- {whose}as this file reads the text ({f['value']}): {f['words']}")
                 elif f["key"] not in ("version", "launcher", "shape", "pause", "reading"):  # a pause's: in readings()
                     say(f"- {who}: {f['words']} there ({f['key']})")
         return out + list(differs) + [f"- {pub.label(r)}, as published: {pub.nobuild[r]}"
@@ -680,20 +681,21 @@ class Section:
             if isinstance(w, str):  # a table with no bursts or no published wall
                 continue
             pub.walls[key], src, ran = w, pub.table(key), []
-            out.append(f"- the bursts of \"{src['title']}\" ({key}): {w.said()}. Each reading of that pause, beside these"
-                       " figures:")
+            out.append(f"- the bursts of \"{src['title']}\" ({key}): {w.said()}. Each reading of that pause, beside"
+                       " these figures:")
             for t in [x for x in pub.every if key in (x["key"], x["figs"])]:
                 sets, longest = pub.settings(t), t.get("walls") == key
                 pause, sleep1 = settings.pause_ms(sets), sets.get("BURST_PAUSE") == "sleep1"
                 what = (f"each runtime's sleep(1), Go's {settings.sleep1('go')[1]} and the others'"
                         f" {settings.sleep1('')[1]}" if sleep1 else f"{pause} ms a pause"
                         + (", the longest its walls allow" if longest else ""))
-                took = (f"{w.pauses} pauses of {pause} ms take at least {w.pauses * pause / 1000:g} s (a timer adds its"
-                        " tick to what is asked)" if sleep1 else f"{w.pauses} pauses take {w.pauses * pause / 1000:g} s")
+                took = f"{w.pauses} pauses" + (f" of {pause} ms take at least {w.pauses * pause / 1000:g} s (a timer"
+                                               " adds its tick to what is asked)" if sleep1
+                                               else f" take {w.pauses * pause / 1000:g} s")
                 left = f"{(w.bound_ms - w.sleep_ms) / 1000:g} s"
                 line = f"  - at {what} ({t['key']}): {took}, " + (
                     f"less than {left}: its walls allow this reading if spawning took no time" + (
-                        "; its wall here / published is about 1 or more by construction, so its MaxRSS ratio is the"
+                        "; its wall here / published is about 1 or more by construction, so its max RSS ratio is the"
                         " finding" if longest else "") if w.fits(pause) else
                     f"not less than {left}: its walls rule this reading out, so its ratios here are no finding about"
                     " the runtimes")
@@ -703,8 +705,8 @@ class Section:
                 if every and w.fits(pause):
                     far = max(every, key=lambda x: abs(math.log(x)) if x > 0 else math.inf)
                     ran.append((abs(math.log(far)) if far > 0 else math.inf, far, what, t["key"]))
-            fit = (f"a reading fits where every wall and MaxRSS ratio here / published, of every runtime here, lies within"
-                   f" {BELOW}–{ABOVE}")
+            fit = ("a reading fits where every wall and max RSS ratio here / published, of every runtime here, lies"
+                   f" within {BELOW}–{ABOVE}")
             if not ran:
                 out.append(f"  - which reading fits ({fit}): none of those its walls allow ran here")
                 continue

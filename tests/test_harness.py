@@ -1487,13 +1487,13 @@ class Bursts(unittest.TestCase):
                 " 1 s sleep before it counts, below 5 s, so its at most 10 pauses (N / BURST, rounded up) allow at most"
                 " 499 ms each, if spawning took no time. Each reading of that pause, beside these figures:")
         at = text.index(head)
-        fits = ("  - which reading fits (a reading fits where every wall and MaxRSS ratio here / published, of every"
+        fits = ("  - which reading fits (a reading fits where every wall and max RSS ratio here / published, of every"
                 " runtime here, lies within 0.67–1.5): ")
         b = ("  - at 1000 ms a pause (b): 10 pauses take 10 s, not less than 5 s: its walls rule this reading out, so its"
              " ratios here are no finding about the runtimes")
         fit = ("  - at 499 ms a pause, the longest its walls allow (fit): 10 pauses take 4.99 s, less than 5 s: its walls"
                " allow this reading if spawning took no time; its wall here / published is about 1 or more by"
-               " construction, so its MaxRSS ratio is the finding")
+               " construction, so its max RSS ratio is the finding")
         s1 = ("  - at each runtime's sleep(1), Go's 1 ns and the others' 1 ms (s1): 10 pauses of 1 ms take at least 0.01"
               " s (a timer adds its tick to what is asked), less than 5 s: its walls allow this reading if spawning took"
               " no time")
