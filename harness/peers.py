@@ -336,7 +336,8 @@ def usage(tables):
                       installs it, adding the backports suite where apt's sources lack it)
   PEERS_GOROOT=/usr/lib/go-@V@
                       where PEERS_GO's Go of version @V@ is (its bin/go); only Debian's is installed
-  PEER_TIMEOUT=S      a peer's run is stopped after S seconds (default: 10 x what it needs, >= 60)
+  PEER_TIMEOUT=S      a peer's run is stopped after S seconds (default: 10 x its sleeping and its
+                      spawning at its runtime's rate, >= 2 s a million tasks; at least 60)
   {' '.join(kv.partition('=')[0] for kv in tables.commands)}
                       the toolchains' commands (default: {' '.join(kv.partition('=')[2] for kv in tables.commands)})
 """

@@ -22,8 +22,13 @@ SETTINGS = ("scenarios", "N", "sweep", "sweep_ns", "peers", "replicate", "quick"
 COUNTER = (("HITS", "--hits"), ("MODE", "--mode"), ("SPAWN_FROM", "--spawn-from"), ("POLL_MS", "--poll-ms"),
            ("BURST", "--burst"), ("BURST_PAUSE_MS", "--burst-pause-ms"), ("BURST_PAUSE", None))
 # Spawning a million tasks took from 0.1 s (ours) to 24 s (Python) here (RESULTS.md, 2026-12-03 09:51): ours and these
-# slow spawners at their rate in seconds a million, every other runtime at 2.
+# slow spawners at their rate in seconds a million, every other runtime at 2 (spawn_rate).
 SPAWN_RATES = (("python", 25), ("elixir", 20), ("pypy", 12), ("go", 6), ("erlang", 6), ("haskell", 6), ("deno", 6))
+
+
+def spawn_rate(group):
+    """The seconds build group GROUP's runtime takes to spawn a million tasks here, by SPAWN_RATES: ours 0.5."""
+    return 0.5 if group == "ours" else next((r for p, r in SPAWN_RATES if group.startswith(p)), 2)
 
 
 @dataclass
@@ -131,16 +136,17 @@ class Planner:
         per_task = group != "ours" and self.t.groups[group]["fixed"] == "one per task"
         return self.s["THREAD_CAP"] if SCENARIOS[scen]["threads"] or per_task else ""
 
-    def timeout(self, scen, sleep_ms, n):
-        """The default time limit of a run at N tasks, in seconds: the larger of 60 and 10 x the time the run must
-        take (wait_ms) and its spawning, at 2 s a million tasks (the estimate's rate of most runtimes; at 25M tasks
-        and pauses of 1 ms, spawning is most of a run), in whole seconds. A run that takes ten times that is not
-        going to finish."""
-        return max(60, (10 * wait_ms(scen, int(sleep_ms), n, self.s) + 999) // 1000 + 20 * n // 1000000)
+    def timeout(self, scen, sleep_ms, n, group="ours"):
+        """The default time limit of a run of GROUP's at N tasks, in seconds: the larger of 60 and 10 x the time the
+        run must take (wait_ms) and its spawning, at its runtime's rate (spawn_rate) and never under the 2 s a million
+        of most (a limit errs long; at 25M tasks and pauses of 1 ms, spawning is most of a run), each in whole
+        seconds. A run that takes ten times that is not going to finish."""
+        spawning = 10 * max(2, spawn_rate(group)) * n // 1000000
+        return max(60, (10 * wait_ms(scen, int(sleep_ms), n, self.s) + 999) // 1000 + int(spawning))
 
     def limit(self, scen, n, note=True):
         """A peers run's sleep (SLEEP_MS, else the scenario's; "" for one without) and the scenario's time limit at N
-        tasks, with its line when NOTE."""
+        tasks (a runtime's that spawns at 2 s a million or faster, ours's), with its line when NOTE."""
         s, want = self.s, SCENARIOS[scen]["peers_sleep"]
         sleep = "" if want is None else s["SLEEP_MS"] or (s["peers_sleep_ms"] if want == "long" else want)
         limit = s["PEER_TIMEOUT"] or str(self.timeout(scen, sleep or 0, n))
@@ -148,6 +154,18 @@ class Planner:
             self.add("limit", scen, variant=f"{scen}: a run is stopped after {limit} s"
                      + (" (PEER_TIMEOUT)" if s["PEER_TIMEOUT"] else ""))
         return sleep, limit
+
+    def limit_of(self, scen, n, group, sleep, limit):
+        """GROUP's time limit at N tasks: the scenario's LIMIT, or where its slower spawning makes it longer, its own,
+        with a line saying so (a runtime's, once)."""
+        if self.s["PEER_TIMEOUT"]:
+            return limit
+        mine = str(self.timeout(scen, sleep or 0, n, group))
+        said = Config("limit", scen, group=group, variant=f"{scen}: @R@ is stopped after {mine} s, its spawning"
+                      f" counted at {spawn_rate(group):g} s a million tasks")
+        if mine != limit and said not in self.configs:
+            self.configs.append(said)
+        return mine
 
     def variants(self, scen):
         """The scenario's variant keys and its STARTs ("-": none)."""
@@ -198,7 +216,8 @@ class Planner:
         with one shape only (no start among its options) runs at the first START only."""
         s = self.s
         keys, starts = self.variants(scen)
-        sleep, limit = self.limit(scen, int(s["N"] or s["sweep_ns"].split()[-1]))
+        top = int(s["N"] or s["sweep_ns"].split()[-1])
+        sleep, limit = self.limit(scen, top)
         rows = [r for r in self.t.catalogue if r["scen"] == scen and self.t.chosen(r["group"], s["PEERS"])]
         # A thread per task takes no T; without THREADS every runtime keeps its default.
         tlist = ["-"] if SCENARIOS[scen]["threads"] else s["THREADS"].split() or ["default"]
@@ -206,7 +225,8 @@ class Planner:
             for i, t in enumerate(tlist):
                 for r in rows:
                     if key in ("-", r["key"]) and (st == "-" or r["opts"] == "start" or st == starts[0]):
-                        self.plan_peer(scen, r, key, t, i == 0, sleep, limit, st)
+                        self.plan_peer(scen, r, key, t, i == 0, sleep,
+                                       self.limit_of(scen, top, r["group"], sleep, limit), st)
 
     def plan_peer(self, scen, r, key, t, first, sleep, limit, st, label=""):
         """The lines of catalogue row R at T ("default", or "-" in the threads scenario): at N after a 1-task run, its
@@ -277,7 +297,9 @@ class Planner:
             if r is None:
                 print(f"run.sh: --replicate: no program {prog} for {scen} in the catalogue", file=sys.stderr)
             elif self.t.chosen(r["group"], s["PEERS"]):
-                sleep, limit = self.limit(scen, int(s["sweep_ns"].split()[-1]), note=scen not in seen)
+                top = int(s["sweep_ns"].split()[-1])
+                sleep, limit = self.limit(scen, top, note=scen not in seen)
+                limit = self.limit_of(scen, top, r["group"], sleep, limit)
                 seen.add(scen)
                 t = "-" if SCENARIOS[scen]["threads"] else "default" if t == "-" else t
                 self.plan_peer(scen, r, key, t, True, sleep, limit, s["START"] or "-", label=f"{id_}@{number}")
@@ -292,9 +314,8 @@ def estimate(plan, build_dir):
     groups, total = list(dict.fromkeys(c.group for c in runs if c.group != "ours")), 0.0
     for c in runs:
         g, n = c.group, int(c.n)
-        rate = 0.5 if g == "ours" else next((r for p, r in SPAWN_RATES if g.startswith(p)), 2)
         each = (wait_ms(c.scenario, int(c.sleep or SCENARIOS[c.scenario]["sleep"] or 0), n, c.counter) / 1000
-                + (0.1 if g == "ours" else 1) + rate * n / 1000000)
+                + (0.1 if g == "ours" else 1) + spawn_rate(g) * n / 1000000)
         total += int(c.runs) * (min(each, int(c.limit)) if re.fullmatch("[0-9]+", c.limit) else each)
     last = [build_time(build_dir, g) if build_dir else None for g in groups]
     guess = [240 if re.match("(rust|tokio|asyncstd|rayon|csharpaot)", g) else 60 for g in groups]

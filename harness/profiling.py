@@ -8,21 +8,23 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import time
 from collections import namedtuple
 
 from measure import last_error, stop
-from settings import need
+from settings import SETTABLE, need
 
 PACKAGE = "linux-perf"  # Debian's perf
 # The lines each part of the file keeps, so that it reads in one sitting (under 150 lines in all); a chain longer than
 # WIDTH characters is cut.
 TOP, CHAINS, EACH, CHILDREN, WIDTH = 25, 5, 3, 15, 240
-# The environment that shapes a run, said in the file's run.sh line.
-SHAPING = ("SLEEP_MS", "THREADS", "START", "HITS", "MODE", "SPAWN_FROM", "POLL_MS", "BURST", "BURST_PAUSE_MS",
-           "THREAD_CAP", "PEER_TIMEOUT", "PEERS_PATCH", "PEERS_DOTNET", "PEERS_GO", "PEERS_GOROOT", "PEERS_CARGO",
-           "CXX")
+# The environment that shapes a run, said in the file's run.sh line: the write-ups' variants, and the rest.
+SHAPING = SETTABLE + ("THREADS", "THREAD_CAP", "PEER_TIMEOUT", "PEERS_PATCH", "PEERS_DOTNET", "PEERS_GO",
+                      "PEERS_GOROOT", "PEERS_CARGO", "CXX")
+# On its time limit, the program is stopped (TERM, KILL after TERM_S) and perf given WRITE_S to write what it recorded.
+TERM_S, WRITE_S = 5, 120
 USAGE = "./run.sh --profile ROW --replicate NAME TABLE, or ./run.sh --profile LABEL --peers N SCENARIO"
 
 
@@ -101,24 +103,63 @@ def paranoid(read):
 
 
 # One run under perf: its exit status, wall seconds, stdout and stderr (perf's lines taken out), whether its time
-# limit stopped it, and the samples perf record said it wrote ("" if it said none).
-Ran = namedtuple("Ran", "status wall out err timed_out samples")
+# limit stopped it, the samples perf record said it wrote ("" if it said none), and whether perf itself had to be
+# killed, its data then perhaps cut short.
+Ran = namedtuple("Ran", "status wall out err timed_out samples cut", defaults=(False,))
+
+
+def program_of(pgid):
+    """The live processes of process group PGID but its leader, perf: the program, and whatever it started."""
+    out = []
+    for d in (d for d in os.listdir("/proc") if d.isdigit() and int(d) != pgid):
+        try:
+            with open(f"/proc/{d}/stat", encoding="ascii", errors="replace") as f:
+                state, _, group = f.read().rpartition(")")[2].split()[:3]  # after the name, which may hold anything
+        except (OSError, ValueError):  # ended meanwhile
+            continue
+        if group == str(pgid) and state != "Z":  # a zombie has ended: perf has yet to reap it
+            out.append(int(d))
+    return out
+
+
+def stop_program(p):
+    """The time limit: TERM the program, perf's child (and what it started), KILL it TERM_S later, then give perf
+    WRITE_S to write what it recorded, as it does once its program ends; KILL perf's whole group only after that. True
+    where perf ended by itself."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        for pid in program_of(p.pid):
+            try:
+                os.kill(pid, sig)
+            except OSError:  # ended meanwhile
+                pass
+        end = time.monotonic() + TERM_S
+        while program_of(p.pid) and time.monotonic() < end:
+            time.sleep(0.05)
+        if not program_of(p.pid):
+            break
+    try:
+        p.wait(timeout=WRITE_S)
+        return True
+    except subprocess.TimeoutExpired:
+        stop(p)
+        return False
 
 
 def record(perf, data, program, args, env, limit, lock_fd, work):
     """PROGRAM ARGS run once under `perf record -e cpu-clock -g -o DATA`, as measure.once runs a program under time: in
-    a process group of its own, holding the run lock, stopped (TERM, then KILL) after LIMIT seconds. A Ran."""
+    a process group of its own, holding the run lock; after LIMIT seconds the program is stopped and perf given time to
+    write (stop_program). A Ran."""
     out_f, err_f = os.path.join(work, "out"), os.path.join(work, "err")
     with open(out_f, "wb") as out, open(err_f, "wb") as err:
         began = time.monotonic()
         p = subprocess.Popen([perf, "record", "-e", "cpu-clock", "-g", "-o", data, "--", program] + args, env=env,
                              stdin=subprocess.DEVNULL, stdout=out, stderr=err, start_new_session=True,
                              pass_fds=(lock_fd,))
-    timed_out = False
+    timed_out, cut = False, False
     try:
         status = p.wait(timeout=limit)
     except subprocess.TimeoutExpired:
-        stop(p)  # perf, stopped, still writes what it recorded
+        cut = not stop_program(p)
         status, timed_out = p.returncode, True
     except BaseException:
         stop(p)
@@ -129,14 +170,16 @@ def record(perf, data, program, args, env, limit, lock_fd, work):
     # "[ perf record: Captured and wrote 0.5 MB FILE (1234 samples) ]"
     counts = re.findall(r"^\[ perf record: Captured and wrote .*\(([0-9]+) samples\) \]$", err, re.M)
     err = "\n".join(line for line in err.split("\n") if not line.startswith("[ perf record: "))
-    return Ran(status, wall, out, err, timed_out, counts[-1] if counts else "")
+    return Ran(status, wall, out, err, timed_out, counts[-1] if counts else "", cut)
 
 
 def header(what, command_line, cmd, data, version, sw, commit, m, ran, total, limit, user_only):
     """The file's header: WHAT ran (the row, its runtime and variant), run.sh's COMMAND_LINE, the program's CMD, perf's
     command (its DATA) and VERSION, the runtime's switch SW, the COMMIT and machine M, the date, the samples (perf
     record's count, else TOTAL as perf report gives it), and how the program ended (RAN, its time LIMIT)."""
-    ended = f"stopped after its time limit of {limit} s" if ran.timed_out else f"exit {ran.status}"
+    ended = (f"stopped after its time limit of {limit} s (TERM, and perf given {WRITE_S} s to write its data"
+             + ("; perf itself had to be killed, so its data may be cut short)" if ran.cut else ")")
+             if ran.timed_out else f"exit {ran.status}")
     said = ran.out.strip().split("\n")[-1] if ran.out.strip() else ""
     return [f"# Profile: {what}", "",
             f"- run.sh: {command_line}",
@@ -192,12 +235,19 @@ def report(perf, data, shown):
 
 
 def write(path, header, parts):
-    """The profile's file: its header, then each part under its title and command."""
+    """The profile's file: its header, then each part under its title and command; written whole as PATH.tmp, then
+    renamed, so that an interrupt leaves no file cut short (nor the temporary one)."""
     text = header + [""]
     for title, cmd, lines in parts:
         text += [f"## {title}", "", f"$ {cmd}", ""] + lines + [""]
-    with open(path, "w", encoding="utf-8") as f:
-        f.write("\n".join(text))
+    try:
+        with open(path + ".tmp", "w", encoding="utf-8") as f:
+            f.write("\n".join(text))
+        os.replace(path + ".tmp", path)
+    except BaseException:
+        if os.path.exists(path + ".tmp"):
+            os.remove(path + ".tmp")
+        raise
 
 
 def place(folder, base):

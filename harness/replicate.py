@@ -4,6 +4,7 @@ A write-up is one data file, peers/published/NAME.tsv (peers/README.md, "Publish
 sweep per group of tables sharing their settings, each point one plan line ("ROW@GROUP" at N); the section's record
 names each point's plan line, or why none ran, and carries the data file's text: the section renders from the store."""
 
+import math
 import os
 import re
 from collections import defaultdict, namedtuple
@@ -72,10 +73,21 @@ def quick_n(n, quick):
 # A table's bursts, as its published walls bound them: the least wall as printed and its unit, the bound it gives in ms
 # (that wall and one more of its last printed place: a wall printed to the second, the hundredths cut, is below the next
 # second), the sleep in ms that follows the pauses (in once mode the last task spawned, after the last pause, sleeps
-# once before it counts, and the run ends after that count; else 0), the pauses ((N − 1) // BURST: the programs pause
-# after every burst but the last) and the longest pause that fits, in whole ms: every row paused as often, so the
-# pauses and that sleep took less than the least wall.
-Walls = namedtuple("Walls", "shown unit bound_ms sleep_ms pauses pause_ms")
+# once before it counts, and the run ends after that count; else 0), the pauses (Published.pauses) and the longest pause
+# that fits, in whole ms: every row paused as often, so the pauses and that sleep took less than the least wall.
+class Walls(namedtuple("Walls", "shown unit bound_ms sleep_ms pauses pause_ms")):
+    def fits(self, pause_ms):
+        """Whether the pauses at PAUSE_MS each and the sleep after them take less than the walls' bound: were spawning
+        free, a program pausing that long could have printed these walls."""
+        return self.pauses * pause_ms + self.sleep_ms < self.bound_ms
+
+    def said(self):
+        """The arithmetic in words: the wall, its bound, what the sleep leaves of it, the pauses and the pause."""
+        left = (f"; less the last task's {self.sleep_ms / 1000:g} s sleep before it counts, below"
+                f" {(self.bound_ms - self.sleep_ms) / 1000:g} s" if self.sleep_ms else "")
+        return (f"its least published wall, {self.shown}, is below {self.bound_ms / 1000:g} s{left}, so its at most"
+                f" {self.pauses} pauses (N / BURST, rounded up) allow at most {self.pause_ms} ms each, if spawning took"
+                " no time")
 
 
 class Published:
@@ -156,9 +168,9 @@ class Published:
         burst = self.settings(t).get("BURST", "")
         if not burst.isdigit() or int(burst) < 1:
             return f"table {key} has no bursts (no BURST), so its walls bound no pause"
-        pauses = (int(t["n"]) - 1) // int(burst)
-        if pauses < 1:
+        if int(t["n"]) <= int(burst):  # one burst: no program pauses
             return f"table {key} never pauses (N={t['n']}, BURST={burst}), so its walls bound no pause"
+        pauses = self.pauses(t)
         readings = [(numeric(r) * UNITS[self.funit[f]][1], r, self.funit[f]) for f, v in self.fig.items()
                     if f[1] == key and self.measure.get(f[2]) in ("wall", "wall_mean") and is_value(v)
                     and self.funit[f] in UNITS for r in v.split("/")]
@@ -171,6 +183,12 @@ class Published:
         if bound_ms <= sleep:
             return f"table {key}'s least wall, {shown}, leaves no time for a pause beside its {sleep} ms sleep"
         return Walls(shown, unit, bound_ms, sleep, pauses, (bound_ms - sleep - 1) // pauses)
+
+    def pauses(self, t):
+        """The most pauses table T's bursts may take, N / BURST rounded up, for a bound that holds however the write-up
+        paused: ours pause between bursts, (N − 1) // BURST times; a loop that pauses after each burst, or before each
+        (at i % BURST == 0 from 0), pauses up to N / BURST times, rounded up."""
+        return -(-int(t["n"]) // int(self.settings(t)["BURST"]))
 
     def follow(self, t):
         """Table T's pause from another's walls and its figures from another's, where it names them."""
@@ -605,7 +623,10 @@ class Section:
                     say(f"- {who}: not run here: {f['words']}")
                 elif f["key"].startswith("PEERS_"):  # how its version can be had here, or why not
                     say(f"- {who} ({f['key']}): {f['words']}")
-                elif f["key"] not in ("version", "launcher", "shape", "pause"):  # a pause's: in readings()
+                elif f["key"] == "reading":  # this file's reading of the text, in its words: not the write-up's
+                    whose = "" if f["id"] == "*" else who + ", "
+                    say(f"- {whose}as this file reads the text ({f['value']}): {f['words']}")
+                elif f["key"] not in ("version", "launcher", "shape", "pause", "reading"):  # a pause's: in readings()
                     say(f"- {who}: {f['words']} there ({f['key']})")
         return out + list(differs) + [f"- {pub.label(r)}, as published: {pub.nobuild[r]}"
                                       for r in pub.rows if r in pub.nobuild] + self.readings() + self.cause_lines()
@@ -640,41 +661,66 @@ class Section:
                                                  f" {pub.ctitle[self.head_col]} here / published {ra}, {past}"))
         for words, expr, there, here, rows in self.claimed:
             if there in (YES, NO) and here != there and not here.startswith((UNTOLD, "cannot tell")):
-                out.append(Gap(rows, claim_tables(expr), f"claim \"{words}\" ({expr}): {there} there, {here} here,"
+                out.append(Gap(rows, claim_tables(expr), f"claim \"{words}\" ({expr}): {there} there,"
+                                                         f" {here.removesuffix(' here')} here,"
                                                          f" on rows {', '.join(rows)}"))
         return out
 
     def readings(self):
-        """Where a table takes its pause from another's walls: for that other, each table beside its published figures
-        (itself, and each of figs=) as a reading of the write-up's pause, whether its walls allow it (its pauses, and
-        the sleep after them, must take less than their bound: Walls) and, by runtime here, the ratios here / published
-        of its walls and max RSS.
-        A reading they rule out gives ratios that are no finding about the runtimes. None with --quick."""
+        """Where the data file sets a table beside another's figures or at the pause another's walls allow (figs=,
+        walls:): for the walls of each table here (its own, its figs=' or its walls:' table's), each table beside those
+        published figures as a reading of the write-up's pause, whether the walls allow it (Walls.fits: were spawning
+        free) and, by runtime here, the ratios here / published of its walls and max RSS; then which reading fits. A
+        reading they rule out gives ratios that are no finding about the runtimes. None with --quick."""
         pub, out = self.pub, []
-        if self.quick:
+        if self.quick or not any("walls" in t or t["figs"] for t in pub.every):
             return out
-        for key in dict.fromkeys(t["walls"] for t in pub.tables if "walls" in t):
-            w, src = pub.walls[key], pub.table(key)
-            out.append(f"- the bursts of \"{src['title']}\" ({key}): its least published wall, {w.shown}, is below"
-                       f" {w.bound_ms / 1000:g} s{after(w)}, so its {w.pauses} pauses ((N − 1) // BURST) allow at most"
-                       f" {w.pause_ms} ms each. Each reading of that pause, beside these figures:")
+        keys = [k for t in pub.tables for k in (t["figs"] or t["key"], t.get("walls")) if k]
+        for key in dict.fromkeys(keys):
+            w = pub.walls.get(key) or pub.walls_of(key)
+            if isinstance(w, str):  # a table with no bursts or no published wall
+                continue
+            pub.walls[key], src, ran = w, pub.table(key), []
+            out.append(f"- the bursts of \"{src['title']}\" ({key}): {w.said()}. Each reading of that pause, beside"
+                       " these figures:")
             for t in [x for x in pub.every if key in (x["key"], x["figs"])]:
-                sets = pub.settings(t)
-                pauses = (int(t["n"]) - 1) // int(sets["BURST"])
-                sleep1 = sets.get("BURST_PAUSE") == "sleep1"
-                took = pauses * settings.pause_ms(sets)
+                sets, longest = pub.settings(t), t.get("walls") == key
+                pause, sleep1 = settings.pause_ms(sets), sets.get("BURST_PAUSE") == "sleep1"
                 what = (f"each runtime's sleep(1), Go's {settings.sleep1('go')[1]} and the others'"
-                        f" {settings.sleep1('')[1]}" if sleep1 else f"{settings.pause_ms(sets)} ms a pause")
-                fits = took + w.sleep_ms < w.bound_ms
-                line = (f"  - at {what} ({t['key']}): its pauses take {'at most ' if sleep1 else ''}{took / 1000:g} s, "
-                        + (f"less than {(w.bound_ms - w.sleep_ms) / 1000:g} s: its figures allow this reading" if fits
-                           else f"not less than {(w.bound_ms - w.sleep_ms) / 1000:g} s: its figures rule this reading"
-                           " out, so its ratios here are no finding about the runtimes"))
-                out.append(line + (f". Here / published: {self.burst_ratios(t)}" if t in pub.tables else ". Not run here"))
+                        f" {settings.sleep1('')[1]}" if sleep1 else f"{pause} ms a pause"
+                        + (", the longest its walls allow" if longest else ""))
+                took = f"{w.pauses} pauses" + (f" of {pause} ms take at least {w.pauses * pause / 1000:g} s (a timer"
+                                               " adds its tick to what is asked)" if sleep1
+                                               else f" take {w.pauses * pause / 1000:g} s")
+                left = f"{(w.bound_ms - w.sleep_ms) / 1000:g} s"
+                line = f"  - at {what} ({t['key']}): {took}, " + (
+                    f"less than {left}: its walls allow this reading if spawning took no time" + (
+                        "; its wall here / published is about 1 or more by construction, so its max RSS ratio is the"
+                        " finding" if longest else "") if w.fits(pause) else
+                    f"not less than {left}: its walls rule this reading out, so its ratios here are no finding about"
+                    " the runtimes")
+                by = self.burst_ratios(t) if t in pub.tables else None
+                out.append(line + (". Not run here" if by is None else f". Here / published: {said_ratios(by)}"))
+                every = [x for got in (by or {}).values() for rs in got.values() for r in rs for x in r]
+                if every and w.fits(pause):
+                    far = max(every, key=lambda x: abs(math.log(x)) if x > 0 else math.inf)
+                    ran.append((abs(math.log(far)) if far > 0 else math.inf, far, what, t["key"]))
+            fit = ("a reading fits where every wall and max RSS ratio here / published, of every runtime here, lies"
+                   f" within {BELOW}–{ABOVE}")
+            if not ran:
+                out.append(f"  - which reading fits ({fit}): none of those its walls allow ran here")
+                continue
+            _, far, what, k = min(ran, key=lambda x: x[0])
+            out.append(f"  - which reading fits ({fit}): " + (
+                f"at {what} ({k}), the nearest 1 of those its walls allow that ran here (its ratio farthest from 1:"
+                f" {far:.2f})"
+                if BELOW <= float("%.2f" % far) <= ABOVE else
+                f"none; of those its walls allow that ran here, the nearest 1, at {what} ({k}), strays to {far:.2f}"))
         return out
 
     def burst_ratios(self, t):
-        """Table T's ratios here / published of its walls and max RSS, lowest–highest over each runtime's rows here."""
+        """Table T's ratios here / published of its walls and max RSS, each (lowest, highest) of a row, by runtime here
+        and column."""
         pub, by = self.pub, {}
         cols = [c for m in ("wall", "wall_mean", "max_rss", "max_rss_mean") for c in pub.cols if pub.measure[c] == m]
         for id_ in self.order:
@@ -686,10 +732,9 @@ class Section:
                 h = self.figure(f"{id_}@{t['group']}", t["n"], pub.measure[c], u)
                 if h != "" and pub.lo.get(fk, 0) > 0:
                     x = numeric(h) * UNITS[u][1]
-                    ratio = (x / pub.hi[fk], x / pub.lo[fk])
-                    by.setdefault(self.here[id_]["label"], {}).setdefault(c, []).append(ratio)
-        return "; ".join(f"{who} " + ", ".join(f"{pub.ctitle[c]} {span(min(r[0] for r in rs), max(r[1] for r in rs))}"
-                                               for c, rs in got.items()) for who, got in by.items()) or "no figure here"
+                    by.setdefault(self.here[id_]["label"], {}).setdefault(pub.ctitle[c], []).append(
+                        (x / pub.hi[fk], x / pub.lo[fk]))
+        return by
 
     def ending(self, t):
         """The settings of table T under which its tasks end by design (ENDING), as "MODE=once, BURST=100000"."""
@@ -771,24 +816,34 @@ def claim_tables(expr):
     return list(out)
 
 
-def covering(gap, causes):
-    """The line of the first of CAUSES that names one of GAP's rows and one of its tables (or *), else None."""
-    return next((c["line"] for c in causes if set(c["rows"]) & set(gap.rows)
-                 and (c["tables"] == ["*"] or set(c["tables"]) & set(gap.tables))), None)
+def covering(gap, pub):
+    """The first cause of data file PUB that names one of GAP's rows and one of its tables (or *), else None. A table
+    beside another's figures (figs=) stands for that one too: a cause of the write-up's table covers the same rows in
+    the tables beside it, its other readings."""
+    tables = set(gap.tables) | {t["figs"] for t in pub.every if t["key"] in gap.tables and t["figs"]}
+    return next((c for c in pub.causes if set(c["rows"]) & set(gap.rows)
+                 and (c["tables"] == ["*"] or set(c["tables"]) & tables)), None)
 
 
 def gaps(context, records):
-    """The gaps of a replication's section, each (Gap, the line of the first cause that covers it in the data file the
-    section was written with, or None)."""
+    """The gaps of a replication's section, each (Gap, the first cause that covers it in the data file the section was
+    written with, or None)."""
     sec = Section(context, records)
     sec.text()
-    return [(g, covering(g, sec.pub.causes)) for g in sec.gaps()]
+    return [(g, covering(g, sec.pub)) for g in sec.gaps()]
 
 
-def after(w):
-    """What a table's walls leave its pauses, where a sleep follows them (Walls)."""
-    return (f"; less the last task's {w.sleep_ms / 1000:g} s sleep before it counts, below"
-            f" {(w.bound_ms - w.sleep_ms) / 1000:g} s" if w.sleep_ms else "")
+def cause_said(c):
+    """A cause line in short, for --gaps: its rows, its tables and its first words."""
+    words = c["words"].split()
+    return f"the cause of {','.join(c['rows'])} in {','.join(c['tables'])} (\"{' '.join(words[:8])}" \
+        + ("...\")" if len(words) > 8 else "\")")
+
+
+def said_ratios(by):
+    """Ratios by runtime and column (Section.burst_ratios), lowest–highest over each runtime's rows."""
+    return "; ".join(f"{who} " + ", ".join(f"{c} {span(min(r[0] for r in rs), max(r[1] for r in rs))}"
+                                           for c, rs in got.items()) for who, got in by.items()) or "no figure here"
 
 
 def tally(answers):
@@ -916,7 +971,7 @@ class Check:
     def __init__(self, path, text):
         self.path, self.problems, self.line = path, [], 0
         self.first_at = {}  # the line of each row, column and figure
-        self.pauses = []  # each pause fact: its line, table and words
+        self.pauses, self.causes = [], []  # each pause fact (its line, table and words) and each cause of 5 fields
         self.pub = Published(text, "", self.check_line)
         self.check_end()
 
@@ -992,8 +1047,8 @@ class Check:
         need(kind not in ("fact", "nobuild") or f[1] == "*" or f[1] in pub.row, f"of an unknown row {f[1]}")
         if kind == "fact" and f[2] == "pause":
             self.pauses.append((number, f[3], f[4]))
-        if kind == "cause" and nf == 5:
-            self.check_cause(pub.causes[-1])
+        if kind == "cause" and nf == 5:  # checked at the end, once every table and row is read
+            self.causes.append(pub.causes[-1])
 
     def check_cause(self, c):
         """A cause names rows and tables of the file, each row in one of its tables and each table holding one of its
@@ -1034,6 +1089,9 @@ class Check:
                  f"table {t['key']} stands beside the figures of {t['figs']} (figs=), so it has no fig line of its own")
         for self.line, key, words in self.pauses:
             self.pause_words(key, words)
+        for c in self.causes:
+            self.line = c["line"]
+            self.check_cause(c)
         judge, published = Judge(pub, pub.label), Figures(pub.lo, pub.hi, pub.shown)
         for c in pub.claims:
             self.line = c["line"]
@@ -1068,11 +1126,9 @@ class Check:
         figures |= {"%g" % (ms / 1000) for ms in (w.bound_ms, w.sleep_ms, w.bound_ms - w.sleep_ms)}
         # A number in a word (burst_25m, 25M) is a name, not a figure.
         said = [x.rstrip(",.") for x in re.findall(r"(?<![A-Za-z_0-9,.:])[0-9][0-9,.:]*(?![A-Za-z_0-9])", words)]
-        arithmetic = f"its least wall, {w.shown}, is below {w.bound_ms / 1000:g} s{after(w)}: {w.pauses} pauses of at" \
-            f" most {w.pause_ms} ms"
         for x in said:
-            self.need(x in figures, f"the pause fact of {key} says {x}, which is none of its figures ({arithmetic})")
-        self.need(f"{w.pause_ms} ms" in words, f"the pause fact of {key} does not say its pause ({arithmetic})")
+            self.need(x in figures, f"the pause fact of {key} says {x}, which is none of its figures ({w.said()})")
+        self.need(f"{w.pause_ms} ms" in words, f"the pause fact of {key} does not say its pause ({w.said()})")
 
     def fault(self, expr):
         """None if EXPR is in the grammar (peers/README.md), else which of its terms is not."""

@@ -868,9 +868,10 @@ def offline(argv, env, here):
 
 
 def gaps(st, key):
-    """--gaps: each gap of a replication's section, a line each on stdout, with the cause line that covers it in the
-    data file the section was written with, or none (and then the line of the file as it is now that would: the
-    section prints no cause until it is written again); 1 where a gap has none."""
+    """--gaps: each gap of a replication's section, a line each on stdout, with the cause that covers it in the data
+    file the section was written with (its rows, tables and first words: a line number there would not name it in the
+    file as it is now), or none (and then the cause of the file as it is now that would: the section prints no cause
+    until it is written again); 1 where a gap has none."""
     context = store.find_section(st, key)
     said = context.get("heading", context["run"])
     if context.get("kind") != "replicate":
@@ -881,15 +882,15 @@ def gaps(st, key):
     found = replicate.gaps(context, store.runs_of(st, set(store.sittings(context))))
     name = replicate.Published(context["published"]).about.get("name", "")
     path = os.path.join(SRC, "peers", "published", f"{name}.tsv")
-    now = replicate.published(path).causes if os.path.isfile(path) else []
-    for g, line in found:
-        later = None if line else replicate.covering(g, now)
-        print(f"cause at line {line}: {g.text}" if line else f"no cause: {g.text}"
-              + (f" (peers/published/{name}.tsv:{later} covers it now; this section was written before)" if later
-                 else ""))
+    now = replicate.published(path) if os.path.isfile(path) else None
+    for g, c in found:
+        later = None if c or now is None else replicate.covering(g, now)
+        print(f"covered by {replicate.cause_said(c)}: {g.text}" if c else f"no cause: {g.text}"
+              + (f" ({replicate.cause_said(later)}, in peers/published/{name}.tsv now, covers it; this section was"
+                 " written before it)" if later else ""))
     if not found:
         print("no gap" + (": --quick sets nothing against the published figures" if context.get("quick") else ""))
-    return 1 if any(line is None for _, line in found) else 0
+    return 1 if any(c is None for _, c in found) else 0
 
 
 def main(argv, env):

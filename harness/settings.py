@@ -69,7 +69,8 @@ def value(s, name):
 
 
 def pause_ms(s):
-    """The pause after each burst in ms, at most: BURST_PAUSE=sleep1's longest is 1 ms (for the estimate)."""
+    """The pause after each burst in ms, as asked: BURST_PAUSE=sleep1 asks 1 ms of every runtime but Go (1 ns), and a
+    timer adds its tick to what is asked (for the estimate and the readings of a write-up's pause)."""
     return 1 if s.get("BURST_PAUSE") == "sleep1" else value(s, "BURST_PAUSE_MS")
 
 

@@ -27,6 +27,7 @@ case \$1 in
     echo "fake perf data" >"\$data"
     "\$@"
     rc=\$?
+    echo "written after its program ended" >>"\$data"
     echo "[ perf record: Woken up 1 times to write data ]" >&2
     echo "[ perf record: Captured and wrote 0.061 MB \$data (4321 samples) ]" >&2
     exit \$rc ;;
@@ -98,6 +99,12 @@ check "the file reads in one sitting: under 150 lines" [ "$(wc -l <"$file")" -lt
 bench SLEEP_MS=50 ./run.sh --profile go-coro_timer --peers 100 coro_timer
 check "a second profile of the row is a new file; the first, which a section may cite, stays" \
   eval '[ "$out" = "${file%.txt}-2.txt" ] && [ "$(cat "$file")" = "$text" ]'
+check "each written whole, no temporary file left beside them" [ -z "$(find "$box/profiles" -name "*.tmp")" ]
+rm -f args.log
+bench SLEEP_MS=50 MODE=once SPAWN_FROM=task BURST=5 BURST_PAUSE=sleep1 ./run.sh --profile go-atomic_counter --peers 20 atomic_counter
+check "every variant that shapes the run is in its run.sh line: BURST_PAUSE=sleep1, Go's 1 ns" \
+  eval '[ "$rc" -eq 0 ] && [ "$(cat args.log)" = "go-atomic_counter 20 50 --mode once --spawn-from task --burst 5 --burst-pause-ns 1" ] &&
+    has "$(cat "$out")" "^- run.sh: SLEEP_MS=50 MODE=once SPAWN_FROM=task BURST=5 BURST_PAUSE=sleep1 CXX=[^ ]+ ./run.sh --profile go-atomic_counter --peers 20 atomic_counter$"'
 
 # 2. The runtime's switch: set where the descriptor declares one, after what the threads knob sets.
 rm -f perf.log
@@ -166,6 +173,32 @@ rm -f args.log
 bench ./run.sh --profile ours:coro_timer:2t --replicate tiny-2099 short
 check "and ours's row beside it" eval '[ "$rc" -eq 0 ] && [ "$(cat args.log)" = "coro_timer 100 --sleep-ms 40 --threads 2" ]'
 
+# A table at the pause another's walls allow, and one at each runtime's sleep(1), beside its figures: the
+# least wall, 0:05, is below 6 s; less the last task's 50 ms sleep, over at most 10 pauses: 594 ms.
+sed -e 's/tiny-2099/tiny-2098/' -e '/^run\|^table\|^column\|^row\|^fig/d' peers/published/tiny-2099.tsv >peers/published/tiny-2098.tsv
+cat >>peers/published/tiny-2098.tsv <<EOF
+run${tab}scenarios${tab}atomic_counter
+run${tab}SLEEP_MS${tab}50
+table${tab}1000${tab}In bursts${tab}-${tab}id=b${tab}MODE=once${tab}SPAWN_FROM=task${tab}BURST=100${tab}BURST_PAUSE_MS=1000
+table${tab}1000${tab}At the walls' pause${tab}-${tab}id=fit${tab}figs=b${tab}MODE=once${tab}SPAWN_FROM=task${tab}BURST=100${tab}BURST_PAUSE_MS=walls:b
+table${tab}1000${tab}At sleep(1)${tab}-${tab}id=s1${tab}figs=b${tab}MODE=once${tab}SPAWN_FROM=task${tab}BURST=100${tab}BURST_PAUSE=sleep1
+column${tab}wall${tab}wall${tab}m:ss${tab}Wall
+row${tab}go${tab}atomic_counter${tab}go-atomic_counter${tab}-${tab}-${tab}Golang
+fig${tab}go${tab}b${tab}wall${tab}0:05${tab}m:ss
+EOF
+git add -A && git -c user.email=t@t -c user.name=t commit -qm "a write-up of bursts"
+rm -f args.log
+bench ./run.sh --profile go --replicate tiny-2098 fit
+check "a row at the walls' pause runs it, and its run.sh line repeats it" \
+  eval '[ "$rc" -eq 0 ] && [ "$(cat args.log)" = "go-atomic_counter 1000 50 --mode once --spawn-from task --burst 100 --burst-pause-ms 594" ] &&
+    has "$(cat "$out")" "^- run.sh: CXX=[^ ]+ ./run.sh --profile go --replicate tiny-2098 fit$"'
+rm -f args.log
+bench ./run.sh --profile go --replicate tiny-2098 s1
+check "a row at each runtime's sleep(1): Go's 1 ns, its header says so, and its run.sh line repeats it" \
+  eval '[ "$rc" -eq 0 ] && [ "$(cat args.log)" = "go-atomic_counter 1000 50 --mode once --spawn-from task --burst 100 --burst-pause-ns 1" ] &&
+    has "$(cat "$out")" "^# Profile: replicate tiny-2098, table s1 \(At sleep\(1\)\), row go: go 1.19.8, .*bursts of 100 then a sleep\(1\), 1 ns" &&
+    has "$(cat "$out")" "^- run.sh: CXX=[^ ]+ ./run.sh --profile go --replicate tiny-2098 s1$"'
+
 # 4. Bad requests: one line, exit 2, nothing run; a failed program; a missing perf; the lock.
 refused "the run has no row 'gox' \(its rows: coro_timer floor-coro_timer go-coro_timer csharp-coro_timer " \
   ./run.sh --profile gox --peers 100 coro_timer
@@ -184,6 +217,14 @@ bench ./run.sh --profile go-coro_timer --peers 100 coro_timer
 rm -f fail_go-coro_timer
 check "a program that fails: exit 1, its profile written, saying so" \
   eval '[ "$rc" -eq 1 ] && has "$(cat "$out")" "^- the program: exit 1, .*its last words: coro_timer: check failed"'
+touch slow_go-coro_timer
+rm -f slow.stopped
+bench PEER_TIMEOUT=1 ./run.sh --profile go-coro_timer --peers 100 coro_timer
+rm -f slow_go-coro_timer
+data=$pb/profiles/$(basename "$out" .txt).data
+check "at its time limit the program alone is stopped, and perf writes what it recorded once it has ended" \
+  eval '[ "$rc" -eq 1 ] && [ -e slow.stopped ] && grep -q "^written after its program ended$" "$data" &&
+    has "$(cat "$out")" "^- the program: stopped after its time limit of 1 s \(TERM, and perf given 120 s to write its data\), "'
 rm -f perf.log
 bench PERF="$tmp/no-perf" ./run.sh --profile go-coro_timer --peers 100 coro_timer
 check "no perf: one line naming Debian's linux-perf, exit 1, nothing run" \

@@ -957,11 +957,15 @@ class WriteUps(unittest.TestCase):
                                                             " between two")):
             self.assertEqual(r.Check("tiny.tsv", tsv(*self.RULED, ("cause",) + cause)).problems,
                              [] if want is None else [f"tiny.tsv:{n}: {want}"], cause)
+        # Checked once the file is read whole: a cause may come before the tables and rows it names.
+        self.assertEqual(r.Check("tiny.tsv", tsv(("cause", "go,gc", "big,once", "w", "c"), *self.RULED)).problems, [])
+        self.assertEqual(r.Check("tiny.tsv", tsv(("cause", "go", "once", "w", "c"), *self.RULED)).problems,
+                         ["tiny.tsv:1: a cause of go, which is in none of its tables"])
 
     def gaps(self, runs, claims=(), causes=(), here=(), **context):
         """Each gap of the section of RUNS (as ruled_context takes them) and the line of the cause covering it."""
         c, records = self.ruled_context(runs, claims, extra=[("cause",) + x for x in causes], here=here)
-        return [(g.text, line) for g, line in r.gaps(dict(c, **context), records)]
+        return [(g.text, cause and cause["line"]) for g, cause in r.gaps(dict(c, **context), records)]
 
     def test_a_headline_ratio_past_1_5_or_0_67_is_a_gap_until_a_cause_names_its_row_and_table(self):
         def at(go, cs=50, n=100000):
@@ -1019,6 +1023,17 @@ class WriteUps(unittest.TestCase):
         lines = r.section(dict(context, tables="small"), records).split("\n")
         self.assertEqual([x for x in lines if "(`" in x], ["- Rust, in every table: Not to be had. (`apt-cache policy"
                                                            " rustc`)"])
+
+    def test_a_reading_fact_is_this_files_and_says_so(self):
+        # A fact of another key is the write-up's ("there"); a reading is ours, of its text, and says so.
+        extra = [("fact", "*", "reading", "burst", "its sentence reads two ways"),
+                 ("fact", "go", "reading", "sleep", "a sleep of 1 is a nanosecond"), ("fact", "*", "stop", "-", "60M hits")]
+        self.assertEqual(r.Check("tiny.tsv", tsv(*self.RULED, *extra)).problems, [])
+        lines = r.section(*self.ruled_context({("go@1", 100000): [(200, 0), (201, 0)]}, [], extra=extra)).split("\n")
+        self.assertEqual([x for x in lines if "reads" in x or "60M" in x or "nanosecond" in x],
+                         ["- as this file reads the text (burst): its sentence reads two ways",
+                          "- Go, as this file reads the text (sleep): a sleep of 1 is a nanosecond",
+                          "- every program: 60M hits there (stop)"])
 
     def test_every_replication_of_schema_3_on_in_the_store_has_a_cause_for_each_gap(self):
         # The sections issue 66 writes and those after: each gap named with its section, table, row and ratio.
@@ -1317,26 +1332,31 @@ class Bursts(unittest.TestCase):
         return [c for c in plan if c.kind == "point"], p.estimate(plan, "")[0]
 
     def test_the_pause_comes_from_the_walls_of_the_data_file(self):
-        # 9 pauses; the least wall, Go's 0:05, is below 6 s, and the last task's 1 s sleep leaves them less than 5 s:
-        # (5000 − 1) // 9 = 555 ms. With Go's at 0:09, Go 2t's 0:06 is the least: (6000 − 1) // 9 = 666 ms.
+        # At most 10 pauses (N / BURST, rounded up: ours make 9, a loop pausing before each burst 10); the least wall,
+        # Go's 0:05, is below 6 s, and the last task's 1 s sleep leaves them less than 5 s: (5000 − 1) // 10 = 499 ms.
+        # With Go's at 0:09, Go 2t's 0:06 is the least: (6000 − 1) // 10 = 599 ms.
         pub = r.Published(bursts())
-        self.assertEqual(pub.walls["b"], r.Walls("0:05", "m:ss", 6000, 1000, 9, 555))
-        self.assertEqual(pub.table("fit")["set"], "MODE=once SPAWN_FROM=task BURST=100 BURST_PAUSE_MS=555")
+        self.assertEqual(pub.walls["b"], r.Walls("0:05", "m:ss", 6000, 1000, 10, 499))
+        self.assertEqual(pub.table("fit")["set"], "MODE=once SPAWN_FROM=task BURST=100 BURST_PAUSE_MS=499")
         later = bursts((WALLS[1], ("fig", "go", "b", "wall", "0:09", "m:ss")))
-        self.assertEqual(r.Published(later).table("fit")["set"].split()[-1], "BURST_PAUSE_MS=666")
-        # Printed to the hundredth, a wall bounds to the next hundredth: (5010 − 1000 − 1) // 9.
+        self.assertEqual(r.Published(later).table("fit")["set"].split()[-1], "BURST_PAUSE_MS=599")
+        # Printed to the hundredth, a wall bounds to the next hundredth: (5010 − 1000 − 1) // 10.
         hundredths = bursts((WALLS[1], ("fig", "go", "b", "wall", "0:05.00", "m:ss")))
-        self.assertEqual(r.Published(hundredths).walls["b"].pause_ms, 445)
+        self.assertEqual(r.Published(hundredths).walls["b"].pause_ms, 400)
+        # 1,050 spawns make 11 bursts, the last short: at most 11 pauses, (5000 − 1) // 11 = 454 ms.
+        odd = bursts(*[(x, x[:1] + ("1050",) + x[2:]) for x in (B, FIT, S1)])
+        self.assertEqual(r.Published(odd).walls["b"][4:], (11, 454))
+        self.assertTrue(pub.walls["b"].fits(499) and not pub.walls["b"].fits(500))
         # The plan passes it, and its estimate and time limit follow it.
         (fit, est), (fit2, est2) = self.plan(bursts()), self.plan(later)
         args = {(c.label, c.args.split(" --burst-pause")[1]) for c in fit if "@2" in c.label}
-        self.assertEqual(args, {("go@2", "-ms 555"), ("go2@2", "-ms 555"), ("cs@2", "-ms 555"),
-                                ("ours:atomic_counter@2", "-ms 555"), ("ours:atomic_counter:2t@2", "-ms 555")})
-        self.assertEqual({c.args.split()[-1] for c in fit2 if "@2" in c.label}, {"666"})
-        # Five rows, 10 pauses each (N // BURST), 111 ms longer: 5.55 s, each estimate rounded to the second.
-        self.assertIn(est2 - est, (5, 6))
+        self.assertEqual(args, {("go@2", "-ms 499"), ("go2@2", "-ms 499"), ("cs@2", "-ms 499"),
+                                ("ours:atomic_counter@2", "-ms 499"), ("ours:atomic_counter:2t@2", "-ms 499")})
+        self.assertEqual({c.args.split()[-1] for c in fit2 if "@2" in c.label}, {"599"})
+        # Five rows, 10 pauses each (N // BURST), 100 ms longer: 5 s, each estimate rounded to the second.
+        self.assertIn(est2 - est, (4, 5, 6))
         limits = {c.limit for c in fit if "@2" in c.label}, {c.limit for c in fit2 if "@2" in c.label}
-        self.assertEqual(limits, ({"67"}, {"78"}))  # 10 x (1 s sleep + 10 pauses + the 0.1 s poll)
+        self.assertEqual(limits, ({"61"}, {"71"}))  # 10 x (1 s sleep + 10 pauses + the 0.1 s poll)
 
     def test_each_runtimes_sleep1_in_its_own_unit(self):
         points, _ = self.plan(bursts())
@@ -1401,38 +1421,39 @@ class Bursts(unittest.TestCase):
         self.assertEqual(r.check("tiny.tsv", bursts(extra=plain))[0], [])
 
     def test_a_pause_fact_states_the_computed_figures(self):
-        good = "b's least wall, 0:05, is below 6 s; less the 1 s sleep, 9 pauses of 100 took below 5 s: at most 555 ms"
+        good = "b's least wall, 0:05, is below 6 s; less the 1 s sleep, 10 pauses of 100 took below 5 s: at most 499 ms"
         self.assertEqual(r.check("tiny.tsv", bursts(extra=[("fact", "*", "pause", "fit", good)]))[0], [])
-        for words, faults in ((good + ", not 556 ms", ["says 556, which is none of its figures"]),
-                              (good.replace("9 pauses", "10 pauses"), ["says 10, which is none of its figures"]),
-                              (good.replace(": at most 555 ms", ""), ["does not say its pause"]),
-                              (good.replace("555 ms", "556 ms"), ["says 556, which is none of its figures",
+        for words, faults in ((good + ", not 500 ms", ["says 500, which is none of its figures"]),
+                              (good.replace("10 pauses", "9 pauses"), ["says 9, which is none of its figures"]),
+                              (good.replace(": at most 499 ms", ""), ["does not say its pause"]),
+                              (good.replace("499 ms", "500 ms"), ["says 500, which is none of its figures",
                                                                   "does not say its pause"])):
             problems, _ = r.check("tiny.tsv", bursts(extra=[("fact", "*", "pause", "fit", words)]))
             self.assertEqual([x.split(": ", 1)[1] for x in problems],
-                             [f"the pause fact of fit {f} (its least wall, 0:05, is below 6 s; less the last task's 1 s"
-                              " sleep before it counts, below 5 s: 9 pauses of at most 555 ms)" for f in faults])
+                             [f"the pause fact of fit {f} (its least published wall, 0:05, is below 6 s; less the last"
+                              " task's 1 s sleep before it counts, below 5 s, so its at most 10 pauses (N / BURST,"
+                              " rounded up) allow at most 499 ms each, if spawning took no time)" for f in faults])
         problems, _ = r.check("tiny.tsv", bursts(extra=[("fact", "*", "pause", "b", good)]))
         self.assertEqual([x.split(": ", 1)[1] for x in problems], ["a pause fact of b, which is no table whose pause comes"
                                                                     " from walls (BURST_PAUSE_MS=walls:)"])
 
     def test_csharp_go_2022_at_the_pause_its_walls_allow(self):
         # Each burst table's least wall, m:ss, below the next second, less the last task's 1 s sleep, over its
-        # (N − 1) // BURST pauses: 1M 0:05 (4999 // 9), 5M 0:11 (10999 // 49), 25M 0:23 (22999 // 249), 25M in
-        # bursts of 200K 0:18 (17999 // 124) and of 400K 0:14 (13999 // 62).
+        # at most N / BURST pauses, rounded up: 1M 0:05 (4999 // 10), 5M 0:11 (10999 // 50), 25M 0:23 (22999 // 250),
+        # 25M in bursts of 200K 0:18 (17999 // 125) and of 400K 0:14 (13999 // 63: 62.5 bursts, the last short).
         with open(os.path.join(HERE, "..", "peers", "published", "csharp-go-2022.tsv"), encoding="utf-8") as f:
             pub = r.Published(f.read())
         fit = {t["key"]: t["set"].split()[-1] for t in pub.tables if t["key"].endswith(("_fit", "_sleep1"))}
-        self.assertEqual(fit, {"burst_1m_fit": "BURST_PAUSE_MS=555", "burst_5m_fit": "BURST_PAUSE_MS=224",
-                               "burst_25m_fit": "BURST_PAUSE_MS=92", "burst_25m_200k_fit": "BURST_PAUSE_MS=145",
-                               "burst_25m_400k_fit": "BURST_PAUSE_MS=225",
+        self.assertEqual(fit, {"burst_1m_fit": "BURST_PAUSE_MS=499", "burst_5m_fit": "BURST_PAUSE_MS=219",
+                               "burst_25m_fit": "BURST_PAUSE_MS=91", "burst_25m_200k_fit": "BURST_PAUSE_MS=143",
+                               "burst_25m_400k_fit": "BURST_PAUSE_MS=222",
                                **{f"{k}_sleep1": "BURST_PAUSE=sleep1" for k in pub.walls}})
         self.assertEqual({t["figs"] for t in pub.tables if t["figs"]}, set(pub.walls))
 
-    def section(self, here):
+    def section(self, here, tables=""):
         """(context, records) of a section of BURSTS whose rows Go and C# at table KEY ran in (wall s, MB) of HERE[KEY],
-        Go 2t's the same and C#'s wall 1 s longer and its memory half."""
-        group = {"b": 1, "fit": 2, "s1": 3}
+        Go 2t's the same and C#'s wall 1 s longer and its memory half; TABLES: those that ran, TABLES' way."""
+        group = {t["key"]: t["group"] for t in r.Published(bursts(), tables).tables}
         points, records = [], []
         for key, (wall, mb) in here.items():
             for id_, w, m in (("go", wall, mb), ("go2", wall, mb), ("cs", wall + 1, mb / 2)):
@@ -1442,37 +1463,64 @@ class Bursts(unittest.TestCase):
                              "failure": None, "time": {"wall_s": w + k / 100, "user_s": 1.0, "sys_s": 0.5,
                                                        "max_rss_kib": m * 1024}, "samples": {},
                              "summary": {"scenario": "atomic_counter", "n": 1000}} for k in range(2)]
-        context = {"run": "R", "head": [], "published": bursts(), "tables": "", "quick": "", "long_ms": 30000,
+        context = {"run": "R", "head": [], "published": bursts(), "tables": tables, "quick": "", "long_ms": 30000,
                    "runs_here": "2", "machine_here": "CPU: here", "notes": [], "schema": 3, "points": points,
                    "here": [["go", "go 1.19.8", "-", "go-atomic_counter", "ok"], ["go2", "go 1.19.8", "-", "go-atomic_counter", "ok"],
                             ["cs", "c# .NET 6.0.36", "-", "csharp-atomic_counter", "ok"],
                             ["ours:atomic_counter", "c++20 (this repo)", "-", "atomic_counter", "ok"]]}
         return context, records
 
+    def test_a_cause_of_the_write_ups_table_covers_the_tables_beside_its_figures(self):
+        # MaxRSS 4.00 of the published at the walls' pause: a gap of each row in fit, which stands beside b's figures.
+        context, records, n = *self.section({"fit": (6.0, 400)}), len(BURSTS) + 1  # the cause's line
+        for causes, want in (([], [None] * 3), ([("go,cs", "b", "w", "c")], [n, n, None]),
+                             ([("go,go2,cs", "s1", "w", "c")], [None] * 3), ([("go2", "fit", "w", "c")], [None, None, n])):
+            got = r.gaps(dict(context, published=bursts(extra=[("cause",) + c for c in causes])), records)
+            self.assertEqual([g.text.split(":")[0] for g, _ in got], ["table fit, row go (Go)", "table fit, row cs (C#)",
+                                                                      "table fit, row go2 (Go 2t)"])
+            self.assertEqual([c and c["line"] for _, c in got], want, causes)
+
     def test_the_section_says_which_reading_the_walls_allow(self):
         context, records = self.section({"b": (20.0, 40), "fit": (6.0, 150), "s1": (2.5, 400)})
         text = r.section(context, records).split("\n")
-        at = text.index('- the bursts of "1K in bursts" (b): its least published wall, 0:05, is below 6 s; less the'
-                        " last task's 1 s sleep before it counts, below 5 s, so its 9 pauses ((N − 1) // BURST) allow"
-                        " at most 555 ms each. Each reading of that pause, beside these figures:")
+        head = ('- the bursts of "1K in bursts" (b): its least published wall, 0:05, is below 6 s; less the last task\'s'
+                " 1 s sleep before it counts, below 5 s, so its at most 10 pauses (N / BURST, rounded up) allow at most"
+                " 499 ms each, if spawning took no time. Each reading of that pause, beside these figures:")
+        at = text.index(head)
+        fits = ("  - which reading fits (a reading fits where every wall and max RSS ratio here / published, of every"
+                " runtime here, lies within 0.67–1.5): ")
+        b = ("  - at 1000 ms a pause (b): 10 pauses take 10 s, not less than 5 s: its walls rule this reading out, so its"
+             " ratios here are no finding about the runtimes")
+        fit = ("  - at 499 ms a pause, the longest its walls allow (fit): 10 pauses take 4.99 s, less than 5 s: its walls"
+               " allow this reading if spawning took no time; its wall here / published is about 1 or more by"
+               " construction, so its max RSS ratio is the finding")
+        s1 = ("  - at each runtime's sleep(1), Go's 1 ns and the others' 1 ms (s1): 10 pauses of 1 ms take at least 0.01"
+              " s (a timer adds its tick to what is asked), less than 5 s: its walls allow this reading if spawning took"
+              " no time")
         # Go's walls 0:20 over 0:05 and 0:06, 40 MB over 100 and 120; C#'s 0:21 over 0:07 and 20 MB over 50. Each
-        # wall here as its table shows it, m:ss with the hundredths cut: 2.5 s is 0:02.
-        self.assertEqual(text[at + 1:at + 4], [
-            "  - at 1000 ms a pause (b): its pauses take 9 s, not less than 5 s: its figures rule this reading out, so"
-            " its ratios here are no finding about the runtimes. Here / published: go 1.19.8 Wall 3.33–4.00, MaxRSS"
-            " 0.33–0.40; c# .NET 6.0.36 Wall 3.00, MaxRSS 0.40",
-            "  - at 555 ms a pause (fit): its pauses take 4.995 s, less than 5 s: its figures allow this reading. Here /"
-            " published: go 1.19.8 Wall 1.00–1.20, MaxRSS 1.25–1.50; c# .NET 6.0.36 Wall 1.00, MaxRSS 1.50",
-            "  - at each runtime's sleep(1), Go's 1 ns and the others' 1 ms (s1): its pauses take at most 0.009 s, less"
-            " than 5 s: its figures allow this reading. Here / published: go 1.19.8 Wall 0.33–0.40, MaxRSS 3.33–4.00;"
-            " c# .NET 6.0.36 Wall 0.43, MaxRSS 4.00"])
-        # Only the tables that ran here have ratios; with --quick, nothing is set against the published figures.
-        context["tables"] = "fit"
+        # wall here as its table shows it, m:ss with the hundredths cut: 2.5 s is 0:02. The walls rule out 1 s; of
+        # the two they allow, fit's ratios are all within 0.67–1.5, sleep(1)'s reach 4.00.
+        self.assertEqual(text[at + 1:at + 5], [
+            b + ". Here / published: go 1.19.8 Wall 3.33–4.00, MaxRSS 0.33–0.40; c# .NET 6.0.36 Wall 3.00, MaxRSS 0.40",
+            fit + ". Here / published: go 1.19.8 Wall 1.00–1.20, MaxRSS 1.25–1.50; c# .NET 6.0.36 Wall 1.00, MaxRSS"
+            " 1.50",
+            s1 + ". Here / published: go 1.19.8 Wall 0.33–0.40, MaxRSS 3.33–4.00; c# .NET 6.0.36 Wall 0.43, MaxRSS 4.00",
+            fits + "at 499 ms a pause, the longest its walls allow (fit), the nearest 1 of those its walls allow that"
+            " ran here (its ratio farthest from 1: 1.50)"])
+        # With TABLES, the walls of each table that ran: sleep(1)'s beside b's figures (figs=), or b's own; those that
+        # did not run are named, and which fits is judged among those that did.
+        context, records = self.section({"s1": (2.5, 400)}, "s1")
         text = r.section(context, records).split("\n")
-        self.assertIn("  - at 1000 ms a pause (b): its pauses take 9 s, not less than 5 s: its figures rule this"
-                      " reading out, so its ratios here are no finding about the runtimes. Not run here", text)
+        self.assertEqual(text[text.index(head) + 1:text.index(head) + 5], [
+            b + ". Not run here", fit + ". Not run here", s1 + ". Here / published: go 1.19.8 Wall 0.33–0.40, MaxRSS"
+            " 3.33–4.00; c# .NET 6.0.36 Wall 0.43, MaxRSS 4.00", fits + "none; of those its walls allow that ran here,"
+            " the nearest 1, at each runtime's sleep(1), Go's 1 ns and the others' 1 ms (s1), strays to 4.00"])
+        context, records = self.section({"b": (20.0, 40)}, "b")
+        text = r.section(context, records).split("\n")
+        self.assertEqual(text[text.index(head) + 4], fits + "none of those its walls allow ran here")
+        # With --quick, nothing is set against the published figures.
         self.assertNotIn("- the bursts of", r.section(dict(context, quick="yes"), records))
-        # A data file without a pause from walls says nothing of the kind.
+        # A data file without a table beside another's figures or at its walls' pause says nothing of the kind.
         plain = bursts((FIT, None), (S1, None))
         self.assertNotIn("- the bursts of", r.section(dict(context, published=plain, tables=""), records))
 
@@ -1524,6 +1572,21 @@ class Plans(unittest.TestCase):
                                    (601, "atomic_counter", 1000, {"HITS": "6000"}), (110, "atomic_counter", 10000, {"MODE": "once", "POLL_MS": "1000"}),
                                    (151, "atomic_counter", 10000, {"BURST": "10", "BURST_PAUSE_MS": "500", "MODE": "once"})):
             self.assertEqual(p.Planner(self.tables, self.settings(**kw)).timeout(scen, ms, 100), want, (scen, kw))
+
+    def test_a_runtimes_time_limit_counts_its_own_spawning(self):
+        # At 1M tasks, 30 s asleep: 300 s, and ten times the spawning, at 2 s a million for ours and Node, 6 for Go.
+        planner = p.Planner(self.tables, self.settings())
+        self.assertEqual([planner.timeout("coro_timer", 30000, 1000000, g) for g in ("ours", "node", "go", "python")],
+                         [320, 320, 360, 550])
+        s = self.settings(N="1000000", PEERS="go node")
+        got = [(c.kind, c.group, c.limit, c.variant) for c in p.Planner(self.tables, s).plan() if c.kind in ("limit", "row")]
+        self.assertEqual([g[:3] for g in got if g[0] == "row"], [("row", "ours", "320"), ("row", "go", "360"),
+                                                               ("row", "go@1", "360"), ("row", "node", "320")])
+        go = "coro_timer: @R@ is stopped after 360 s, its spawning counted at 6 s a million tasks"
+        self.assertEqual([g[1::2] for g in got if g[0] == "limit"], [("ours", "coro_timer: a run is stopped after 320 s"),
+                                                                    ("go", go), ("go@1", go)])
+        self.assertEqual({c.limit for c in p.Planner(self.tables, dict(s, PEER_TIMEOUT="99")).plan() if c.kind == "row"},
+                         {"99"})
 
     def test_the_estimate(self):
         plan = [p.Config("row", "coro_timer", program="./coro_timer", n="1000000", threads="1", args="--sleep-ms 1000", sleep="1000", runs="2", variant="v"),
