@@ -70,7 +70,7 @@ broken=$tmp/broken-2099.tsv
   sed -e 's/^fig\t\(go\t10000\tmemory\t[^\t]*\)\tMB$/fig\t\1\tKB/' -e 's/^about\tname\t.*/about\tname\tbroken-2099/' peers/published/pkolaczk-2023.tsv
   printf 'claim\tmin memory at 10 go\tnot in the grammar\nbogus\tline\nfact\tgo\tversion\t1.19\n'
   printf 'row\tgo+1\tcoro_timer\tgo-coro_timer\t-\t-\tGo again\n'
-  # Its lines 25, 26 and 36 again: a second column, row and figure of one key, which the reader
+  # Its memory column, rust-threads row and figure again: a second column, row and figure of one key, which the reader
   # would let overwrite the first.
   sed -n -e '/^column\tmemory\t/p' -e '/^row\trust-threads\t/p' -e '/^fig\trust-threads\t1\tmemory\t/p' peers/published/pkolaczk-2023.tsv
 } >"$broken"
@@ -81,10 +81,14 @@ check "a claim outside the grammar, and why" has "$out" 'a claim outside the gra
 check "and an unknown kind of line" has "$out" 'unknown kind "bogus"'
 check "and a fact without its words" has "$out" 'broken-2099.tsv:[0-9]+: fact needs 5 fields, has 4$'
 check "and a row id that a copy's would be" has "$out" 'broken-2099.tsv:[0-9]+: a row.s id has no @ and does not end in [+]DIGITS: go[+]1$'
+# The first ones' lines, where pkolaczk-2023.tsv has them.
+first_col=$(grep -n -P '^column\tmemory\t' peers/published/pkolaczk-2023.tsv | cut -d: -f1)
+first_row=$(grep -n -P '^row\trust-threads\t' peers/published/pkolaczk-2023.tsv | cut -d: -f1)
+first_fig=$(grep -n -P '^fig\trust-threads\t1\tmemory\t' peers/published/pkolaczk-2023.tsv | cut -d: -f1)
 check "a second column, row or figure of one key, with the first one's line" \
-  eval 'has "$out" "broken-2099.tsv:[0-9]+: second column memory \(first at line 26\)$" &&
-    has "$out" "broken-2099.tsv:[0-9]+: second row rust-threads \(first at line 27\)$" &&
-    has "$out" "broken-2099.tsv:[0-9]+: second fig for rust-threads 1 memory \(first at line 37\)$"'
+  eval 'has "$out" "broken-2099.tsv:[0-9]+: second column memory \(first at line $first_col\)$" &&
+    has "$out" "broken-2099.tsv:[0-9]+: second row rust-threads \(first at line $first_row\)$" &&
+    has "$out" "broken-2099.tsv:[0-9]+: second fig for rust-threads 1 memory \(first at line $first_fig\)$"'
 
 # A claim outside the grammar is named with the term that fails.
 grammar=$tmp/grammar-2099.tsv
