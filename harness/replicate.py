@@ -816,13 +816,11 @@ def claim_tables(expr):
     return list(out)
 
 
-def covering(gap, pub):
-    """The first cause of data file PUB that names one of GAP's rows and one of its tables (or *), else None. A table
-    beside another's figures (figs=) stands for that one too: a cause of the write-up's table covers the same rows in
-    the tables beside it, its other readings."""
-    tables = set(gap.tables) | {t["figs"] for t in pub.every if t["key"] in gap.tables and t["figs"]}
-    return next((c for c in pub.causes if set(c["rows"]) & set(gap.rows)
-                 and (c["tables"] == ["*"] or set(c["tables"]) & tables)), None)
+def covering(gap, causes):
+    """The first of CAUSES that names one of GAP's rows and one of its tables (or *), else None. A table beside
+    another's figures (figs=) is a reading of its own: a cause of the write-up's table says nothing of its gaps."""
+    return next((c for c in causes if set(c["rows"]) & set(gap.rows)
+                 and (c["tables"] == ["*"] or set(c["tables"]) & set(gap.tables))), None)
 
 
 def gaps(context, records):
@@ -830,7 +828,7 @@ def gaps(context, records):
     written with, or None)."""
     sec = Section(context, records)
     sec.text()
-    return [(g, covering(g, sec.pub)) for g in sec.gaps()]
+    return [(g, covering(g, sec.pub.causes)) for g in sec.gaps()]
 
 
 def cause_said(c):

@@ -884,7 +884,7 @@ def gaps(st, key):
     path = os.path.join(SRC, "peers", "published", f"{name}.tsv")
     now = replicate.published(path) if os.path.isfile(path) else None
     for g, c in found:
-        later = None if c or now is None else replicate.covering(g, now)
+        later = None if c or now is None else replicate.covering(g, now.causes)
         print(f"covered by {replicate.cause_said(c)}: {g.text}" if c else f"no cause: {g.text}"
               + (f" ({replicate.cause_said(later)}, in peers/published/{name}.tsv now, covers it; this section was"
                  " written before it)" if later else ""))

@@ -1470,14 +1470,19 @@ class Bursts(unittest.TestCase):
                             ["ours:atomic_counter", "c++20 (this repo)", "-", "atomic_counter", "ok"]]}
         return context, records
 
-    def test_a_cause_of_the_write_ups_table_covers_the_tables_beside_its_figures(self):
-        # MaxRSS 4.00 of the published at the walls' pause: a gap of each row in fit, which stands beside b's figures.
-        context, records, n = *self.section({"fit": (6.0, 400)}), len(BURSTS) + 1  # the cause's line
-        for causes, want in (([], [None] * 3), ([("go,cs", "b", "w", "c")], [n, n, None]),
-                             ([("go,go2,cs", "s1", "w", "c")], [None] * 3), ([("go2", "fit", "w", "c")], [None, None, n])):
+    def test_a_cause_of_the_write_ups_table_does_not_cover_the_tables_beside_its_figures(self):
+        # MaxRSS 4.00 of the published in b and at the walls' pause, which stands beside b's figures: a gap of each row
+        # in each. A cause of b says why b's reading parts from the figures; fit is another reading, with its own.
+        context, records = self.section({"b": (6.0, 400), "fit": (6.0, 400)})
+        n, all_ = len(BURSTS) + 1, "go,go2,cs"  # the first cause's line, and every row
+        for causes, want in (([], [None] * 6), ([(all_, "b", "w", "c")], [n] * 3 + [None] * 3),
+                             ([(all_, "s1", "w", "c")], [None] * 6), ([("go2", "fit", "w", "c")], [None] * 5 + [n]),
+                             ([("go,cs", "*", "w", "c")], [n, n, None] * 2),
+                             ([(all_, "b", "w", "c"), (all_, "fit", "w", "c")], [n] * 3 + [n + 1] * 3)):
             got = r.gaps(dict(context, published=bursts(extra=[("cause",) + c for c in causes])), records)
-            self.assertEqual([g.text.split(":")[0] for g, _ in got], ["table fit, row go (Go)", "table fit, row cs (C#)",
-                                                                      "table fit, row go2 (Go 2t)"])
+            self.assertEqual([g.text.split(":")[0] for g, _ in got],
+                             [f"table {t}, row {row}" for t in ("b", "fit")
+                              for row in ("go (Go)", "cs (C#)", "go2 (Go 2t)")])
             self.assertEqual([c and c["line"] for _, c in got], want, causes)
 
     def test_the_section_says_which_reading_the_walls_allow(self):
