@@ -1049,7 +1049,7 @@ def profile(argv, env, here):
         what += f": {tables.runtime_label(c.group, pw)}, {c.variant}"
         header = profiling.header(what, s["command_line"], cmd, shown(data), machine.run(perf, "--version").strip(),
                                   sw, machine.commit(SRC), machine.describe(SRC, rate=False), ran, total, c.limit,
-                                  user_only)
+                                  user_only, bool(s.get("PEER_TIMEOUT")))
         profiling.write(txt, header, parts)
         print(f"run.sh: --profile: wrote {shown(txt)} (perf's data: {shown(data)})", file=sys.stderr)
         print(txt)
