@@ -567,7 +567,18 @@ class Run:
         s, out = self.s, [f"RUNS={self.s['RUNS']}"]
         out += [f"THREAD_CAP={s['THREAD_CAP']}"] if self.capped else []
         out += [f"{k}={s[k]}" for k in ("THREADS", "SLEEP_MS") if s[k]]
-        return ", ".join(out) + settings.mode_settings(s, self.scenarios)
+        return ", ".join(out) + settings.mode_settings(s, self.scenarios) + self.copies_set()
+
+    def copies_set(self):
+        """The settings that add copies of the peers built another way, as ", VAR=value" each: PEERS_PATCH's sets
+        with each crate's directory left out (no path of this machine goes into a section), PEERS_DOTNET, PEERS_GO."""
+        sets = self.t.sets if self.s["peers"] else []
+        patch = [" ".join(w.partition("=")[0] + "=…" for w in x.split()) for x in sets if peers.set_tool(x) == "rust"]
+        out = f", PEERS_PATCH={'; '.join(patch)}" if patch else ""
+        for tool, var in (("dotnet", "PEERS_DOTNET"), ("go", "PEERS_GO")):
+            versions = [x.partition("=")[2] for x in sets if peers.set_tool(x) == tool]
+            out += f", {var}={' '.join(versions)}" if versions else ""
+        return out
 
     def pw_lines(self, name, prefix=""):
         """The lines of a file the descriptors write, each @R:GROUP@ in them GROUP's runtime column."""
