@@ -694,8 +694,8 @@ class Section:
                 left = f"{(w.bound_ms - w.sleep_ms) / 1000:g} s"
                 if sleep1:  # how long a sleep(1) takes is not known here: only what each may take for the walls
                     under = math.floor((w.bound_ms - w.sleep_ms) / w.pauses * 10) / 10
-                    line = (f"  - at {what} ({t['key']}): {w.pauses} pauses, which its walls allow if each sleep(1) took"
-                            f" under {under:g} ms and spawning took no time" + ("" if w.fits(pause) else
+                    line = (f"  - at {what} ({t['key']}): {w.pauses} pauses, which its walls allow if each sleep(1)"
+                            f" took under {under:g} ms and spawning took no time" + ("" if w.fits(pause) else
                             f"; a sleep(1) of {settings.sleep1('')[1]} does not, so the ratios here of the runtimes"
                             f" that sleep {settings.sleep1('')[1]} are no finding about them"))
                 elif w.fits(pause):
