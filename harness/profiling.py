@@ -103,9 +103,9 @@ def paranoid(read):
 
 
 # One run under perf: its exit status, wall seconds, stdout and stderr (perf's lines taken out), whether its time
-# limit stopped it, the samples perf record said it wrote ("" if it said none), and whether perf itself had to be
-# killed, its data then perhaps cut short.
-Ran = namedtuple("Ran", "status wall out err timed_out samples cut", defaults=(False,))
+# limit stopped it, the samples perf record said it wrote ("" if it said none), whether perf itself had to be
+# killed, its data then perhaps cut short, and the signals the program was sent at its limit.
+Ran = namedtuple("Ran", "status wall out err timed_out samples cut sent", defaults=(False, ()))
 
 
 def program_of(pgid):
@@ -124,14 +124,17 @@ def program_of(pgid):
 
 def stop_program(p):
     """The time limit: TERM the program, perf's child (and what it started), KILL it TERM_S later, then give perf
-    WRITE_S to write what it recorded, as it does once its program ends; KILL perf's whole group only after that. True
-    where perf ended by itself."""
+    WRITE_S to write what it recorded, as it does once its program ends; KILL perf's whole group only after that. (The
+    signals sent, as their names; whether perf ended by itself.)"""
+    sent = []
     for sig in (signal.SIGTERM, signal.SIGKILL):
         for pid in program_of(p.pid):
             try:
                 os.kill(pid, sig)
             except OSError:  # ended meanwhile
-                pass
+                continue
+            if sig.name[3:] not in sent:
+                sent.append(sig.name[3:])
         end = time.monotonic() + TERM_S
         while program_of(p.pid) and time.monotonic() < end:
             time.sleep(0.05)
@@ -139,10 +142,10 @@ def stop_program(p):
             break
     try:
         p.wait(timeout=WRITE_S)
-        return True
+        return sent, True
     except subprocess.TimeoutExpired:
         stop(p)
-        return False
+        return sent, False
 
 
 def record(perf, data, program, args, env, limit, lock_fd, work):
@@ -155,12 +158,12 @@ def record(perf, data, program, args, env, limit, lock_fd, work):
         p = subprocess.Popen([perf, "record", "-e", "cpu-clock", "-g", "-o", data, "--", program] + args, env=env,
                              stdin=subprocess.DEVNULL, stdout=out, stderr=err, start_new_session=True,
                              pass_fds=(lock_fd,))
-    timed_out, cut = False, False
+    timed_out, cut, sent = False, False, []
     try:
         status = p.wait(timeout=limit)
     except subprocess.TimeoutExpired:
-        cut = not stop_program(p)
-        status, timed_out = p.returncode, True
+        sent, ended = stop_program(p)
+        status, timed_out, cut = p.returncode, True, not ended
     except BaseException:
         stop(p)
         raise
@@ -170,14 +173,17 @@ def record(perf, data, program, args, env, limit, lock_fd, work):
     # "[ perf record: Captured and wrote 0.5 MB FILE (1234 samples) ]"
     counts = re.findall(r"^\[ perf record: Captured and wrote .*\(([0-9]+) samples\) \]$", err, re.M)
     err = "\n".join(line for line in err.split("\n") if not line.startswith("[ perf record: "))
-    return Ran(status, wall, out, err, timed_out, counts[-1] if counts else "", cut)
+    return Ran(status, wall, out, err, timed_out, counts[-1] if counts else "", cut, tuple(sent))
 
 
-def header(what, command_line, cmd, data, version, sw, commit, m, ran, total, limit, user_only):
+def header(what, command_line, cmd, data, version, sw, commit, m, ran, total, limit, user_only, timeout_set=False):
     """The file's header: WHAT ran (the row, its runtime and variant), run.sh's COMMAND_LINE, the program's CMD, perf's
     command (its DATA) and VERSION, the runtime's switch SW, the COMMIT and machine M, the date, the samples (perf
-    record's count, else TOTAL as perf report gives it), and how the program ended (RAN, its time LIMIT)."""
-    ended = (f"stopped after its time limit of {limit} s (TERM, and perf given {WRITE_S} s to write its data"
+    record's count, else TOTAL as perf report gives it), how the program ended (RAN) and its time LIMIT (the measured
+    run's, or PEER_TIMEOUT's where TIMEOUT_SET)."""
+    sent = {(): "no signal: it had ended, perf had not", ("TERM",): "TERM",
+            ("TERM", "KILL"): f"TERM, then KILL {TERM_S} s later"}.get(ran.sent, ", ".join(ran.sent))
+    ended = (f"stopped after its time limit of {limit} s ({sent}, and perf given {WRITE_S} s to write its data"
              + ("; perf itself had to be killed, so its data may be cut short)" if ran.cut else ")")
              if ran.timed_out else f"exit {ran.status}")
     said = ran.out.strip().split("\n")[-1] if ran.out.strip() else ""
@@ -194,6 +200,9 @@ def header(what, command_line, cmd, data, version, sw, commit, m, ran, total, li
             + ("; as a user at kernel.perf_event_paranoid 2, user space only" if user_only else ""),
             f"- the program: {ended}, {ran.wall:.2f} s of wall under perf"
             + (f"; it printed: {said}" if said else f"; its last words: {last_error(ran.err)}"),
+            f"- time limit: {limit or 'none'}" + (" s, PEER_TIMEOUT's" if timeout_set else
+                                                  " s, the measured run's (perf slows a program: PEER_TIMEOUT=S sets a"
+                                                  " longer one)" if limit else ", as the measured run has none"),
             "- a profile, never a measured run: no figure of it is in a table, RESULTS or the store"]
 
 

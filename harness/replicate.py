@@ -74,8 +74,9 @@ def quick_n(n, quick):
 # (that wall and one more of its last printed place: a wall printed to the second, the hundredths cut, is below the next
 # second), the sleep in ms that follows the pauses (in once mode the last task spawned, after the last pause, sleeps
 # once before it counts, and the run ends after that count; else 0), the pauses (Published.pauses) and the longest pause
-# that fits, in whole ms: every row paused as often, so the pauses and that sleep took less than the least wall.
-class Walls(namedtuple("Walls", "shown unit bound_ms sleep_ms pauses pause_ms")):
+# that fits, in whole ms: every row paused as often, so the pauses and that sleep took less than the least wall; and
+# the rows published at that least wall, whose wall a run at that pause nears (the others' can be longer).
+class Walls(namedtuple("Walls", "shown unit bound_ms sleep_ms pauses pause_ms rows")):
     def fits(self, pause_ms):
         """Whether the pauses at PAUSE_MS each and the sleep after them take less than the walls' bound: were spawning
         free, a program pausing that long could have printed these walls."""
@@ -171,18 +172,19 @@ class Published:
         if int(t["n"]) <= int(burst):  # one burst: no program pauses
             return f"table {key} never pauses (N={t['n']}, BURST={burst}), so its walls bound no pause"
         pauses = self.pauses(t)
-        readings = [(numeric(r) * UNITS[self.funit[f]][1], r, self.funit[f]) for f, v in self.fig.items()
+        readings = [(numeric(r) * UNITS[self.funit[f]][1], r, self.funit[f], f[0]) for f, v in self.fig.items()
                     if f[1] == key and self.measure.get(f[2]) in ("wall", "wall_mean") and is_value(v)
                     and self.funit[f] in UNITS for r in v.split("/")]
         if not readings:
             return f"table {key} has no published wall"
-        least, shown, unit = min(readings)
+        least, shown, unit, _ = min(readings)
         place = 10 ** -len(shown.partition(".")[2]) * UNITS[unit][1]
         bound_ms = round((least + place) * 1000)
         sleep = int(self.sleep_of(t["set"]) or 0) if self.settings(t).get("MODE") == "once" else 0
         if bound_ms <= sleep:
             return f"table {key}'s least wall, {shown}, leaves no time for a pause beside its {sleep} ms sleep"
-        return Walls(shown, unit, bound_ms, sleep, pauses, (bound_ms - sleep - 1) // pauses)
+        rows = tuple(dict.fromkeys(x[3] for x in readings if x[0] == least))
+        return Walls(shown, unit, bound_ms, sleep, pauses, (bound_ms - sleep - 1) // pauses, rows)
 
     def pauses(self, t):
         """The most pauses table T's bursts may take, N / BURST rounded up, for a bound that holds however the write-up
@@ -689,16 +691,24 @@ class Section:
                 what = (f"each runtime's sleep(1), Go's {settings.sleep1('go')[1]} and the others'"
                         f" {settings.sleep1('')[1]}" if sleep1 else f"{pause} ms a pause"
                         + (", the longest its walls allow" if longest else ""))
-                took = f"{w.pauses} pauses" + (f" of {pause} ms take at least {w.pauses * pause / 1000:g} s (a timer"
-                                               " adds its tick to what is asked)" if sleep1
-                                               else f" take {w.pauses * pause / 1000:g} s")
                 left = f"{(w.bound_ms - w.sleep_ms) / 1000:g} s"
-                line = f"  - at {what} ({t['key']}): {took}, " + (
-                    f"less than {left}: its walls allow this reading if spawning took no time" + (
-                        "; its wall here / published is about 1 or more by construction, so its max RSS ratio is the"
-                        " finding" if longest else "") if w.fits(pause) else
-                    f"not less than {left}: its walls rule this reading out, so its ratios here are no finding about"
-                    " the runtimes")
+                if sleep1:  # how long a sleep(1) takes is not known here: only what each may take for the walls
+                    under = math.floor((w.bound_ms - w.sleep_ms) / w.pauses * 10) / 10
+                    line = (f"  - at {what} ({t['key']}): {w.pauses} pauses, which its walls allow if each sleep(1)"
+                            f" took under {under:g} ms and spawning took no time" + ("" if w.fits(pause) else
+                            f"; a sleep(1) of {settings.sleep1('')[1]} does not, so the ratios here of the runtimes"
+                            f" that sleep {settings.sleep1('')[1]} are no finding about them"))
+                elif w.fits(pause):
+                    at_least = ", ".join(dict.fromkeys(pub.label(r) for r in w.rows))
+                    line = (f"  - at {what} ({t['key']}): {w.pauses} pauses take {w.pauses * pause / 1000:g} s, less"
+                            f" than {left}: its walls allow this reading if spawning took no time" + (
+                                f"; for the rows published at its least wall, {w.shown} ({at_least}), the wall here /"
+                                " published is about 1 or more by construction, so their max RSS ratio is the finding"
+                                if longest else ""))
+                else:
+                    line = (f"  - at {what} ({t['key']}): {w.pauses} pauses take {w.pauses * pause / 1000:g} s, not"
+                            f" less than {left}: its walls rule this reading out, so its ratios here are no finding"
+                            " about the runtimes")
                 by = self.burst_ratios(t) if t in pub.tables else None
                 out.append(line + (". Not run here" if by is None else f". Here / published: {said_ratios(by)}"))
                 every = [x for got in (by or {}).values() for rs in got.values() for r in rs for x in r]
@@ -816,13 +826,11 @@ def claim_tables(expr):
     return list(out)
 
 
-def covering(gap, pub):
-    """The first cause of data file PUB that names one of GAP's rows and one of its tables (or *), else None. A table
-    beside another's figures (figs=) stands for that one too: a cause of the write-up's table covers the same rows in
-    the tables beside it, its other readings."""
-    tables = set(gap.tables) | {t["figs"] for t in pub.every if t["key"] in gap.tables and t["figs"]}
-    return next((c for c in pub.causes if set(c["rows"]) & set(gap.rows)
-                 and (c["tables"] == ["*"] or set(c["tables"]) & tables)), None)
+def covering(gap, causes):
+    """The first of CAUSES that names one of GAP's rows and one of its tables (or *), else None. A table beside
+    another's figures (figs=) is a reading of its own: a cause of the write-up's table says nothing of its gaps."""
+    return next((c for c in causes if set(c["rows"]) & set(gap.rows)
+                 and (c["tables"] == ["*"] or set(c["tables"]) & set(gap.tables))), None)
 
 
 def gaps(context, records):
@@ -830,7 +838,7 @@ def gaps(context, records):
     written with, or None)."""
     sec = Section(context, records)
     sec.text()
-    return [(g, covering(g, sec.pub)) for g in sec.gaps()]
+    return [(g, covering(g, sec.pub.causes)) for g in sec.gaps()]
 
 
 def cause_said(c):
@@ -1257,7 +1265,7 @@ def head(run, machine_lines):
            f"{' --quick, N / 10: nothing set against the published figures' if s['quick'] else ''}", ""] + machine_lines
     out.append(f"- N={s['sweep_ns'].replace(' ', ',')}, RUNS={s['RUNS']}"
                f"{', SLEEP_MS=' + s['SLEEP_MS'] if s['SLEEP_MS'] else ''}"
-               f"{settings.mode_settings(s, run.scenarios)}{quick}")
+               f"{settings.mode_settings(s, run.scenarios)}{run.copies_set()}{quick}")
     if s["TABLES"]:
         out.append(f"- TABLES=\"{s['TABLES']}\": only these of its tables ran here (of {len(pub.tables)}); a claim on"
                    " another can be judged on its published figures only")

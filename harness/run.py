@@ -567,7 +567,18 @@ class Run:
         s, out = self.s, [f"RUNS={self.s['RUNS']}"]
         out += [f"THREAD_CAP={s['THREAD_CAP']}"] if self.capped else []
         out += [f"{k}={s[k]}" for k in ("THREADS", "SLEEP_MS") if s[k]]
-        return ", ".join(out) + settings.mode_settings(s, self.scenarios)
+        return ", ".join(out) + settings.mode_settings(s, self.scenarios) + self.copies_set()
+
+    def copies_set(self):
+        """The settings that add copies of the peers built another way, as ", VAR=value" each: PEERS_PATCH's sets
+        with each crate's directory left out (no path of this machine goes into a section), PEERS_DOTNET, PEERS_GO."""
+        sets = self.t.sets if self.s["peers"] else []
+        patch = [" ".join(w.partition("=")[0] + "=…" for w in x.split()) for x in sets if peers.set_tool(x) == "rust"]
+        out = f", PEERS_PATCH={'; '.join(patch)}" if patch else ""
+        for tool, var in (("dotnet", "PEERS_DOTNET"), ("go", "PEERS_GO")):
+            versions = [x.partition("=")[2] for x in sets if peers.set_tool(x) == tool]
+            out += f", {var}={' '.join(versions)}" if versions else ""
+        return out
 
     def pw_lines(self, name, prefix=""):
         """The lines of a file the descriptors write, each @R:GROUP@ in them GROUP's runtime column."""
@@ -884,7 +895,7 @@ def gaps(st, key):
     path = os.path.join(SRC, "peers", "published", f"{name}.tsv")
     now = replicate.published(path) if os.path.isfile(path) else None
     for g, c in found:
-        later = None if c or now is None else replicate.covering(g, now)
+        later = None if c or now is None else replicate.covering(g, now.causes)
         print(f"covered by {replicate.cause_said(c)}: {g.text}" if c else f"no cause: {g.text}"
               + (f" ({replicate.cause_said(later)}, in peers/published/{name}.tsv now, covers it; this section was"
                  " written before it)" if later else ""))
@@ -1049,7 +1060,7 @@ def profile(argv, env, here):
         what += f": {tables.runtime_label(c.group, pw)}, {c.variant}"
         header = profiling.header(what, s["command_line"], cmd, shown(data), machine.run(perf, "--version").strip(),
                                   sw, machine.commit(SRC), machine.describe(SRC, rate=False), ran, total, c.limit,
-                                  user_only)
+                                  user_only, bool(s.get("PEER_TIMEOUT")))
         profiling.write(txt, header, parts)
         print(f"run.sh: --profile: wrote {shown(txt)} (perf's data: {shown(data)})", file=sys.stderr)
         print(txt)

@@ -21,7 +21,7 @@ printf 'all:\n\t@:\nprint-build:\n\t@echo "compiler=g++ (Fake) 12.2.0"\n\t@echo 
 # NAME and its arguments (args.log), NAME, N and the thread-count knobs it was given (env.log), holds N × 40 KB (so max RSS grows with N), and prints a summary line
 # whose own bytes_per_task the table must not use. Marker files in the sandbox: fail_NAME exits 1,
 # short_NAME reports one task fewer, half_dotnet_V and long_more change memory (below), slow_NAME hangs until SIGTERM (slow.stopped; if it is never
-# sent one, it ends after 30 s leaving slow.finished).
+# sent one, it ends after 30 s leaving slow.finished), deaf_NAME the same but ignores SIGTERM (only SIGKILL ends it).
 cat >"$tools/fakepeer" <<EOF
 #!/bin/sh
 name=\$1 scenario=\$2
@@ -32,6 +32,7 @@ echo "\$name \$*" >>"$box/args.log"
 echo "\$name \$1 GOMAXPROCS=\${GOMAXPROCS-} TOKIO_WORKER_THREADS=\${TOKIO_WORKER_THREADS-} BENCH_THREADS=\${BENCH_THREADS-} RAYON_NUM_THREADS=\${RAYON_NUM_THREADS-}" >>"$box/env.log"
 [ -f "$box/fail_\$name" ] && { echo "\$scenario: check failed: completed 0 of \$1" >&2; exit 1; }
 [ -f "$box/slow_\$name" ] && { echo "\$scenario: 3 of \$1 done" >&2; trap 'echo >"$box/slow.stopped"; echo "\$scenario: terminated" >&2; exit 143' TERM; echo \$\$ >"$box/slow.pid"; sleep 30 & wait; echo >"$box/slow.finished"; exit 0; }
+[ -f "$box/deaf_\$name" ] && { trap '' TERM; echo \$\$ >"$box/slow.pid"; sleep 30; echo >"$box/slow.finished"; exit 0; }
 # half_dotnet_V: a C# program of .NET V holds half as much; long_more: one that sleeps 30000 ms, half as much again.
 per=40000
 [ -f "$box/half_dotnet_\${fake_dotnet:-}" ] && per=20000

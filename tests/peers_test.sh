@@ -547,6 +547,8 @@ bench RUNS=1 SLEEP_MS=50 PEERS="tokio rayon" PEERS_PATCH="tokio=$tmp/src/tokio-a
   ./run.sh --peers 10 coro_timer running_avg
 sec=$(last_section)
 check "a run with two patch sets exits 0" [ "$rc" -eq 0 ]
+check "its heading's settings line names the sets by their crates, their directories left out" \
+  has "$sec" '^- N=10, RUNS=1, SLEEP_MS=50, PEERS_PATCH=tokio=… pin-project-lite=…; tokio=…$'
 check "each set's rows beside the unpatched ones, the version from the build's Cargo.lock" \
   [ "$(rows_of coro_timer | cut -d'|' -f1 | sort | uniq -c | awk '{ $1 = $1; print }' | tr '\n' ';')" = \
     "1 c++20 (this repo);3 rust tokio 1.41.1 (patched);3 rust tokio 1.53.1 (patched, $b_commit);3 rust tokio 1.99.0;" ]
@@ -588,6 +590,8 @@ bench RUNS=1 SLEEP_MS=50 PEERS="csharp csharp-aot tokio" PEERS_PATCH="tokio=$tmp
   PEERS_DOTNET=9.0 ./run.sh --peers 10 coro_timer
 sec=$(last_section)
 check "a run with PEERS_DOTNET exits 0" [ "$rc" -eq 0 ]
+check "its heading's settings line names PEERS_DOTNET, after PEERS_PATCH" \
+  has "$sec" '^- N=10, RUNS=1, SLEEP_MS=50, PEERS_PATCH=tokio=… pin-project-lite=…, PEERS_DOTNET=9[.]0$'
 check "each version's rows follow .NET 10's, named by the runtime pack or ILCompiler restored; the patch set's by its tokio" \
   [ "$(rows_of coro_timer | cut -d'|' -f1 | awk '!seen[$0]++' | tr '\n' ';')" = \
     "c++20 (this repo);c# .NET 10.0.3 JIT;c# .NET 9.0.7 JIT;c# .NET 10.0.2 NativeAOT;c# .NET 9.0.7 NativeAOT;rust tokio 1.99.0;rust tokio 1.41.1 (patched);" ]
@@ -617,6 +621,7 @@ sed 's/go1[.]19[.]8/go1.23.5/' "$tools/go" >"$tmp/goroot/go-1.23/bin/go" && chmo
 bench RUNS=1 SLEEP_MS=50 PEERS=go PEERS_GOROOT="$tmp/goroot/go-@V@" PEERS_GO="1.23 1.22" ./run.sh --peers 10 coro_timer coro_shared
 sec=$(last_section)
 check "a run with PEERS_GO exits 1 when a copy's build failed, as any failed build does" [ "$rc" -eq 1 ]
+check "its heading's settings line names PEERS_GO, each version" has "$sec" '^- N=10, RUNS=1, SLEEP_MS=50, PEERS_GO=1[.]23 1[.]22$'
 check "each Go's rows follow the default Go's, named by the version that Go reports" \
   [ "$(rows_of coro_shared | cut -d'|' -f1 | tr '\n' ';')" = \
     "c++20 (this repo);go 1.19.8;go 1.19.8;go 1.23.5;go 1.23.5;go 1.22;go 1.22;" ]

@@ -87,6 +87,8 @@ check "the commit, the machine and the date" \
   eval 'has "$text" "^- commit: [0-9a-f]+; date: 20[0-9-]+ [0-9:]+ UTC$" && has "$text" "^- machine: CPU: .*; cores: [0-9]+; memory: "'
 check "the samples perf record wrote" has_prefix "$text" "- samples: 4321 of cpu-clock"
 check "the program's exit, wall and summary line" has "$text" '^- the program: exit 0, [0-9.]+ s of wall under perf; it printed: scenario=coro_timer .*completed=100'
+check "its time limit, the measured run's, and how to lengthen it" \
+  has_line "$text" "- time limit: 60 s, the measured run's (perf slows a program: PEER_TIMEOUT=S sets a longer one)"
 check "and that it is no measured run" has_line "$text" "- a profile, never a measured run: no figure of it is in a table, RESULTS or the store"
 check "the top 25 frames by self share, as perf printed them" \
   eval 'has_line "$text" "    6.25%  fakeprog  [.] frame_25" && ! has_text "$text" "frame_26" && has_line "$text" "# Overhead  Shared Object  Symbol"'
@@ -100,6 +102,10 @@ bench SLEEP_MS=50 ./run.sh --profile go-coro_timer --peers 100 coro_timer
 check "a second profile of the row is a new file; the first, which a section may cite, stays" \
   eval '[ "$out" = "${file%.txt}-2.txt" ] && [ "$(cat "$file")" = "$text" ]'
 check "each written whole, no temporary file left beside them" [ -z "$(find "$box/profiles" -name "*.tmp")" ]
+bench SLEEP_MS=50 PEER_TIMEOUT=90 ./run.sh --profile go-coro_timer --peers 100 coro_timer
+check "PEER_TIMEOUT=90 lengthens its time limit, which its file and its run.sh line say" \
+  eval '[ "$rc" -eq 0 ] && has_line "$(cat "$out")" "- time limit: 90 s, PEER_TIMEOUT'"'"'s" &&
+    has "$(cat "$out")" "^- run.sh: SLEEP_MS=50 PEER_TIMEOUT=90 CXX=[^ ]+ ./run.sh --profile go-coro_timer --peers 100 coro_timer$"'
 rm -f args.log
 bench SLEEP_MS=50 MODE=once SPAWN_FROM=task BURST=5 BURST_PAUSE=sleep1 ./run.sh --profile go-atomic_counter --peers 20 atomic_counter
 check "every variant that shapes the run is in its run.sh line: BURST_PAUSE=sleep1, Go's 1 ns" \
@@ -224,7 +230,17 @@ rm -f slow_go-coro_timer
 data=$pb/profiles/$(basename "$out" .txt).data
 check "at its time limit the program alone is stopped, and perf writes what it recorded once it has ended" \
   eval '[ "$rc" -eq 1 ] && [ -e slow.stopped ] && grep -q "^written after its program ended$" "$data" &&
-    has "$(cat "$out")" "^- the program: stopped after its time limit of 1 s \(TERM, and perf given 120 s to write its data\), "'
+    has "$(cat "$out")" "^- the program: stopped after its time limit of 1 s \(TERM, and perf given 120 s to write its data\), " &&
+    has_line "$(cat "$out")" "- time limit: 1 s, PEER_TIMEOUT'"'"'s"'
+# One that ignores TERM: KILL 5 s later, which the file says; PEER_TIMEOUT=2 is its limit, so its wall under perf is
+# at least 7 s.
+touch deaf_go-coro_timer
+rm -f slow.finished
+bench PEER_TIMEOUT=2 ./run.sh --profile go-coro_timer --peers 100 coro_timer
+rm -f deaf_go-coro_timer
+check "a program deaf to TERM gets KILL 5 s later, and its file says which was sent" \
+  eval '[ "$rc" -eq 1 ] && [ ! -e slow.finished ] && ! kill -0 "$(cat slow.pid)" 2>/dev/null &&
+    has "$(cat "$out")" "^- the program: stopped after its time limit of 2 s \(TERM, then KILL 5 s later, and perf given 120 s to write its data\), ([7-9]|[1-9][0-9])\.[0-9]+ s of wall under perf"'
 rm -f perf.log
 bench PERF="$tmp/no-perf" ./run.sh --profile go-coro_timer --peers 100 coro_timer
 check "no perf: one line naming Debian's linux-perf, exit 1, nothing run" \

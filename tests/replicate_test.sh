@@ -552,6 +552,8 @@ bench PEERS_PATCH="tokio=$tmp/src/tokio pin-project-lite=$tmp/src/ppl" PEERS_DOT
 rm -f half_dotnet_9.0.7
 sec=$(last_section)
 check "a replication with the write-up's versions exits 0" [ "$rc" -eq 0 ]
+check "its settings line names the settings that add the copies, no path of this machine's among them" \
+  has "$sec" '^- N=100, RUNS=[0-9]+, SLEEP_MS=[0-9]+, PEERS_PATCH=tokio=… pin-project-lite=…, PEERS_DOTNET=9[.]0$'
 check "and renders again from the store, its copies and the claims judged on them included" renders_again
 check "each row's copies under it, named by their version, each beside the published figure with its ratio; none for a program the set does not touch (async-std)" \
   eval '[ "$(rows_of_table "A hundred" | cut -d"|" -f1,2,4 | tr "\n" ";")" = "Tokio|rust tokio 1.99.0|4000;Tokio|rust tokio 1.41.1 (patched)|4000;C#|c# .NET 10.0.3 JIT|2000;C#|c# .NET 9.0.7 JIT|2000;Go|go 1.19.8|4000;Async|rust async-std 1.99.1|-;-|c++20 (this repo)|;" ] &&

@@ -1336,16 +1336,19 @@ class Bursts(unittest.TestCase):
         # Go's 0:05, is below 6 s, and the last task's 1 s sleep leaves them less than 5 s: (5000 − 1) // 10 = 499 ms.
         # With Go's at 0:09, Go 2t's 0:06 is the least: (6000 − 1) // 10 = 599 ms.
         pub = r.Published(bursts())
-        self.assertEqual(pub.walls["b"], r.Walls("0:05", "m:ss", 6000, 1000, 10, 499))
+        self.assertEqual(pub.walls["b"], r.Walls("0:05", "m:ss", 6000, 1000, 10, 499, ("go",)))
         self.assertEqual(pub.table("fit")["set"], "MODE=once SPAWN_FROM=task BURST=100 BURST_PAUSE_MS=499")
         later = bursts((WALLS[1], ("fig", "go", "b", "wall", "0:09", "m:ss")))
         self.assertEqual(r.Published(later).table("fit")["set"].split()[-1], "BURST_PAUSE_MS=599")
+        # The rows published at the least wall, each once, in the file's order: Go 2t's alone, or Go 2t's and Go's.
+        tie = bursts((WALLS[0], ("fig", "go2", "b", "wall", "0:05", "m:ss")))
+        self.assertEqual([r.Published(x).walls["b"].rows for x in (later, tie)], [("go2",), ("go2", "go")])
         # Printed to the hundredth, a wall bounds to the next hundredth: (5010 − 1000 − 1) // 10.
         hundredths = bursts((WALLS[1], ("fig", "go", "b", "wall", "0:05.00", "m:ss")))
         self.assertEqual(r.Published(hundredths).walls["b"].pause_ms, 400)
         # 1,050 spawns make 11 bursts, the last short: at most 11 pauses, (5000 − 1) // 11 = 454 ms.
         odd = bursts(*[(x, x[:1] + ("1050",) + x[2:]) for x in (B, FIT, S1)])
-        self.assertEqual(r.Published(odd).walls["b"][4:], (11, 454))
+        self.assertEqual(r.Published(odd).walls["b"][4:6], (11, 454))
         self.assertTrue(pub.walls["b"].fits(499) and not pub.walls["b"].fits(500))
         # The plan passes it, and its estimate and time limit follow it.
         (fit, est), (fit2, est2) = self.plan(bursts()), self.plan(later)
@@ -1470,14 +1473,19 @@ class Bursts(unittest.TestCase):
                             ["ours:atomic_counter", "c++20 (this repo)", "-", "atomic_counter", "ok"]]}
         return context, records
 
-    def test_a_cause_of_the_write_ups_table_covers_the_tables_beside_its_figures(self):
-        # MaxRSS 4.00 of the published at the walls' pause: a gap of each row in fit, which stands beside b's figures.
-        context, records, n = *self.section({"fit": (6.0, 400)}), len(BURSTS) + 1  # the cause's line
-        for causes, want in (([], [None] * 3), ([("go,cs", "b", "w", "c")], [n, n, None]),
-                             ([("go,go2,cs", "s1", "w", "c")], [None] * 3), ([("go2", "fit", "w", "c")], [None, None, n])):
+    def test_a_cause_of_the_write_ups_table_does_not_cover_the_tables_beside_its_figures(self):
+        # MaxRSS 4.00 of the published in b and at the walls' pause, which stands beside b's figures: a gap of each row
+        # in each. A cause of b says why b's reading parts from the figures; fit is another reading, with its own.
+        context, records = self.section({"b": (6.0, 400), "fit": (6.0, 400)})
+        n, all_ = len(BURSTS) + 1, "go,go2,cs"  # the first cause's line, and every row
+        for causes, want in (([], [None] * 6), ([(all_, "b", "w", "c")], [n] * 3 + [None] * 3),
+                             ([(all_, "s1", "w", "c")], [None] * 6), ([("go2", "fit", "w", "c")], [None] * 5 + [n]),
+                             ([("go,cs", "*", "w", "c")], [n, n, None] * 2),
+                             ([(all_, "b", "w", "c"), (all_, "fit", "w", "c")], [n] * 3 + [n + 1] * 3)):
             got = r.gaps(dict(context, published=bursts(extra=[("cause",) + c for c in causes])), records)
-            self.assertEqual([g.text.split(":")[0] for g, _ in got], ["table fit, row go (Go)", "table fit, row cs (C#)",
-                                                                      "table fit, row go2 (Go 2t)"])
+            self.assertEqual([g.text.split(":")[0] for g, _ in got],
+                             [f"table {t}, row {row}" for t in ("b", "fit")
+                              for row in ("go (Go)", "cs (C#)", "go2 (Go 2t)")])
             self.assertEqual([c and c["line"] for _, c in got], want, causes)
 
     def test_the_section_says_which_reading_the_walls_allow(self):
@@ -1492,11 +1500,11 @@ class Bursts(unittest.TestCase):
         b = ("  - at 1000 ms a pause (b): 10 pauses take 10 s, not less than 5 s: its walls rule this reading out, so its"
              " ratios here are no finding about the runtimes")
         fit = ("  - at 499 ms a pause, the longest its walls allow (fit): 10 pauses take 4.99 s, less than 5 s: its walls"
-               " allow this reading if spawning took no time; its wall here / published is about 1 or more by"
-               " construction, so its max RSS ratio is the finding")
-        s1 = ("  - at each runtime's sleep(1), Go's 1 ns and the others' 1 ms (s1): 10 pauses of 1 ms take at least 0.01"
-              " s (a timer adds its tick to what is asked), less than 5 s: its walls allow this reading if spawning took"
-              " no time")
+               " allow this reading if spawning took no time; for the rows published at its least wall, 0:05 (Go), the"
+               " wall here / published is about 1 or more by construction, so their max RSS ratio is the finding")
+        # What a sleep(1) takes is not known here: the walls allow it if each took under (5000 ms) / 10 pauses.
+        s1 = ("  - at each runtime's sleep(1), Go's 1 ns and the others' 1 ms (s1): 10 pauses, which its walls allow if"
+              " each sleep(1) took under 500 ms and spawning took no time")
         # Go's walls 0:20 over 0:05 and 0:06, 40 MB over 100 and 120; C#'s 0:21 over 0:07 and 20 MB over 50. Each
         # wall here as its table shows it, m:ss with the hundredths cut: 2.5 s is 0:02. The walls rule out 1 s; of
         # the two they allow, fit's ratios are all within 0.67–1.5, sleep(1)'s reach 4.00.
@@ -1515,6 +1523,17 @@ class Bursts(unittest.TestCase):
             b + ". Not run here", fit + ". Not run here", s1 + ". Here / published: go 1.19.8 Wall 0.33–0.40, MaxRSS"
             " 3.33–4.00; c# .NET 6.0.36 Wall 0.43, MaxRSS 4.00", fits + "none; of those its walls allow that ran here,"
             " the nearest 1, at each runtime's sleep(1), Go's 1 ns and the others' 1 ms (s1), strays to 4.00"])
+        # Under a bound that is no whole ms: 1,050 spawns pause at most 11 times, 5000 / 11 = 454.5 ms. Under walls of
+        # 0:01 over 1000 pauses, 1 s / 1000: a sleep(1) of 1 ms does not fit; Go's of 1 ns is not ruled out.
+        odd = bursts(*[(x, x[:1] + ("1050",) + x[2:]) for x in (B, FIT, S1)])
+        one = bursts(*[(x, tuple("BURST=1" if f == "BURST=100" else f for f in x)) for x in (B, FIT, S1)],
+                     *[(x, x[:4] + ("0:01",) + x[5:]) for x in WALLS])
+        said = [next(x for x in r.section(dict(context, published=p), records).split("\n") if "(s1): " in x)
+                for p in (odd, one)]
+        self.assertEqual([x.split(". Here / published")[0] for x in said], [
+            s1.replace("10 pauses", "11 pauses").replace("500 ms", "454.5 ms"),
+            s1.replace("10 pauses", "1000 pauses").replace("500 ms", "1 ms") + "; a sleep(1) of 1 ms does not, so the"
+            " ratios here of the runtimes that sleep 1 ms are no finding about them"])
         context, records = self.section({"b": (20.0, 40)}, "b")
         text = r.section(context, records).split("\n")
         self.assertEqual(text[text.index(head) + 4], fits + "none of those its walls allow ran here")
