@@ -117,6 +117,25 @@ no_temp_files() { [ -z "$(ls -A "$tmp/tmpdir")" ]; }
 peerlib() { bash peers/lib.sh "$@"; }
 # check_published FILE: a write-up's data file checked as --replicate checks it: its problems, a line
 # each; fails when it has one.
+# The about lines of tiny-2099, the made-up write-up the replication and profile tests read.
+tiny_about() {
+  local k v
+  while IFS='|' read -r k v; do printf 'about\t%s\t%s\n' "$k" "$v"; done <<'ABOUT'
+name|tiny-2099
+author|A. Tester
+year|2099
+title|Tiny tasks
+url|https://example.org/tiny
+published|2099-01-01
+read|2099-02-02
+measured|peak memory of N sleeping tasks
+machine|a toaster
+versions|Go 1.99
+unit|KB: KiB, as max RSS gives them
+runs|one run a figure
+ABOUT
+}
+
 check_published() {
   python3 -B -c 'import sys; sys.path.insert(0, "harness"); import replicate
 problems, _ = replicate.check(sys.argv[1], open(sys.argv[1], encoding="utf-8", newline="").read())

@@ -137,19 +137,7 @@ check "ours too, a variant named after a colon" eval '[ "$rc" -eq 0 ] && [ "$(ca
 
 # 3. A row of a replication: the table's settings and the row's threads, as TABLES=TABLE runs it.
 tab=$(printf '\t')
-cat >peers/published/tiny-2099.tsv <<EOF
-about${tab}name${tab}tiny-2099
-about${tab}author${tab}A. Tester
-about${tab}year${tab}2099
-about${tab}title${tab}Tiny tasks
-about${tab}url${tab}https://example.org/tiny
-about${tab}published${tab}2099-01-01
-about${tab}read${tab}2099-02-02
-about${tab}measured${tab}peak memory of N sleeping tasks
-about${tab}machine${tab}a toaster
-about${tab}versions${tab}Go 1.99
-about${tab}unit${tab}KB: KiB, as max RSS gives them
-about${tab}runs${tab}one run a figure
+{ tiny_about; cat; } >peers/published/tiny-2099.tsv <<EOF
 run${tab}scenarios${tab}coro_timer
 run${tab}SLEEP_MS${tab}50
 run${tab}RUNS${tab}2

@@ -141,20 +141,7 @@ check "bad run lines: named once, at the first with a setting (SLEEP_MS), not ag
 . tests/fakes.sh || exit 1
 # The sandbox is a git checkout, so that a replication can be resumed at its commit.
 tab=$(printf '\t')
-cat >peers/published/tiny-2099.tsv <<EOF
-# A write-up for the test: two Ns, a Go and a Node row, a row with no program here.
-about${tab}name${tab}tiny-2099
-about${tab}author${tab}A. Tester
-about${tab}year${tab}2099
-about${tab}title${tab}Tiny tasks
-about${tab}url${tab}https://example.org/tiny
-about${tab}published${tab}2099-01-01
-about${tab}read${tab}2099-02-02
-about${tab}measured${tab}peak memory of N sleeping tasks
-about${tab}machine${tab}a toaster
-about${tab}versions${tab}Go 1.99
-about${tab}unit${tab}KB: KiB, as max RSS gives them
-about${tab}runs${tab}one run a figure
+{ echo '# A write-up for the test: two Ns, a Go and a Node row, a row with no program here.'; tiny_about; cat; } >peers/published/tiny-2099.tsv <<EOF
 run${tab}scenarios${tab}coro_timer
 run${tab}ns${tab}1 100
 run${tab}SLEEP_MS${tab}50
