@@ -1265,7 +1265,7 @@ def head(run, machine_lines):
            f"{' --quick, N / 10: nothing set against the published figures' if s['quick'] else ''}", ""] + machine_lines
     out.append(f"- N={s['sweep_ns'].replace(' ', ',')}, RUNS={s['RUNS']}"
                f"{', SLEEP_MS=' + s['SLEEP_MS'] if s['SLEEP_MS'] else ''}"
-               f"{settings.mode_settings(s, run.scenarios)}{run.copies_set()}{quick}")
+               f"{settings.mode_settings(s, run.scenarios)}{run.copies_set()}{settings.runtime_env(run.env)}{quick}")
     if s["TABLES"]:
         out.append(f"- TABLES=\"{s['TABLES']}\": only these of its tables ran here (of {len(pub.tables)}); a claim on"
                    " another can be judged on its published figures only")

@@ -105,6 +105,8 @@ environment (a bad value is refused before anything runs):
   HITS, SPAWN_FROM=main|task, POLL_MS=100, BURST=K, BURST_PAUSE_MS=1000
                       atomic_counter's target, spawner, poll, and the pause after every K spawns
   BURST_PAUSE=sleep1  the pause each runtime's sleep(1) gives, in its own unit (Go 1 ns, the others 1 ms)
+  JDK_JAVA_OPTIONS, GOGC, DOTNET_GC..., and the other switches a runtime reads itself: passed on as they are,
+                      each set one named in the section's settings line
 {peers.usage(tables)}One run.sh measures on a machine at a time: a second one refuses, naming the first. The lock
 ({LOCK}.flock) is held by run.sh and the program it measures, and the kernel gives it back when
 both have ended, however they end.
@@ -345,6 +347,7 @@ class Run:
             return None
         m, what = self.machine, "\n".join(self.env.get(k, "") for k in ("CXX", "PEERS_PATCH", "PEERS_DOTNET"))
         what += "".join(f"\n{k}={self.env[k]}" for k in ("PEERS_GO", "PEERS_GOROOT") if self.env.get(k))  # older keys kept
+        what += settings.runtime_env(self.env)  # "" where none is set: the keys of runs without one stay as they were
         top = os.path.join(self.pb, "replicate", self.commit, f"{self.rep_name}-{zlib.crc32(what.encode())}") \
             if self.s["replicate"] else os.path.join(self.pb, "resume", self.commit,
                                                      str(zlib.crc32((self.s["command_line"] + what).encode())))
@@ -567,7 +570,8 @@ class Run:
         s, out = self.s, [f"RUNS={self.s['RUNS']}"]
         out += [f"THREAD_CAP={s['THREAD_CAP']}"] if self.capped else []
         out += [f"{k}={s[k]}" for k in ("THREADS", "SLEEP_MS") if s[k]]
-        return ", ".join(out) + settings.mode_settings(s, self.scenarios) + self.copies_set()
+        return ", ".join(out) + settings.mode_settings(s, self.scenarios) + self.copies_set() + \
+            settings.runtime_env(self.env)
 
     def copies_set(self):
         """The settings that add copies of the peers built another way, as ", VAR=value" each: PEERS_PATCH's sets

@@ -124,6 +124,21 @@ def mode_settings(s, scenarios):
     return out
 
 
+# A runtime's own switches, which the runtime reads from the environment and run.sh passes on untouched: the JVM's
+# options, Go's GC, V8's and the BEAM's flags, glibc's malloc, .NET's GC and thread pool. Each changes what that
+# runtime's rows measure, so a section names every one that is set, and a run resumes only under the same.
+RUNTIME_ENV = re.compile(r"JDK_JAVA_OPTIONS|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|GOGC|GODEBUG|GOMEMLIMIT|NODE_OPTIONS"
+                         r"|DENO_V8_FLAGS|ERL_AFLAGS|ERL_FLAGS|ERL_ZFLAGS|GLIBC_TUNABLES|MALLOC_ARENA_MAX|LD_PRELOAD"
+                         r"|RUST_MIN_STACK"
+                         r"|(DOTNET|COMPlus)_(GC|gc|Thread|TieredCompilation|TieredPGO|TC_|ReadyToRun)\w*")
+
+
+def runtime_env(env):
+    """The runtimes' switches set in ENV, as ", VAR=value" each (quoted where the value has a blank), in name order."""
+    return "".join(f", {k}=" + (f'"{v}"' if re.search(r"\s", v) else v)
+                   for k, v in sorted(env.items()) if v and RUNTIME_ENV.fullmatch(k))
+
+
 def problem(words):
     """The first problem of a write-up's settings (VAR=VALUE words, a later one overriding an earlier), its other
     variables unset, by run.sh's rules and a data file's own (a number as the text prints it, without a leading zero);

@@ -294,6 +294,13 @@ check "the threads row shows the cap and the N run" has "$(table_rows)" '^\| thr
 check "other scenarios run the full N" has "$(table_rows)" '^\| coro_timer \| - \| 50 \| '
 check "the section names THREAD_CAP" has "$(last_section)" '^- N=50, RUNS=1, THREAD_CAP=20$'
 
+# 6a. A runtime's own switch, read from the environment by the runtime and not by run.sh, is named in the settings
+# line, its value quoted where it has a blank; the SDK's own variables are not.
+bench RUNS=1 GOGC=50 JDK_JAVA_OPTIONS="-XX:MaxRAM=64g -XX:ActiveProcessorCount=16" DOTNET_NOLOGO=1 ./run.sh 10 coro_timer
+check "a run with runtimes' switches set exits 0" [ "$rc" -eq 0 ]
+check "the section names each switch set, in name order" has "$(last_section)" \
+  '^- N=10, RUNS=1, GOGC=50, JDK_JAVA_OPTIONS="-XX:MaxRAM=64g -XX:ActiveProcessorCount=16"$'
+
 # 6b. avg RSS is run.sh's own: the mean of its 100 ms samples of the program itself (time's child),
 # here a fake that touches 64 MiB at once, holds it for 3 s and reports its own VmRSS as rss_wait,
 # and how long the touching took: a loaded machine, or one slow to fault memory in, takes longer,
