@@ -105,8 +105,8 @@ environment (a bad value is refused before anything runs):
   HITS, SPAWN_FROM=main|task, POLL_MS=100, BURST=K, BURST_PAUSE_MS=1000
                       atomic_counter's target, spawner, poll, and the pause after every K spawns
   BURST_PAUSE=sleep1  the pause each runtime's sleep(1) gives, in its own unit (Go 1 ns, the others 1 ms)
-  JDK_JAVA_OPTIONS, GOGC, DOTNET_GC..., and the other switches a runtime reads itself: passed on as they are,
-                      each set one named in the section's settings line
+  JDK_JAVA_OPTIONS, GOGC, DOTNET_GC... and the other switches a runtime reads itself: passed on as they are,
+                      and each one that is set is named in the section's settings line
 {peers.usage(tables)}One run.sh measures on a machine at a time: a second one refuses, naming the first. The lock
 ({LOCK}.flock) is held by run.sh and the program it measures, and the kernel gives it back when
 both have ended, however they end.

@@ -4,6 +4,10 @@
 passed=0
 failed=0
 bin=${BIN_DIR:-.}  # where the scenario binaries are: make asan and make tsan build their own
+# A runtime's switch set in the caller's environment would be named in every section's settings line (settings.py,
+# RUNTIME_ENV), so the tests run without any.
+for v in $(python3 -B -c 'import os, sys; sys.path.insert(0, "harness"); import settings
+print(" ".join(k for k in os.environ if settings.RUNTIME_ENV.fullmatch(k)))'); do unset "$v"; done
 
 # check NAME CONDITION-COMMAND...: runs the command; success passes the check.
 check() {
